@@ -1,0 +1,100 @@
+//! How results leave the program: diagnostics on standard error (as text or
+//! as JSON lines) and the exit code.
+
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use fgn_notation::Diagnostic;
+
+/// How diagnostics are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    /// For people: the message, the place and the source line with a caret.
+    #[default]
+    Text,
+    /// For programs: one JSON object per line on standard error.
+    Json,
+}
+
+/// The exit status of a run, the worst that happened: 0 success, 1 an
+/// input is invalid, 2 a usage or I/O error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Status {
+    /// Everything was fine.
+    #[default]
+    Ok = 0,
+    /// Some input is invalid.
+    Invalid = 1,
+    /// The command could not do its work.
+    Error = 2,
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        ExitCode::from(s as u8)
+    }
+}
+
+/// Collects the outcome of a command and writes its diagnostics.
+#[derive(Debug, Default)]
+pub struct Reporter {
+    /// The chosen output format for diagnostics.
+    pub format: Format,
+    /// The worst status so far.
+    pub status: Status,
+}
+
+impl Reporter {
+    /// A reporter writing in `format`.
+    pub fn new(format: Format) -> Reporter {
+        Reporter {
+            format,
+            status: Status::Ok,
+        }
+    }
+
+    fn raise(&mut self, s: Status) {
+        self.status = self.status.max(s);
+    }
+
+    /// A fault in an input, found while reading or checking it.
+    pub fn diagnostic(&mut self, file: &str, d: &Diagnostic, kind: &str) {
+        self.raise(Status::Invalid);
+        match self.format {
+            Format::Text => eprint!("{}", d.render(file)),
+            Format::Json => eprintln!(
+                "{}",
+                serde_json::json!({"file": file, "line": d.line, "column": d.column, "kind": kind, "message": d.message})
+            ),
+        }
+    }
+
+    /// An input is invalid for a reason that has no single place.
+    pub fn invalid(&mut self, file: &str, message: &str) {
+        self.raise(Status::Invalid);
+        match self.format {
+            Format::Text => eprintln!("error: {file}: {message}"),
+            Format::Json => eprintln!(
+                "{}",
+                serde_json::json!({"file": file, "kind": "invalid", "message": message})
+            ),
+        }
+    }
+
+    /// A usage or I/O error.
+    pub fn error(&mut self, message: &str) {
+        self.raise(Status::Error);
+        match self.format {
+            Format::Text => eprintln!("error: {message}"),
+            Format::Json => eprintln!("{}", serde_json::json!({"kind": "error", "message": message})),
+        }
+    }
+
+    /// A remark that changes nothing in the status.
+    pub fn note(&self, message: &str) {
+        match self.format {
+            Format::Text => eprintln!("{message}"),
+            Format::Json => eprintln!("{}", serde_json::json!({"kind": "note", "message": message})),
+        }
+    }
+}

@@ -1,0 +1,781 @@
+//! Events and their actions: the typed form of one FGN event line.
+//!
+//! One enum, [`Action`], holds every form of every game; which forms a game
+//! admits is decided by [`crate::forms::check_form`], the single place both
+//! the text parser and the JSON reader consult.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::types::{Actor, Clock, Color, Figure, File, MoveNumber, PieceKind, Square, UnitKind, UnitSet};
+
+/// One event: `MOVE-NUMBER ACTOR ACTION [{t=SECONDS}]`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    /// The full-move number the event carries.
+    pub n: MoveNumber,
+    /// Who acts.
+    pub actor: Actor,
+    /// What happens.
+    pub action: Action,
+    /// The clock annotation, in milliseconds since the game began.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "clock_ms")]
+    pub clock_ms: Option<Clock>,
+}
+
+mod clock_ms {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::types::{Clock, MAX_CLOCK_SECONDS};
+
+    pub fn serialize<S: Serializer>(c: &Option<super::Clock>, s: S) -> Result<S::Ok, S::Error> {
+        match c {
+            Some(c) => s.serialize_u64(c.millis()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Clock>, D::Error> {
+        match Option::<u64>::deserialize(d)? {
+            Some(ms) if ms > MAX_CLOCK_SECONDS * 1000 + 999 => {
+                Err(serde::de::Error::custom("clock_ms is larger than FGN allows"))
+            }
+            other => Ok(other.map(Clock)),
+        }
+    }
+}
+
+/// A piece or unit and the square it goes to, in `place` and `@ setup`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    /// The piece or unit letter.
+    pub figure: Figure,
+    /// Where it stands.
+    pub square: Square,
+}
+
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.figure, self.square)
+    }
+}
+
+/// The check marker of a survival-chess move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Check {
+    /// `+`
+    Check,
+    /// `#`
+    Mate,
+}
+
+/// A chess move in long algebraic notation, `[PIECE]FROM SEP TO [=PROMOTION] [CHECK]`.
+///
+/// `from` or `to` is `None` only in a perspective view, where `?` stands for a
+/// square the viewer could not see.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChessMove {
+    /// The moving piece.
+    pub piece: PieceKind,
+    /// Where it came from (`None`: out of the fog).
+    pub from: Option<Square>,
+    /// Where it went (`None`: into the fog).
+    pub to: Option<Square>,
+    /// `x` (capture or attack) rather than `-`.
+    pub capture: bool,
+    /// `=Q` and so on; `None` when not written.
+    pub promotion: Option<PieceKind>,
+    /// `+` or `#`; `None` when not written.
+    pub check: Option<Check>,
+}
+
+impl fmt::Display for ChessMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A pawn's letter is written only where a square is hidden, so that a
+        // view still names the piece that was seen.
+        if self.piece != PieceKind::Pawn || self.from.is_none() || self.to.is_none() {
+            write!(f, "{}", self.piece)?;
+        }
+        write_opt_square(f, self.from)?;
+        f.write_str(if self.capture { "x" } else { "-" })?;
+        write_opt_square(f, self.to)?;
+        if let Some(p) = self.promotion {
+            write!(f, "={p}")?;
+        }
+        match self.check {
+            Some(Check::Check) => f.write_str("+"),
+            Some(Check::Mate) => f.write_str("#"),
+            None => Ok(()),
+        }
+    }
+}
+
+fn write_opt_square(f: &mut fmt::Formatter<'_>, sq: Option<Square>) -> fmt::Result {
+    match sq {
+        Some(sq) => write!(f, "{sq}"),
+        None => f.write_str("?"),
+    }
+}
+
+/// An open-world-chess shop item.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Item {
+    /// `range`: an own pawn or king gets step range 2.
+    Range,
+    /// `hp`: an own piece gets maximum +2 and HP +2.
+    Hp,
+    /// `drain`: a seen enemy piece loses 2 HP.
+    Drain,
+    /// `curse`: the opponent's next turn has one move fewer.
+    Curse,
+}
+
+impl Item {
+    /// The keyword.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Item::Range => "range",
+            Item::Hp => "hp",
+            Item::Drain => "drain",
+            Item::Curse => "curse",
+        }
+    }
+
+    /// Whether the item names a target square.
+    pub const fn has_target(self) -> bool {
+        !matches!(self, Item::Curse)
+    }
+}
+
+/// An object on an open-world-chess square.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ObjectKind {
+    /// HP +2, up to the maximum.
+    Regen,
+    /// Maximum +1 and HP +1.
+    Hp,
+    /// Loses 1..5 HP.
+    Damage,
+    /// Heals or strengthens the own king.
+    Kinghp,
+    /// Clones the piece.
+    Clone,
+    /// A coin.
+    Coin,
+}
+
+impl ObjectKind {
+    /// All kinds.
+    pub const ALL: [ObjectKind; 6] = [
+        ObjectKind::Regen,
+        ObjectKind::Hp,
+        ObjectKind::Damage,
+        ObjectKind::Kinghp,
+        ObjectKind::Clone,
+        ObjectKind::Coin,
+    ];
+
+    /// The keyword.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ObjectKind::Regen => "regen",
+            ObjectKind::Hp => "hp",
+            ObjectKind::Damage => "damage",
+            ObjectKind::Kinghp => "kinghp",
+            ObjectKind::Clone => "clone",
+            ObjectKind::Coin => "coin",
+        }
+    }
+
+    /// Reads a keyword.
+    pub fn from_name(s: &str) -> Option<ObjectKind> {
+        ObjectKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// A piece seen in a perspective view: colour, kind and HP (`bN:5`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeenPiece {
+    /// Whose piece.
+    pub color: Color,
+    /// Which piece.
+    pub piece: PieceKind,
+    /// Its hit points.
+    pub hp: u16,
+}
+
+/// A great-war-chess movement: `ICb2-b7`, `Ib2xb3`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitMove {
+    /// The units that move.
+    pub units: UnitSet,
+    /// From.
+    pub from: Square,
+    /// To.
+    pub to: Square,
+    /// `x`: the target holds enemy units.
+    pub capture: bool,
+}
+
+/// The most squares a draughts move may list (start plus landings).
+pub const MAX_PATH: usize = 16;
+
+/// A draughts move: a start square and every landing square.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Path {
+    len: u8,
+    squares: [Square; MAX_PATH],
+}
+
+impl Path {
+    /// A path of 2 to [`MAX_PATH`] squares.
+    pub fn new(squares: &[Square]) -> Option<Path> {
+        if !(2..=MAX_PATH).contains(&squares.len()) {
+            return None;
+        }
+        let mut buf = [squares[0]; MAX_PATH];
+        buf[..squares.len()].copy_from_slice(squares);
+        Some(Path {
+            len: squares.len() as u8,
+            squares: buf,
+        })
+    }
+
+    /// The squares, start first.
+    pub fn squares(&self) -> &[Square] {
+        &self.squares[..usize::from(self.len)]
+    }
+
+    /// The start square.
+    pub fn from(&self) -> Square {
+        self.squares[0]
+    }
+
+    /// The final square.
+    pub fn to(&self) -> Square {
+        self.squares[usize::from(self.len) - 1]
+    }
+}
+
+impl Serialize for Path {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.squares().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Path {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<Square>::deserialize(d)?;
+        Path::new(&v).ok_or_else(|| serde::de::Error::custom(format!("a draughts path has 2 to {MAX_PATH} squares")))
+    }
+}
+
+/// A magic-draughts spell, `spell N ...`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "spell", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Spell {
+    /// `spell N skip`: the caster declines spell `number`.
+    Skip {
+        /// Which spell, 1..=5.
+        number: SpellNumber,
+    },
+    /// `spell 1 c`: Gorynych's Fury clears a file.
+    Fury {
+        /// The file.
+        file: File,
+    },
+    /// `spell 2 d6 h2`: Baba Yaga's Potion moves an own piece.
+    Potion {
+        /// From.
+        from: Square,
+        /// To.
+        to: Square,
+    },
+    /// `spell 3 e3 a5`: Leshy's Charm moves an enemy piece.
+    Charm {
+        /// From.
+        from: Square,
+        /// To.
+        to: Square,
+    },
+    /// `spell 4 c7`: Firebird's Call crowns an own man.
+    Firebird {
+        /// The man.
+        square: Square,
+    },
+    /// `spell 5 a1 c1 e3`: Koschei's Revenge returns captured plain checkers.
+    Revenge {
+        /// Where the returned checkers go (possibly none).
+        squares: Vec<Square>,
+    },
+}
+
+impl Spell {
+    /// The spell's number.
+    pub fn number(&self) -> SpellNumber {
+        SpellNumber(match self {
+            Spell::Skip { number } => return *number,
+            Spell::Fury { .. } => 1,
+            Spell::Potion { .. } => 2,
+            Spell::Charm { .. } => 3,
+            Spell::Firebird { .. } => 4,
+            Spell::Revenge { .. } => 5,
+        })
+    }
+}
+
+/// A spell number, 1..=5.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+pub struct SpellNumber(u8);
+
+impl SpellNumber {
+    /// The number, if it is 1..=5.
+    pub const fn new(n: u8) -> Option<SpellNumber> {
+        if n >= 1 && n <= 5 {
+            Some(SpellNumber(n))
+        } else {
+            None
+        }
+    }
+
+    /// The number.
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for SpellNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        SpellNumber::new(u8::deserialize(d)?).ok_or_else(|| serde::de::Error::custom("a spell number is 1..5"))
+    }
+}
+
+/// A checker's hidden number: 0 (plain) or a spell 1..=5.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+pub struct MagicNumber(u8);
+
+impl MagicNumber {
+    /// The number, if it is 0..=5.
+    pub const fn new(n: u8) -> Option<MagicNumber> {
+        if n <= 5 {
+            Some(MagicNumber(n))
+        } else {
+            None
+        }
+    }
+
+    /// The number (0 = plain).
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for MagicNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        MagicNumber::new(u8::deserialize(d)?).ok_or_else(|| serde::de::Error::custom("a checker number is 0..5"))
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Outcome {
+    /// `1-0`
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    /// `0-1`
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// `1/2-1/2`
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// `abort`
+    #[serde(rename = "abort")]
+    Abort,
+}
+
+impl Outcome {
+    /// The spelling.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Abort => "abort",
+        }
+    }
+
+    /// The side that won, if any.
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::WhiteWins => Some(Color::White),
+            Outcome::BlackWins => Some(Color::Black),
+            Outcome::Draw | Outcome::Abort => None,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// Checkmate.
+    Mate,
+    /// Stalemate.
+    Stalemate,
+    /// A player resigned.
+    Resign,
+    /// A player ran out of time and was refused extra time.
+    Timeout,
+    /// A king died (open-world-chess).
+    KingKilled,
+    /// A side's charges reached 0 (great-war-chess).
+    NoCharges,
+    /// A side has no infantry (great-war-chess).
+    NoInfantry,
+    /// A side has no pieces (magic-draughts).
+    NoPieces,
+    /// A side has no legal move (magic-draughts).
+    NoMoves,
+    /// Black's king stood attacked when setup ended (survival-chess).
+    ExposedKing,
+    /// Setup ended without a king (with `abort`).
+    NoKing,
+}
+
+impl Reason {
+    /// All reasons.
+    pub const ALL: [Reason; 11] = [
+        Reason::Mate,
+        Reason::Stalemate,
+        Reason::Resign,
+        Reason::Timeout,
+        Reason::KingKilled,
+        Reason::NoCharges,
+        Reason::NoInfantry,
+        Reason::NoPieces,
+        Reason::NoMoves,
+        Reason::ExposedKing,
+        Reason::NoKing,
+    ];
+
+    /// The keyword.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reason::Mate => "mate",
+            Reason::Stalemate => "stalemate",
+            Reason::Resign => "resign",
+            Reason::Timeout => "timeout",
+            Reason::KingKilled => "king-killed",
+            Reason::NoCharges => "no-charges",
+            Reason::NoInfantry => "no-infantry",
+            Reason::NoPieces => "no-pieces",
+            Reason::NoMoves => "no-moves",
+            Reason::ExposedKing => "exposed-king",
+            Reason::NoKing => "no-king",
+        }
+    }
+
+    /// Reads a keyword.
+    pub fn from_name(s: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.name() == s)
+    }
+}
+
+/// A 32-byte world seed, written as 64 lower-case hex digits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Seed(pub [u8; 32]);
+
+impl fmt::Display for Seed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Seed {
+    type Err = crate::types::ValueError;
+    fn from_str(s: &str) -> Result<Seed, Self::Err> {
+        parse_hex32(s).map(Seed).ok_or(crate::types::ValueError {
+            expected: "64 lower-case hex digits",
+        })
+    }
+}
+
+/// Reads exactly 64 lower-case hex digits.
+pub fn parse_hex32(s: &str) -> Option<[u8; 32]> {
+    let bytes = s.as_bytes();
+    if bytes.len() != 64 {
+        return None;
+    }
+    let digit = |b: u8| match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        _ => None,
+    };
+    let mut out = [0u8; 32];
+    for (i, pair) in bytes.chunks_exact(2).enumerate() {
+        out[i] = digit(pair[0])? << 4 | digit(pair[1])?;
+    }
+    Some(out)
+}
+
+impl Serialize for Seed {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Seed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What an event does. Every form of every game; see [`crate::forms`] for
+/// which game and actor admit which.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Action {
+    /// `place Ke1 Qd1 Pe2`: setup placements.
+    Place {
+        /// The pieces or units and their squares (at least one).
+        placements: Vec<Placement>,
+    },
+    /// `remove e2` (chess) or `remove Cb2` (great-war-chess).
+    Remove {
+        /// The unit taken back, in great-war-chess.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unit: Option<UnitKind>,
+        /// Its square.
+        square: Square,
+    },
+    /// `ready`: setup done.
+    Ready,
+    /// `end`: end the turn early.
+    End,
+    /// `resign`.
+    Resign,
+    /// `chat "text"`.
+    Chat {
+        /// The message.
+        text: String,
+    },
+    /// `extra yes` / `extra no`: the answer to the opponent's timeout.
+    Extra {
+        /// Whether extra time is given.
+        granted: bool,
+    },
+    /// `@ timeout w`: a side ran out of time.
+    Timeout {
+        /// The late side.
+        color: Color,
+    },
+    /// `@ result 1-0 mate`.
+    Result {
+        /// The outcome.
+        outcome: Outcome,
+        /// Why.
+        reason: Reason,
+    },
+    /// `@ seed <64 hex>`.
+    Seed {
+        /// The revealed seed.
+        seed: Seed,
+    },
+    /// A chess move.
+    Move(ChessMove),
+    /// `buy range e2`, `buy curse`; `square` is `None` for `?` in a view.
+    Buy {
+        /// What is bought.
+        item: Item,
+        /// The target square (not for `curse`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        square: Option<Square>,
+        /// Whether the target is hidden (`buy drain ?` in a view).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hidden: bool,
+    },
+    /// `@ spawn e5 regen`.
+    Spawn {
+        /// Where.
+        square: Square,
+        /// What.
+        object: ObjectKind,
+    },
+    /// `@ damage d4 3`: a damage roll against the piece on or passing d4.
+    Damage {
+        /// Where the damage object was.
+        square: Square,
+        /// The roll, 1..=5 in the rules (any 1..=255 in the syntax).
+        amount: u8,
+    },
+    /// `@ clone f5`: where a clone goes.
+    Clone {
+        /// The square.
+        square: Square,
+    },
+    /// A great-war-chess movement.
+    March(UnitMove),
+    /// `Ad1*d6`: artillery fires.
+    Shot {
+        /// The firing stack.
+        from: Square,
+        /// The target.
+        to: Square,
+    },
+    /// A draughts move (`c3-d4`) or capture (`c3:e5:c7`).
+    Draughts {
+        /// Start and landing squares.
+        path: Path,
+        /// Whether it is a capture (`:`).
+        capture: bool,
+    },
+    /// `@ reveal e5 2`: the number of a captured checker.
+    Reveal {
+        /// Where the checker was captured.
+        square: Square,
+        /// Its number (0 = plain).
+        number: MagicNumber,
+    },
+    /// `spell ...`.
+    Spell(Spell),
+    /// `?`: a turn of the opponent of which the viewer saw nothing.
+    Hidden,
+    /// `@ see e5 bN:5`: what a perspective's viewer finds on a square.
+    See {
+        /// The square.
+        square: Square,
+        /// A piece there, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        piece: Option<SeenPiece>,
+        /// An object there, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        object: Option<ObjectKind>,
+    },
+    /// `@ setup b Ke12 Qd12`: a side's setup, shown in a view when both are ready.
+    Setup {
+        /// Whose setup.
+        color: Color,
+        /// Its pieces or units.
+        placements: Vec<Placement>,
+    },
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Place { placements } => {
+                f.write_str("place")?;
+                write_placements(f, placements)
+            }
+            Action::Remove { unit, square } => match unit {
+                Some(u) => write!(f, "remove {u}{square}"),
+                None => write!(f, "remove {square}"),
+            },
+            Action::Ready => f.write_str("ready"),
+            Action::End => f.write_str("end"),
+            Action::Resign => f.write_str("resign"),
+            Action::Chat { text } => {
+                f.write_str("chat ")?;
+                write_quoted(f, text)
+            }
+            Action::Extra { granted } => f.write_str(if *granted { "extra yes" } else { "extra no" }),
+            Action::Timeout { color } => write!(f, "timeout {color}"),
+            Action::Result { outcome, reason } => write!(f, "result {} {}", outcome.text(), reason.name()),
+            Action::Seed { seed } => write!(f, "seed {seed}"),
+            Action::Move(m) => m.fmt(f),
+            Action::Buy { item, square, hidden } => {
+                write!(f, "buy {}", item.name())?;
+                match (square, hidden) {
+                    (Some(sq), _) => write!(f, " {sq}"),
+                    (None, true) => f.write_str(" ?"),
+                    (None, false) => Ok(()),
+                }
+            }
+            Action::Spawn { square, object } => write!(f, "spawn {square} {}", object.name()),
+            Action::Damage { square, amount } => write!(f, "damage {square} {amount}"),
+            Action::Clone { square } => write!(f, "clone {square}"),
+            Action::March(m) => write!(f, "{}{}{}{}", m.units, m.from, if m.capture { 'x' } else { '-' }, m.to),
+            Action::Shot { from, to } => write!(f, "A{from}*{to}"),
+            Action::Draughts { path, capture } => {
+                let sep = if *capture { ":" } else { "-" };
+                for (i, sq) in path.squares().iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(sep)?;
+                    }
+                    write!(f, "{sq}")?;
+                }
+                Ok(())
+            }
+            Action::Reveal { square, number } => write!(f, "reveal {square} {}", number.get()),
+            Action::Spell(spell) => {
+                write!(f, "spell {}", spell.number().get())?;
+                match spell {
+                    Spell::Skip { .. } => f.write_str(" skip"),
+                    Spell::Fury { file } => write!(f, " {file}"),
+                    Spell::Potion { from, to } | Spell::Charm { from, to } => write!(f, " {from} {to}"),
+                    Spell::Firebird { square } => write!(f, " {square}"),
+                    Spell::Revenge { squares } => squares.iter().try_for_each(|sq| write!(f, " {sq}")),
+                }
+            }
+            Action::Hidden => f.write_str("?"),
+            Action::See { square, piece, object } => {
+                write!(f, "see {square}")?;
+                if let Some(p) = piece {
+                    write!(f, " {}{}:{}", p.color, p.piece, p.hp)?;
+                }
+                if let Some(o) = object {
+                    write!(f, " {}", o.name())?;
+                }
+                if piece.is_none() && object.is_none() {
+                    f.write_str(" empty")?;
+                }
+                Ok(())
+            }
+            Action::Setup { color, placements } => {
+                write!(f, "setup {color}")?;
+                write_placements(f, placements)
+            }
+        }
+    }
+}
+
+fn write_placements(f: &mut fmt::Formatter<'_>, placements: &[Placement]) -> fmt::Result {
+    placements.iter().try_for_each(|p| write!(f, " {p}"))
+}
+
+/// Writes `text` double-quoted with `\"` and `\\` escapes, the quoting of chat
+/// messages and tag values.
+pub fn write_quoted(f: &mut impl fmt::Write, text: &str) -> fmt::Result {
+    f.write_char('"')?;
+    for c in text.chars() {
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            c => f.write_char(c)?,
+        }
+    }
+    f.write_char('"')
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} {}", self.n, self.actor, self.action)?;
+        if let Some(c) = self.clock_ms {
+            write!(f, " {{t={c}}}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,206 @@
+//! Header tags: `[Name "value"]`, kept in file order.
+//!
+//! The tags that every game shares are read into typed values here
+//! ([`Header::game`], [`Header::perspective`], [`BoardSize`], ...). Rule
+//! parameters (`MovesPerTurn`, `Magic`, ...) belong to the rules: `replay`
+//! reads and checks them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::action::{parse_hex32, write_quoted};
+use crate::types::{Color, GameKind, Square, ValueError, MAX_BOARD_DIM};
+
+/// One header tag.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Tag {
+    /// `[A-Za-z][A-Za-z0-9_]*`
+    pub name: String,
+    /// The unescaped value.
+    pub value: String,
+}
+
+impl fmt::Display for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{} ", self.name)?;
+        write_quoted(f, &self.value)?;
+        f.write_str("]")
+    }
+}
+
+/// Whether `name` is a well-formed tag name.
+pub fn is_tag_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic()) && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The header of a log: its tags in file order.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Header {
+    /// The tags, in file order, names unique.
+    pub tags: Vec<Tag>,
+}
+
+impl Header {
+    /// The value of the tag `name`, if present.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|t| t.name == name).map(|t| t.value.as_str())
+    }
+
+    /// The game, from the `Game` tag.
+    pub fn game(&self) -> Option<GameKind> {
+        self.get("Game")?.parse().ok()
+    }
+
+    /// Whose point of view the log is written from (`None`: the full log).
+    pub fn perspective(&self) -> Option<Color> {
+        match self.get("Perspective")?.parse::<Perspective>().ok()? {
+            Perspective::All => None,
+            Perspective::Of(c) => Some(c),
+        }
+    }
+}
+
+/// The value of the `Perspective` tag.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Perspective {
+    /// `all`: the full log.
+    All,
+    /// `white` or `black`: one player's view.
+    Of(Color),
+}
+
+impl FromStr for Perspective {
+    type Err = ValueError;
+    fn from_str(s: &str) -> Result<Perspective, ValueError> {
+        match s {
+            "all" => Ok(Perspective::All),
+            "white" => Ok(Perspective::Of(Color::White)),
+            "black" => Ok(Perspective::Of(Color::Black)),
+            _ => Err(ValueError {
+                expected: "all, white or black",
+            }),
+        }
+    }
+}
+
+/// The `Board` tag: `WxH`, each 1..=26. Which sizes a game allows is a rule.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct BoardSize {
+    /// Number of files.
+    pub files: u8,
+    /// Number of ranks.
+    pub ranks: u8,
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.files, self.ranks)
+    }
+}
+
+impl FromStr for BoardSize {
+    type Err = ValueError;
+    fn from_str(s: &str) -> Result<BoardSize, ValueError> {
+        const E: ValueError = ValueError {
+            expected: "a board size WxH such as 12x12 (each 1..26)",
+        };
+        let (w, h) = s.split_once('x').ok_or(E)?;
+        let dim = |t: &str| -> Result<u8, ValueError> {
+            if t.is_empty() || t.len() > 2 || !t.bytes().all(|b| b.is_ascii_digit()) || t.starts_with('0') {
+                return Err(E);
+            }
+            let v: u8 = t.parse().map_err(|_| E)?;
+            if v == 0 || v > MAX_BOARD_DIM {
+                return Err(E);
+            }
+            Ok(v)
+        };
+        Ok(BoardSize {
+            files: dim(w)?,
+            ranks: dim(h)?,
+        })
+    }
+}
+
+/// The `TimeControl` tag: `setup=120 move=60` (seconds; either may be left out).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct TimeControl {
+    /// Seconds for the secret setup.
+    pub setup_seconds: Option<u32>,
+    /// Seconds per move.
+    pub move_seconds: Option<u32>,
+}
+
+impl FromStr for TimeControl {
+    type Err = ValueError;
+    fn from_str(s: &str) -> Result<TimeControl, ValueError> {
+        const E: ValueError = ValueError {
+            expected: "a time control such as \"setup=120 move=60\" (whole seconds, 1..4294967295)",
+        };
+        let mut tc = TimeControl::default();
+        if s.is_empty() {
+            return Err(E);
+        }
+        for part in s.split(' ') {
+            let (key, value) = part.split_once('=').ok_or(E)?;
+            let secs: u32 = match value.parse() {
+                Ok(v) if v > 0 && !value.starts_with('0') && !value.starts_with('+') => v,
+                _ => return Err(E),
+            };
+            let slot = match key {
+                "setup" => &mut tc.setup_seconds,
+                "move" => &mut tc.move_seconds,
+                _ => return Err(E),
+            };
+            if slot.replace(secs).is_some() {
+                return Err(E);
+            }
+        }
+        Ok(tc)
+    }
+}
+
+/// The `Merchants` tag: space-separated squares (possibly none).
+pub fn parse_square_list(s: &str) -> Result<Vec<Square>, ValueError> {
+    if s.is_empty() {
+        return Ok(Vec::new());
+    }
+    s.split(' ')
+        .map(|t| {
+            t.parse().map_err(|_| ValueError {
+                expected: "space-separated squares such as \"d5 e4\"",
+            })
+        })
+        .collect()
+}
+
+/// The `SeedCommit` tag: `blake3:<64 lower-case hex>`.
+pub fn parse_seed_commit(s: &str) -> Result<[u8; 32], ValueError> {
+    s.strip_prefix("blake3:").and_then(parse_hex32).ok_or(ValueError {
+        expected: "blake3:<64 lower-case hex digits>",
+    })
+}
+
+/// Checks the value of a tag that the notation knows; unknown tags (and rule
+/// parameters, which `replay` checks) pass.
+pub fn check_known_tag(name: &str, value: &str) -> Result<(), ValueError> {
+    match name {
+        "Game" => value.parse::<GameKind>().map(drop),
+        "Rules" if value.is_empty() => Err(ValueError {
+            expected: "a rules version such as 1.0",
+        }),
+        "Perspective" => value.parse::<Perspective>().map(drop),
+        "Mode" => match value {
+            "single" | "multiplayer" => Ok(()),
+            _ => Err(ValueError {
+                expected: "single or multiplayer",
+            }),
+        },
+        "Board" => value.parse::<BoardSize>().map(drop),
+        "TimeControl" => value.parse::<TimeControl>().map(drop),
+        "Merchants" => parse_square_list(value).map(drop),
+        "SeedCommit" => parse_seed_commit(value).map(drop),
+        _ => Ok(()),
+    }
+}

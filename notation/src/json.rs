@@ -1,0 +1,90 @@
+//! The JSON form of a game: `{"format": "fgn", "version": 1, "header": {...}, "events": [...]}`.
+//!
+//! Field names are stable; `docs/json.md` documents them and
+//! `docs/fgn-game.schema.json` is the JSON Schema. Comments are not part of a
+//! game and are left out.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::Event;
+use crate::document::Game;
+use crate::header::{Header, Tag};
+use crate::parse::parse;
+
+/// The value of `format` in every document.
+pub const FORMAT: &str = "fgn";
+/// The version of the JSON form.
+pub const VERSION: u32 = 1;
+
+/// A game as JSON.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JsonGame {
+    /// Always `"fgn"`.
+    pub format: String,
+    /// Always 1.
+    pub version: u32,
+    /// The tags, in file order, as an object of strings.
+    pub header: serde_json::Map<String, serde_json::Value>,
+    /// The events.
+    pub events: Vec<Event>,
+}
+
+impl From<&Game> for JsonGame {
+    fn from(game: &Game) -> JsonGame {
+        JsonGame {
+            format: FORMAT.into(),
+            version: VERSION,
+            header: game
+                .header
+                .tags
+                .iter()
+                .map(|t| (t.name.clone(), serde_json::Value::String(t.value.clone())))
+                .collect(),
+            events: game.events.clone(),
+        }
+    }
+}
+
+/// The JSON value of a game.
+pub fn to_json(game: &Game) -> serde_json::Value {
+    serde_json::to_value(JsonGame::from(game)).expect("a game always serializes")
+}
+
+/// Reads a game from its JSON text. The game must be one that FGN text can
+/// hold: it is printed and read back, and any fault is reported with the line
+/// of the canonical text it would have stood on.
+pub fn from_json(text: &str) -> Result<Game, String> {
+    let doc: JsonGame = serde_json::from_str(text).map_err(|e| format!("not an FGN JSON game: {e}"))?;
+    if doc.format != FORMAT || doc.version != VERSION {
+        return Err(format!(
+            "expected \"format\": \"{FORMAT}\" and \"version\": {VERSION}, found {:?} and {}",
+            doc.format, doc.version
+        ));
+    }
+    let mut header = Header::default();
+    for (name, value) in doc.header {
+        let serde_json::Value::String(value) = value else {
+            return Err(format!("header tag `{name}`: expected a string value"));
+        };
+        header.tags.push(Tag { name, value });
+    }
+    let game = Game {
+        header,
+        events: doc.events,
+    };
+    let text = game.canonical_text();
+    let parsed = parse(text.as_bytes());
+    if let Some(d) = parsed.diagnostics.first() {
+        return Err(format!(
+            "the game is not valid FGN: line {} of its canonical text: {}",
+            d.line, d.message
+        ));
+    }
+    if parsed.document.game != game {
+        // Printing and reading back must be the identity; anything else means
+        // the JSON held a value the text cannot say (and would be a bug here).
+        return Err("the game does not survive printing as FGN text".into());
+    }
+    Ok(game)
+}

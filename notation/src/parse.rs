@@ -1,0 +1,1066 @@
+//! Text to typed values.
+//!
+//! A log is read line by line: each line is checked for encoding and control
+//! characters, split into tokens, and each token is read by a small nom
+//! grammar. A line with a fault is reported and left out; the lines around
+//! it are still read, so one bad line never hides the others.
+
+use nom::branch::alt;
+use nom::bytes::complete::take_while1;
+use nom::character::complete::{char, one_of};
+use nom::combinator::{all_consuming, cut, map, opt};
+use nom::error::{ContextError, ErrorKind, ParseError};
+use nom::sequence::preceded;
+use nom::IResult;
+
+use crate::action::{
+    Action, Check, ChessMove, Event, Item, MagicNumber, ObjectKind, Outcome, Path, Placement, Reason, SeenPiece, Spell,
+    SpellNumber, UnitMove, MAX_PATH,
+};
+use crate::diagnostic::Diagnostic;
+use crate::document::{Anchor, Comment, Document};
+use crate::forms::check_form;
+use crate::header::{check_known_tag, is_tag_name, Tag};
+use crate::types::{Actor, Clock, Color, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet};
+
+/// The largest file FGN reads, in bytes (64 MiB).
+pub const MAX_FILE_BYTES: usize = 64 << 20;
+/// The longest line FGN reads, in bytes, without its line end.
+pub const MAX_LINE_BYTES: usize = 4096;
+/// How many diagnostics one file reports before it stops reading.
+pub const MAX_DIAGNOSTICS: usize = 100;
+
+/// The result of reading a log: the document (every line that was read
+/// without fault) and the diagnostics of the others.
+#[derive(Clone, Debug, Default)]
+pub struct Parsed {
+    /// What could be read.
+    pub document: Document,
+    /// What could not, in line order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// Whether the whole file was read without fault.
+    pub fn is_ok(&self) -> bool {
+        self.diagnostics.is_empty()
+    }
+}
+
+/// Reads a log from its bytes.
+pub fn parse(src: &[u8]) -> Parsed {
+    let mut p = LogParser::default();
+    if src.len() > MAX_FILE_BYTES {
+        p.diag(Diagnostic::at_bytes(
+            1,
+            "",
+            0,
+            0,
+            format!(
+                "the file is {} bytes; FGN reads files of at most {MAX_FILE_BYTES} bytes",
+                src.len()
+            ),
+        ));
+        return p.finish(0);
+    }
+    let mut line_no = 0u32;
+    let mut rest = src;
+    while !rest.is_empty() {
+        line_no += 1;
+        let (line, next, complete) = match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => (&rest[..i], &rest[i + 1..], true),
+            None => (rest, &rest[rest.len()..], false),
+        };
+        rest = next;
+        if !complete {
+            let text = std::str::from_utf8(line).unwrap_or("");
+            let len = line.len();
+            p.diag(Diagnostic::at_bytes(
+                line_no,
+                text,
+                len,
+                0,
+                format!(
+                    "torn append: line {line_no} has no line end, so it is left out (the lines before it are read)"
+                ),
+            ));
+            break;
+        }
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        p.line(line_no, line);
+        if p.diagnostics.len() >= MAX_DIAGNOSTICS {
+            p.diagnostics.truncate(MAX_DIAGNOSTICS);
+            p.diag(Diagnostic::at_bytes(
+                line_no,
+                "",
+                0,
+                0,
+                format!("more than {MAX_DIAGNOSTICS} errors; the rest of the file is not read"),
+            ));
+            return p.finish(line_no);
+        }
+    }
+    p.finish(line_no)
+}
+
+#[derive(Default)]
+struct LogParser {
+    doc: Document,
+    diagnostics: Vec<Diagnostic>,
+    /// Comments on lines of their own, waiting for the tag or event they precede.
+    pending_comments: Vec<String>,
+    game: Option<GameKind>,
+    view: Option<Color>,
+    seen_event_line: bool,
+    reported_no_game: bool,
+    header_closed: bool,
+}
+
+/// A fault within a line: where (bytes) and what was expected.
+struct Fault {
+    start: usize,
+    len: usize,
+    message: String,
+}
+
+impl Fault {
+    fn expected(tok: &Token<'_>, expected: &str) -> Fault {
+        Fault {
+            start: tok.start,
+            len: tok.text.len(),
+            message: format!("expected {expected}, found `{}`", tok.text),
+        }
+    }
+}
+
+/// A token of an event line and its byte offset.
+#[derive(Clone, Copy, Debug)]
+struct Token<'a> {
+    text: &'a str,
+    start: usize,
+}
+
+impl LogParser {
+    fn diag(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d);
+    }
+
+    fn line(&mut self, line_no: u32, bytes: &[u8]) {
+        if bytes.len() > MAX_LINE_BYTES {
+            let text = std::str::from_utf8(bytes).map_or("", |_| "");
+            self.diag(Diagnostic::at_bytes(
+                line_no,
+                text,
+                0,
+                0,
+                format!(
+                    "line is {} bytes long; FGN lines are at most {MAX_LINE_BYTES} bytes",
+                    bytes.len()
+                ),
+            ));
+            return;
+        }
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or("");
+                let column = valid.chars().count() + 1;
+                self.diag(Diagnostic {
+                    line: line_no,
+                    column: column as u32,
+                    width: 1,
+                    message: format!(
+                        "invalid UTF-8 (byte 0x{:02x}); FGN files are UTF-8",
+                        bytes[e.valid_up_to()]
+                    ),
+                    source_line: String::new(),
+                });
+                return;
+            }
+        };
+        if let Some((i, c)) = text.char_indices().find(|&(_, c)| c.is_control() || c == '\u{FEFF}') {
+            let what = if c == '\u{FEFF}' {
+                "a byte order mark (U+FEFF); FGN files are UTF-8 without one".to_string()
+            } else {
+                format!(
+                    "control character U+{:04X}; FGN lines hold no control characters (tabs included)",
+                    c as u32
+                )
+            };
+            self.diag(Diagnostic::at_bytes(line_no, text, i, c.len_utf8(), what));
+            return;
+        }
+        let body = text.trim_start_matches(' ');
+        if body.is_empty() {
+            return;
+        }
+        if let Some(comment) = body.strip_prefix(';') {
+            self.pending_comments.push(comment.trim().to_string());
+            return;
+        }
+        let result = if body.starts_with('[') {
+            self.tag_line(line_no, text)
+        } else {
+            self.event_line(line_no, text)
+        };
+        if let Err(f) = result {
+            self.diag(Diagnostic::at_bytes(line_no, text, f.start, f.len, f.message));
+        }
+    }
+
+    fn tag_line(&mut self, line_no: u32, text: &str) -> Result<(), Fault> {
+        let open = text.find('[').unwrap_or(0);
+        if self.seen_event_line {
+            return Err(Fault {
+                start: open,
+                len: 1,
+                message: "header tags come before the first event".into(),
+            });
+        }
+        let after = &text[open + 1..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let name = &after[..name_len];
+        if !is_tag_name(name) {
+            return Err(Fault {
+                start: open + 1,
+                len: name_len.max(1),
+                message: "expected a tag name ([A-Za-z][A-Za-z0-9_]*) after `[`".into(),
+            });
+        }
+        let mut pos = open + 1 + name_len;
+        let spaces = text[pos..].len() - text[pos..].trim_start_matches(' ').len();
+        if spaces == 0 {
+            return Err(Fault {
+                start: pos,
+                len: 1,
+                message: format!("expected a space and a quoted value after the tag name `{name}`"),
+            });
+        }
+        pos += spaces;
+        let (value, used) = read_quoted(&text[pos..]).map_err(|(off, msg)| Fault {
+            start: pos + off,
+            len: 1,
+            message: msg,
+        })?;
+        let value_start = pos;
+        pos += used;
+        if !text[pos..].starts_with(']') {
+            return Err(Fault {
+                start: pos,
+                len: 1,
+                message: "expected `]` after the tag value".into(),
+            });
+        }
+        pos += 1;
+        let comment = trailing_comment(text, pos)?;
+        if self.doc.game.header.get(name).is_some() {
+            return Err(Fault {
+                start: open + 1,
+                len: name_len,
+                message: format!("the tag `{name}` appears twice"),
+            });
+        }
+        if let Err(e) = check_known_tag(name, &value) {
+            return Err(Fault {
+                start: value_start,
+                len: used,
+                message: format!("the value of `{name}`: {e}, found \"{value}\""),
+            });
+        }
+        if name == "Perspective" {
+            let after_rules = self.doc.game.header.tags.last().is_some_and(|t| t.name == "Rules");
+            if !after_rules {
+                return Err(Fault {
+                    start: open + 1,
+                    len: name_len,
+                    message: "the `Perspective` tag comes right after the `Rules` tag".into(),
+                });
+            }
+        }
+        let index = self.doc.game.header.tags.len();
+        self.flush_comments(Anchor::BeforeTag(index));
+        if let Some(c) = comment {
+            self.doc.comments.push(Comment {
+                anchor: Anchor::OnTag(index),
+                text: c,
+            });
+        }
+        self.doc.game.header.tags.push(Tag {
+            name: name.to_string(),
+            value,
+        });
+        self.doc.tag_lines.push(line_no);
+        Ok(())
+    }
+
+    fn close_header(&mut self, line_no: u32) {
+        if self.header_closed {
+            return;
+        }
+        self.header_closed = true;
+        let header = &self.doc.game.header;
+        self.game = header.game();
+        self.view = header.perspective();
+        let missing: Vec<&str> = ["Game", "Rules"]
+            .into_iter()
+            .filter(|r| header.get(r).is_none())
+            .collect();
+        for required in missing {
+            {
+                self.diag(Diagnostic::at_bytes(
+                    line_no,
+                    "",
+                    0,
+                    0,
+                    format!("the header has no `{required}` tag; it is required before the first event"),
+                ));
+            }
+        }
+    }
+
+    fn event_line(&mut self, line_no: u32, text: &str) -> Result<(), Fault> {
+        self.seen_event_line = true;
+        self.close_header(line_no);
+        let Some(game) = self.game else {
+            if !self.reported_no_game {
+                self.reported_no_game = true;
+                return Err(Fault {
+                    start: 0,
+                    len: text.len(),
+                    message: "events cannot be read without a valid `Game` tag in the header".into(),
+                });
+            }
+            return Ok(());
+        };
+        let (tokens, comment) = tokenize(text)?;
+        let event = read_event(game, text, &tokens)?;
+        if let Err(message) = check_form(game, self.view, &event) {
+            let first = tokens.get(2).map_or(0, |t| t.start);
+            let last = tokens.last().map_or(text.len(), |t| t.start + t.text.len());
+            return Err(Fault {
+                start: first,
+                len: last.saturating_sub(first),
+                message,
+            });
+        }
+        let index = self.doc.game.events.len();
+        self.flush_comments(Anchor::BeforeEvent(index));
+        if let Some(c) = comment {
+            self.doc.comments.push(Comment {
+                anchor: Anchor::OnEvent(index),
+                text: c,
+            });
+        }
+        self.doc.game.events.push(event);
+        self.doc.event_lines.push(line_no);
+        Ok(())
+    }
+
+    fn flush_comments(&mut self, anchor: Anchor) {
+        for text in self.pending_comments.drain(..) {
+            self.doc.comments.push(Comment { anchor, text });
+        }
+    }
+
+    fn finish(mut self, last_line: u32) -> Parsed {
+        if !self.header_closed && self.diagnostics.is_empty() {
+            self.close_header(last_line.max(1));
+        }
+        self.flush_comments(Anchor::End);
+        Parsed {
+            document: self.doc,
+            diagnostics: self.diagnostics,
+        }
+    }
+}
+
+/// Reads a double-quoted string with `\"` and `\\` escapes from the start of
+/// `s`; returns the text and the bytes used, or the offset and message of the fault.
+fn read_quoted(s: &str) -> Result<(String, usize), (usize, String)> {
+    if !s.starts_with('"') {
+        return Err((0, "expected a double-quoted value".into()));
+    }
+    let mut out = String::new();
+    let mut chars = s.char_indices().skip(1);
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Ok((out, i + 1)),
+            '\\' => match chars.next() {
+                Some((_, '"')) => out.push('"'),
+                Some((_, '\\')) => out.push('\\'),
+                Some((j, _)) => {
+                    return Err((
+                        j - 1,
+                        "unknown escape: only `\\\"` and `\\\\` are allowed in quoted text".into(),
+                    ))
+                }
+                None => return Err((i, "unterminated quoted text".into())),
+            },
+            c => out.push(c),
+        }
+    }
+    Err((s.len(), "unterminated quoted text: expected a closing `\"`".into()))
+}
+
+/// What may follow the last token of a line: spaces and a comment.
+fn trailing_comment(text: &str, pos: usize) -> Result<Option<String>, Fault> {
+    let rest = &text[pos..];
+    let trimmed = rest.trim_start_matches(' ');
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    match trimmed.strip_prefix(';') {
+        Some(c) => Ok(Some(c.trim().to_string())),
+        None => {
+            let start = pos + rest.len() - trimmed.len();
+            Err(Fault {
+                start,
+                len: trimmed.len(),
+                message: format!("expected the end of the line or a `;` comment, found `{trimmed}`"),
+            })
+        }
+    }
+}
+
+/// Splits an event line into tokens (runs of non-spaces; a quoted string is
+/// one token) and its comment.
+fn tokenize(text: &str) -> Result<(Vec<Token<'_>>, Option<String>), Fault> {
+    let mut tokens = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b' ' => i += 1,
+            b';' => return Ok((tokens, Some(text[i + 1..].trim().to_string()))),
+            b'"' => {
+                let (_, used) = read_quoted(&text[i..]).map_err(|(off, message)| Fault {
+                    start: i + off,
+                    len: 1,
+                    message,
+                })?;
+                tokens.push(Token {
+                    text: &text[i..i + used],
+                    start: i,
+                });
+                i += used;
+                if i < bytes.len() && bytes[i] != b' ' && bytes[i] != b';' {
+                    return Err(Fault {
+                        start: i,
+                        len: 1,
+                        message: "expected a space after the closing quote".into(),
+                    });
+                }
+            }
+            _ => {
+                let end = text[i..].find([' ', ';', '"']).map_or(text.len(), |e| i + e);
+                if end < text.len() && bytes[end] == b'"' {
+                    return Err(Fault {
+                        start: end,
+                        len: 1,
+                        message: "a quoted string starts a token of its own: put a space before `\"`".into(),
+                    });
+                }
+                tokens.push(Token {
+                    text: &text[i..end],
+                    start: i,
+                });
+                i = end;
+            }
+        }
+    }
+    Ok((tokens, None))
+}
+
+fn read_event(game: GameKind, text: &str, tokens: &[Token<'_>]) -> Result<Event, Fault> {
+    let end_fault = |expected: &str| Fault {
+        start: text.len(),
+        len: 0,
+        message: format!("expected {expected}, found the end of the line"),
+    };
+    let num_tok = tokens.first().ok_or_else(|| end_fault("a move number"))?;
+    let n: MoveNumber = num_tok
+        .text
+        .parse()
+        .map_err(|e: crate::types::ValueError| Fault::expected(num_tok, e.expected))?;
+    let actor_tok = tokens.get(1).ok_or_else(|| end_fault("an actor: w, b or @"))?;
+    let actor: Actor = actor_tok
+        .text
+        .parse()
+        .map_err(|_| Fault::expected(actor_tok, "an actor: w, b or @"))?;
+    let mut rest = &tokens[2..];
+    let mut clock_ms = None;
+    if let Some((last, init)) = rest.split_last() {
+        if last.text.starts_with('{') {
+            let inner = last.text.strip_prefix("{t=").and_then(|t| t.strip_suffix('}'));
+            let clock = inner.and_then(|t| t.parse::<Clock>().ok());
+            clock_ms = Some(clock.ok_or_else(|| {
+                Fault::expected(
+                    last,
+                    "a clock annotation such as {t=12.5} (seconds, up to 3 fraction digits)",
+                )
+            })?);
+            rest = init;
+        }
+    }
+    let action = read_action(game, actor, text, rest)?;
+    Ok(Event {
+        n,
+        actor,
+        action,
+        clock_ms,
+    })
+}
+
+/// The action tokens of one event, read left to right.
+struct Args<'a, 't> {
+    text: &'a str,
+    tokens: &'t [Token<'a>],
+    next: usize,
+}
+
+impl<'a> Args<'a, '_> {
+    fn take(&mut self, expected: &str) -> Result<Token<'a>, Fault> {
+        let t = self.tokens.get(self.next).copied().ok_or_else(|| Fault {
+            start: self.text.len(),
+            len: 0,
+            message: format!("expected {expected}, found the end of the line"),
+        })?;
+        self.next += 1;
+        Ok(t)
+    }
+
+    fn peek(&self) -> Option<Token<'a>> {
+        self.tokens.get(self.next).copied()
+    }
+
+    fn value<T: std::str::FromStr<Err = crate::types::ValueError>>(&mut self) -> Result<T, Fault> {
+        let t = self.take("a value")?;
+        t.text
+            .parse()
+            .map_err(|e: crate::types::ValueError| Fault::expected(&t, e.expected))
+    }
+
+    fn square(&mut self) -> Result<Square, Fault> {
+        self.value()
+    }
+
+    fn done(&self) -> Result<(), Fault> {
+        match self.peek() {
+            None => Ok(()),
+            Some(t) => Err(Fault {
+                start: t.start,
+                len: self
+                    .tokens
+                    .last()
+                    .map_or(t.text.len(), |l| l.start + l.text.len() - t.start),
+                message: format!(
+                    "expected the end of the event (or a clock {{t=...}}), found `{}`",
+                    t.text
+                ),
+            }),
+        }
+    }
+
+    fn rest(&mut self) -> &[Token<'a>] {
+        let r = &self.tokens[self.next..];
+        self.next = self.tokens.len();
+        r
+    }
+}
+
+fn read_placements(tokens: &[Token<'_>]) -> Result<Vec<Placement>, Fault> {
+    tokens
+        .iter()
+        .map(|t| {
+            let mut chars = t.text.chars();
+            let figure = chars.next().and_then(|c| c.to_string().parse().ok());
+            let square = chars.as_str().parse().ok();
+            match (figure, square) {
+                (Some(figure), Some(square)) => Ok(Placement { figure, square }),
+                _ => Err(Fault::expected(
+                    t,
+                    "a piece or unit letter and a square, such as Ke1 or Ib2",
+                )),
+            }
+        })
+        .collect()
+}
+
+fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -> Result<Action, Fault> {
+    let mut args = Args { text, tokens, next: 0 };
+    let head = args.take("an action")?;
+    let action = match head.text {
+        "place" => {
+            let list = args.rest();
+            if list.is_empty() {
+                return Err(Fault {
+                    start: text.len(),
+                    len: 0,
+                    message: "expected pieces and squares after `place`, such as Ke1 Qd1".into(),
+                });
+            }
+            Action::Place {
+                placements: read_placements(list)?,
+            }
+        }
+        "remove" => {
+            let t = args.take("a square (or in great-war-chess a unit and square, `Cb2`)")?;
+            if let Ok(square) = t.text.parse() {
+                Action::Remove { unit: None, square }
+            } else {
+                let mut chars = t.text.chars();
+                let unit = chars.next().and_then(UnitKind::from_char);
+                match (unit, chars.as_str().parse()) {
+                    (Some(unit), Ok(square)) => Action::Remove {
+                        unit: Some(unit),
+                        square,
+                    },
+                    _ => {
+                        return Err(Fault::expected(
+                            &t,
+                            "a square such as e2, or a unit and square such as Cb2",
+                        ))
+                    }
+                }
+            }
+        }
+        "ready" => Action::Ready,
+        "end" => Action::End,
+        "resign" => Action::Resign,
+        "chat" => {
+            let t = args.take("a quoted message")?;
+            if !t.text.starts_with('"') {
+                return Err(Fault::expected(&t, "a quoted message such as \"good game\""));
+            }
+            let (text, _) = read_quoted(t.text).map_err(|(off, message)| Fault {
+                start: t.start + off,
+                len: 1,
+                message,
+            })?;
+            Action::Chat { text }
+        }
+        "extra" => {
+            let t = args.take("yes or no")?;
+            match t.text {
+                "yes" => Action::Extra { granted: true },
+                "no" => Action::Extra { granted: false },
+                _ => return Err(Fault::expected(&t, "yes or no")),
+            }
+        }
+        "timeout" => Action::Timeout { color: args.value()? },
+        "result" => {
+            let t = args.take("an outcome: 1-0, 0-1, 1/2-1/2 or abort")?;
+            let outcome = match t.text {
+                "1-0" => Outcome::WhiteWins,
+                "0-1" => Outcome::BlackWins,
+                "1/2-1/2" => Outcome::Draw,
+                "abort" => Outcome::Abort,
+                _ => return Err(Fault::expected(&t, "an outcome: 1-0, 0-1, 1/2-1/2 or abort")),
+            };
+            let t = args.take("a reason such as mate")?;
+            let reason = Reason::from_name(t.text).ok_or_else(|| {
+                Fault::expected(&t, &format!("a reason: {}", Reason::ALL.map(Reason::name).join(", ")))
+            })?;
+            Action::Result { outcome, reason }
+        }
+        "seed" => Action::Seed { seed: args.value()? },
+        "buy" => {
+            let t = args.take("an item: range, hp, drain or curse")?;
+            let item = match t.text {
+                "range" => Item::Range,
+                "hp" => Item::Hp,
+                "drain" => Item::Drain,
+                "curse" => Item::Curse,
+                _ => return Err(Fault::expected(&t, "an item: range, hp, drain or curse")),
+            };
+            let (mut square, mut hidden) = (None, false);
+            if item.has_target() {
+                let t = args.take("a target square (or `?` in a view)")?;
+                if t.text == "?" {
+                    hidden = true;
+                } else {
+                    square = Some(
+                        t.text
+                            .parse()
+                            .map_err(|_| Fault::expected(&t, "a target square such as e2 (or `?` in a view)"))?,
+                    );
+                }
+            }
+            Action::Buy { item, square, hidden }
+        }
+        "spawn" => {
+            let square = args.square()?;
+            let t = args.take("an object kind")?;
+            let object = read_object(&t)?;
+            Action::Spawn { square, object }
+        }
+        "damage" => {
+            let square = args.square()?;
+            let t = args.take("a damage roll 1..5")?;
+            let amount = small_number(t.text)
+                .filter(|&a| a >= 1)
+                .ok_or_else(|| Fault::expected(&t, "a damage roll such as 3"))?;
+            Action::Damage { square, amount }
+        }
+        "clone" => Action::Clone { square: args.square()? },
+        "reveal" => {
+            let square = args.square()?;
+            let t = args.take("a checker number 0..5")?;
+            let number = small_number(t.text)
+                .and_then(MagicNumber::new)
+                .ok_or_else(|| Fault::expected(&t, "a checker number 0..5 (0 for plain)"))?;
+            Action::Reveal { square, number }
+        }
+        "spell" => read_spell(&mut args)?,
+        "?" => Action::Hidden,
+        "see" => {
+            let square = args.square()?;
+            let (mut piece, mut object) = (None, None);
+            let first = args.take("what is seen: empty, an object, or a piece such as bN:5")?;
+            if first.text != "empty" {
+                let mut pending = Some(first);
+                if let Some(p) = pending.and_then(|t| read_seen_piece(t.text)) {
+                    piece = Some(p);
+                    pending = args.peek();
+                    if pending.is_some() {
+                        args.next += 1;
+                    }
+                }
+                if let Some(t) = pending {
+                    object = Some(read_object(&t).map_err(|_| {
+                        Fault::expected(
+                            &t,
+                            "empty, an object kind (regen, hp, damage, kinghp, clone, coin) or a piece such as bN:5",
+                        )
+                    })?);
+                }
+            }
+            Action::See { square, piece, object }
+        }
+        "setup" => {
+            let color = args.value()?;
+            let list = args.rest();
+            if list.is_empty() {
+                return Err(Fault {
+                    start: text.len(),
+                    len: 0,
+                    message: "expected pieces or units and squares after the colour".into(),
+                });
+            }
+            Action::Setup {
+                color,
+                placements: read_placements(list)?,
+            }
+        }
+        _ => {
+            let _ = actor;
+            match game {
+                GameKind::SurvivalChess | GameKind::OpenWorldChess => Action::Move(token_grammar(
+                    &head,
+                    chess_move,
+                    "a chess move such as e2-e4, Ng1xf3+ or e7-e8=Q, or an action keyword",
+                )?),
+                GameKind::GreatWarChess => token_grammar(
+                    &head,
+                    unit_action,
+                    "a unit move such as ICb2-b7 or Ib2xb3, a shot such as Ad1*d6, or an action keyword",
+                )?,
+                GameKind::MagicDraughts => token_grammar(
+                    &head,
+                    draughts_move,
+                    "a draughts move such as c3-d4 or a capture such as c3:e5:c7, or an action keyword",
+                )?,
+            }
+        }
+    };
+    args.done()?;
+    Ok(action)
+}
+
+fn small_number(s: &str) -> Option<u8> {
+    if s.len() > 1 && s.starts_with('0') || s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+fn read_object(t: &Token<'_>) -> Result<ObjectKind, Fault> {
+    ObjectKind::from_name(t.text)
+        .ok_or_else(|| Fault::expected(t, "an object kind: regen, hp, damage, kinghp, clone or coin"))
+}
+
+/// `bN:5`: colour, piece letter, `:` and HP 1..65535.
+fn read_seen_piece(s: &str) -> Option<SeenPiece> {
+    let mut chars = s.chars();
+    let color = match chars.next()? {
+        'w' => Color::White,
+        'b' => Color::Black,
+        _ => return None,
+    };
+    let piece = PieceKind::from_char(chars.next()?)?;
+    let hp = chars.as_str().strip_prefix(':')?;
+    if hp.starts_with('0') || hp.is_empty() || !hp.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(SeenPiece {
+        color,
+        piece,
+        hp: hp.parse().ok()?,
+    })
+}
+
+fn read_spell(args: &mut Args<'_, '_>) -> Result<Action, Fault> {
+    let t = args.take("a spell number 1..5")?;
+    let number = small_number(t.text)
+        .and_then(SpellNumber::new)
+        .ok_or_else(|| Fault::expected(&t, "a spell number 1..5"))?;
+    if args.peek().is_some_and(|t| t.text == "skip") {
+        args.next += 1;
+        return Ok(Action::Spell(Spell::Skip { number }));
+    }
+    let spell = match number.get() {
+        1 => {
+            let t = args.take("a file letter (or skip)")?;
+            Spell::Fury {
+                file: t
+                    .text
+                    .parse::<File>()
+                    .map_err(|_| Fault::expected(&t, "a file letter such as c (or skip)"))?,
+            }
+        }
+        2 => Spell::Potion {
+            from: args.square()?,
+            to: args.square()?,
+        },
+        3 => Spell::Charm {
+            from: args.square()?,
+            to: args.square()?,
+        },
+        4 => Spell::Firebird { square: args.square()? },
+        _ => {
+            let mut squares = Vec::new();
+            while args.peek().is_some() {
+                squares.push(args.square()?);
+            }
+            Spell::Revenge { squares }
+        }
+    };
+    Ok(Action::Spell(spell))
+}
+
+/// The error of the token grammars: the innermost place that failed and the
+/// innermost description of what was expected there.
+#[derive(Debug)]
+struct TokenError<'a> {
+    at: &'a str,
+    expected: Option<&'static str>,
+}
+
+impl<'a> ParseError<&'a str> for TokenError<'a> {
+    fn from_error_kind(input: &'a str, _: ErrorKind) -> Self {
+        TokenError {
+            at: input,
+            expected: None,
+        }
+    }
+    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
+        other
+    }
+    fn or(self, other: Self) -> Self {
+        // Of two failed alternatives, the one that read further says more.
+        if other.at.len() < self.at.len() {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+impl<'a> ContextError<&'a str> for TokenError<'a> {
+    fn add_context(_: &'a str, ctx: &'static str, mut other: Self) -> Self {
+        other.expected.get_or_insert(ctx);
+        other
+    }
+}
+
+type TResult<'a, T> = IResult<&'a str, T, TokenError<'a>>;
+
+fn token_grammar<'a, T>(tok: &Token<'a>, grammar: fn(&'a str) -> TResult<'a, T>, what: &str) -> Result<T, Fault> {
+    match all_consuming(grammar)(tok.text) {
+        Ok((_, v)) => Ok(v),
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+            let offset = tok.text.len() - e.at.len();
+            if offset == 0 || e.expected.is_none() {
+                return Err(Fault::expected(tok, what));
+            }
+            let found = if e.at.is_empty() {
+                "the end of the move".to_string()
+            } else {
+                format!("`{}`", e.at)
+            };
+            Err(Fault {
+                start: tok.start + offset,
+                len: e.at.len(),
+                message: format!(
+                    "in `{}`: expected {}, found {found}",
+                    tok.text,
+                    e.expected.unwrap_or("more")
+                ),
+            })
+        }
+        Err(nom::Err::Incomplete(_)) => Err(Fault::expected(tok, what)),
+    }
+}
+
+fn fail<'a, T>(input: &'a str, expected: &'static str) -> TResult<'a, T> {
+    Err(nom::Err::Error(TokenError {
+        at: input,
+        expected: Some(expected),
+    }))
+}
+
+fn square(input: &str) -> TResult<'_, Square> {
+    match Square::read_prefix(input) {
+        Some((sq, len)) => Ok((&input[len..], sq)),
+        None => fail(input, "a square (file a..z, rank 1..26)"),
+    }
+}
+
+/// The letters before a square: `KE1` is K on e1, `ICA2` is I and C on a2
+/// (the square's file is the last letter before the first digit).
+fn letters_then_square(input: &str) -> TResult<'_, (&str, Square)> {
+    let (rest, letters) = take_while1(|c: char| c.is_ascii_alphabetic())(input)?;
+    let (prefix, file) = letters.split_at(letters.len() - 1);
+    let (rest2, sq) = square(&input[prefix.len()..]).map_err(|_| {
+        nom::Err::Error(TokenError {
+            at: rest,
+            expected: Some("a rank number 1..26"),
+        })
+    })?;
+    let _ = file;
+    Ok((rest2, (prefix, sq)))
+}
+
+fn chess_piece(input: &str) -> TResult<'_, PieceKind> {
+    match input.chars().next().and_then(PieceKind::from_char) {
+        Some(p) => Ok((&input[1..], p)),
+        None => fail(input, "a piece letter K, Q, R, B, N or P"),
+    }
+}
+
+fn chess_move(input: &str) -> TResult<'_, ChessMove> {
+    // `N?`: a piece seen coming out of the fog.
+    let hidden_from = map(nom::sequence::terminated(chess_piece, char('?')), |p| (p, None));
+    let seen_from = |i| {
+        let (rest, (prefix, sq)) = letters_then_square(i)?;
+        let piece = match prefix {
+            "" => PieceKind::Pawn,
+            p => match p.chars().next().and_then(PieceKind::from_char) {
+                Some(k) if p.len() == 1 => k,
+                _ => return fail(i, "a piece letter K, Q, R, B, N (or none for a pawn) and a square"),
+            },
+        };
+        Ok((rest, (piece, Some(sq))))
+    };
+    let (input, (piece, from)) = alt((hidden_from, seen_from))(input)?;
+    let (input, sep) = nom::error::context("`-` (a move) or `x` (a capture)", one_of("-x"))(input)?;
+    let (input, to) = nom::error::context(
+        "a target square or `?`",
+        alt((map(char('?'), |_| None), map(square, Some))),
+    )(input)?;
+    let (input, promotion) = opt(preceded(
+        char('='),
+        cut(nom::error::context("a promotion piece Q, R, B or N", promotion_piece)),
+    ))(input)?;
+    let (input, check) = opt(map(one_of("+#"), |c| if c == '+' { Check::Check } else { Check::Mate }))(input)?;
+    if !input.is_empty() {
+        return fail(input, "the end of the move (after an optional =Q and + or #)");
+    }
+    Ok((
+        input,
+        ChessMove {
+            piece,
+            from,
+            to,
+            capture: sep == 'x',
+            promotion,
+            check,
+        },
+    ))
+}
+
+fn promotion_piece(input: &str) -> TResult<'_, PieceKind> {
+    match input.chars().next().and_then(PieceKind::from_char) {
+        Some(p) if p.is_promotion_target() => Ok((&input[1..], p)),
+        _ => fail(input, "a promotion piece Q, R, B or N"),
+    }
+}
+
+fn unit_action(input: &str) -> TResult<'_, Action> {
+    let (rest, (prefix, from)) = letters_then_square(input)?;
+    let Ok(units) = prefix.parse::<UnitSet>() else {
+        return fail(
+            input,
+            "the moving units (distinct letters of I, C, A) and a square, such as ICb2",
+        );
+    };
+    let (rest, sep) = nom::error::context("`-` (a move), `x` (an attack) or `*` (a shot)", one_of("-x*"))(rest)?;
+    let (rest, to) = nom::error::context("a target square", square)(rest)?;
+    if !rest.is_empty() {
+        return fail(rest, "the end of the move");
+    }
+    if sep == '*' {
+        if units.to_string() != "A" {
+            return fail(input, "a shot names the artillery alone: Ad1*d6");
+        }
+        return Ok((rest, Action::Shot { from, to }));
+    }
+    Ok((
+        rest,
+        Action::March(UnitMove {
+            units,
+            from,
+            to,
+            capture: sep == 'x',
+        }),
+    ))
+}
+
+fn draughts_move(input: &str) -> TResult<'_, Action> {
+    let (mut rest, first) = square(input)?;
+    let (after, sep) = nom::error::context("`-` (a move) or `:` (a capture)", one_of("-:"))(rest)?;
+    rest = after;
+    let mut squares = vec![first];
+    loop {
+        let (after, sq) = nom::error::context("a landing square", square)(rest)?;
+        squares.push(sq);
+        rest = after;
+        if squares.len() > MAX_PATH {
+            return fail(input, "at most 16 squares in one draughts move");
+        }
+        match rest.chars().next() {
+            Some(c) if c == sep => rest = &rest[1..],
+            None => break,
+            Some(_) => {
+                return fail(
+                    rest,
+                    if sep == ':' {
+                        "`:` and a landing square, or the end of the capture"
+                    } else {
+                        "the end of the move (a capture uses `:`)"
+                    },
+                )
+            }
+        }
+    }
+    let path = Path::new(&squares).expect("2..=MAX_PATH squares");
+    Ok((
+        rest,
+        Action::Draughts {
+            path,
+            capture: sep == ':',
+        },
+    ))
+}
