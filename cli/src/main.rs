@@ -4,8 +4,10 @@
 //! reading inputs, writing results and exit codes. Exit codes, for every
 //! command: 0 success, 1 some input is invalid, 2 a usage or I/O error.
 
+mod cmd_replay;
 mod cmd_syntax;
 mod inputs;
+mod render;
 mod report;
 
 use std::path::PathBuf;
@@ -61,11 +63,67 @@ enum Command {
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
+    /// Check that logs are legal under their game's rules.
+    ///
+    /// Prints one line per invalid log (file:line:col, the rule broken and
+    /// why) on standard error and a summary `N valid, M invalid` on standard
+    /// output. Exit 0 when all are valid, 1 when some are invalid, 2 when a
+    /// game is not supported yet or a file cannot be read.
+    Validate {
+        /// Also print a line for each valid log with its result.
+        #[arg(long, short)]
+        verbose: bool,
+        /// Replay under changed parameters: a JSON object with any fields of
+        /// the game's ruleset (see `fgn rules show GAME`).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Draw the position of a log after some event.
+    Show {
+        /// Show the position after this many events (0: the start; default: all).
+        #[arg(long, value_name = "EVENT")]
+        at: Option<usize>,
+        /// Whose knowledge to draw: during a secret setup a player sees only
+        /// its own pieces.
+        #[arg(long = "as", value_enum, default_value = "all")]
+        viewer: cmd_replay::Viewer,
+        /// Replay under changed parameters (a JSON ruleset file).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// A log file or `-`.
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+    },
+    /// Standings by RULES.md: a point per multiplayer win of a VK player
+    /// (`vk:<number>` ids), counting only logs that validate.
+    Leaderboard {
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Print a game's ruleset parameters (the defaults) as JSON.
+    Rules {
+        #[command(subcommand)]
+        command: RulesCommand,
+    },
     /// Convert one JSON game (as `fgn json` writes it) back to canonical FGN.
     FromJson {
         /// A JSON file or `-`.
         #[arg(value_name = "FILE")]
         path: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum RulesCommand {
+    /// Print the default parameters of GAME as JSON; edit them into a file
+    /// for `--rules`.
+    Show {
+        /// survival-chess, open-world-chess, great-war-chess or magic-draughts.
+        game: fgn_notation::GameKind,
     },
 }
 
@@ -83,6 +141,22 @@ fn main() -> ExitCode {
         Command::Fmt { check, write, paths } => cmd_syntax::fmt(paths, *check, *write, &mut rep),
         Command::Json { ndjson, paths } => cmd_syntax::json(paths, *ndjson, &mut rep),
         Command::FromJson { path } => cmd_syntax::from_json_cmd(path, &mut rep),
+        Command::Validate { verbose, rules, paths } => {
+            cmd_replay::validate(paths, rules.as_deref(), *verbose, &mut rep)
+        }
+        Command::Show {
+            at,
+            viewer,
+            rules,
+            path,
+        } => cmd_replay::show(path, *at, *viewer, rules.as_deref(), &mut rep),
+        Command::Leaderboard { paths } => cmd_replay::leaderboard(paths, &mut rep),
+        Command::Rules {
+            command: RulesCommand::Show { game },
+        } => match fgn_replay::Ruleset::defaults(*game) {
+            Some(r) => println!("{}", serde_json::to_string_pretty(&r).expect("rulesets serialize")),
+            None => rep.unsupported(game.name(), "no rules engine yet, so no ruleset"),
+        },
     }
     rep.status.into()
 }

@@ -81,6 +81,40 @@ impl Reporter {
         }
     }
 
+    /// A rule broken at a place in a log.
+    pub fn rule_error(&mut self, file: &str, line: u32, column: u32, rule: &str, message: &str) {
+        self.raise(Status::Invalid);
+        match self.format {
+            Format::Text => eprintln!("{file}:{line}:{column}: [{rule}] {message}"),
+            Format::Json => eprintln!(
+                "{}",
+                serde_json::json!({"file": file, "line": line, "column": column, "kind": "rule", "rule": rule, "message": message})
+            ),
+        }
+    }
+
+    /// A log whose game has no rules engine yet: never reported as valid.
+    pub fn unsupported(&mut self, file: &str, message: &str) {
+        self.raise(Status::Error);
+        match self.format {
+            Format::Text => eprintln!("{file}: unsupported: {message}"),
+            Format::Json => eprintln!(
+                "{}",
+                serde_json::json!({"file": file, "kind": "unsupported", "message": message})
+            ),
+        }
+    }
+
+    /// In JSON mode, one line per file on standard output with its status.
+    pub fn file_status(&self, file: &str, status: &str, result: Option<&str>) {
+        if self.format == Format::Json {
+            println!(
+                "{}",
+                serde_json::json!({"file": file, "status": status, "result": result})
+            );
+        }
+    }
+
     /// A usage or I/O error.
     pub fn error(&mut self, message: &str) {
         self.raise(Status::Error);

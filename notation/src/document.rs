@@ -77,6 +77,8 @@ pub struct Document {
     pub tag_lines: Vec<u32>,
     /// The 1-based line of each event.
     pub event_lines: Vec<u32>,
+    /// The 1-based column (in characters) where each event's action starts.
+    pub event_columns: Vec<u32>,
 }
 
 impl Document {

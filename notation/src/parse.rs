@@ -355,6 +355,10 @@ impl LogParser {
         }
         self.doc.game.events.push(event);
         self.doc.event_lines.push(line_no);
+        let action_start = tokens.get(2).map_or(0, |t| t.start);
+        self.doc
+            .event_columns
+            .push(text[..action_start].chars().count() as u32 + 1);
         Ok(())
     }
 

@@ -1,1 +1,170 @@
-pub fn x() {}
+//! The rules engines of the FGN games: a log is replayed event by event, each
+//! event either producing the next state or a rule error that names it.
+//!
+//! [`Replay`] is the entry point: built from a log's header (which picks the
+//! game and its ruleset), it applies events one at a time and leaves the
+//! state untouched when an event breaks a rule.
+
+pub mod error;
+pub mod ruleset;
+pub mod session;
+pub mod survival;
+
+use fgn_notation::{Event, Game, GameKind, Header};
+
+pub use error::{Fault, Place, RuleError};
+pub use ruleset::Ruleset;
+pub use session::{Decision, Engine, Phase, Session, Turn};
+
+/// A game being replayed, whatever the game.
+#[derive(Clone, Debug)]
+pub enum Replay {
+    /// survival-chess
+    Survival(Session<survival::Survival>),
+}
+
+/// Why a log cannot be replayed at all.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum StartError {
+    /// The game's engine is not built yet.
+    Unsupported(GameKind),
+    /// The header breaks a rule (unknown rules version, bad parameter, a view).
+    Header {
+        /// The tag at fault, if one is.
+        tag: Option<String>,
+        /// The error.
+        error: RuleError,
+    },
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Unsupported(g) => write!(f, "{g} is not supported yet: no rules engine validates it"),
+            StartError::Header { error, .. } => error.fmt(f),
+        }
+    }
+}
+
+fn header_error(tag: Option<&str>, fault: Fault) -> StartError {
+    StartError::Header {
+        tag: tag.map(str::to_string),
+        error: RuleError::at(Place::Header, fault),
+    }
+}
+
+impl Replay {
+    /// A replay of the game the header names, at its start, under the
+    /// game's default ruleset changed by the header's parameter tags.
+    pub fn new(header: &Header) -> Result<Replay, StartError> {
+        let game = header
+            .game()
+            .ok_or_else(|| header_error(Some("Game"), Fault::new("header", "the header names no game")))?;
+        let rules = Ruleset::defaults(game).ok_or(StartError::Unsupported(game))?;
+        Replay::with_rules(header, rules)
+    }
+
+    /// Like [`Replay::new`], starting from `rules` instead of the defaults.
+    pub fn with_rules(header: &Header, mut rules: Ruleset) -> Result<Replay, StartError> {
+        let game = header
+            .game()
+            .ok_or_else(|| header_error(Some("Game"), Fault::new("header", "the header names no game")))?;
+        let version = header.get("Rules").unwrap_or("");
+        let expected = ruleset::rules_version(game);
+        if version != expected {
+            return Err(header_error(
+                Some("Rules"),
+                Fault::new(
+                    "rules-version",
+                    format!("{game} rules version {expected} is implemented, not \"{version}\""),
+                ),
+            ));
+        }
+        if header.perspective().is_some() {
+            return Err(header_error(
+                Some("Perspective"),
+                Fault::new(
+                    "perspective",
+                    "a player's view cannot be validated against the rules; validate the full log",
+                ),
+            ));
+        }
+        rules
+            .apply_header(header)
+            .map_err(|(tag, fault)| header_error(Some(&tag), fault))?;
+        let time = rules.time_control();
+        Ok(match rules {
+            Ruleset::Survival(r) => Replay::Survival(Session::new(survival::Survival::new(r), time, game.has_seed())),
+            Ruleset::Draughts(_) => return Err(StartError::Unsupported(game)),
+        })
+    }
+
+    /// Applies the event with index `index`; on error the replay is unchanged.
+    pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
+        match self {
+            Replay::Survival(s) => s.apply(index, event),
+        }
+    }
+
+    /// Checks that nothing owed is missing at the end of the log.
+    pub fn finish(&self) -> Result<(), RuleError> {
+        match self {
+            Replay::Survival(s) => s.finish(),
+        }
+    }
+
+    /// The shared rules' phase (playing, awaiting an answer, decided, over).
+    pub fn phase(&self) -> Phase {
+        match self {
+            Replay::Survival(s) => s.phase(),
+        }
+    }
+
+    /// The current turn.
+    pub fn turn(&self) -> Turn {
+        match self {
+            Replay::Survival(s) => s.engine.turn(),
+        }
+    }
+}
+
+/// The outcome of replaying a whole log.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    /// The replay after the last event that applied.
+    pub replay: Replay,
+    /// How many events applied.
+    pub applied: usize,
+    /// The first rule error, if any.
+    pub error: Option<RuleError>,
+}
+
+/// Replays a whole game, stopping at the first rule error.
+pub fn validate(game: &Game) -> Result<Verdict, StartError> {
+    let replay = Replay::new(&game.header)?;
+    Ok(run(replay, game))
+}
+
+/// Replays a whole game under `rules`, stopping at the first rule error.
+pub fn validate_with(game: &Game, rules: Ruleset) -> Result<Verdict, StartError> {
+    let replay = Replay::with_rules(&game.header, rules)?;
+    Ok(run(replay, game))
+}
+
+fn run(mut replay: Replay, game: &Game) -> Verdict {
+    for (i, event) in game.events.iter().enumerate() {
+        if let Err(error) = replay.apply(i, event) {
+            return Verdict {
+                replay,
+                applied: i,
+                error: Some(error),
+            };
+        }
+    }
+    let error = replay.finish().err();
+    Verdict {
+        replay,
+        applied: game.events.len(),
+        error,
+    }
+}

@@ -1,0 +1,324 @@
+//! `fgn validate`, `fgn show` and `fgn leaderboard`: the commands that replay logs.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use fgn_notation::{Color, Document, Outcome};
+use fgn_replay::{Phase, Place, Replay, RuleError, Ruleset, StartError, Turn};
+
+use crate::cmd_syntax::parse_all;
+use crate::render;
+use crate::report::{Format, Reporter, Status};
+
+/// Where a rule error points in the file: line and column.
+fn locate(doc: &Document, error: &RuleError) -> (u32, u32) {
+    match error.place {
+        Place::Event(i) => (
+            doc.event_lines.get(i).copied().unwrap_or(1),
+            doc.event_columns.get(i).copied().unwrap_or(1),
+        ),
+        Place::End => (doc.event_lines.last().or(doc.tag_lines.last()).copied().unwrap_or(1), 1),
+        Place::Header => (1, 1),
+    }
+}
+
+fn header_line(doc: &Document, tag: Option<&str>) -> u32 {
+    tag.and_then(|t| doc.game.header.tags.iter().position(|x| x.name == t))
+        .and_then(|i| doc.tag_lines.get(i).copied())
+        .unwrap_or(1)
+}
+
+/// A `--rules FILE` value: a JSON object of parameters for the log's game.
+fn load_rules(path: Option<&Path>, game: fgn_notation::GameKind) -> Result<Option<Ruleset>, String> {
+    let Some(path) = path else { return Ok(None) };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    Ruleset::from_json(game, &text)
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The outcome of checking one log.
+pub enum Checked {
+    /// The log is valid; the replay at its end.
+    Valid(Box<Replay>),
+    /// The log is invalid (already reported).
+    Invalid,
+    /// The game has no engine yet, or the command could not run (already reported).
+    Unsupported,
+}
+
+/// Replays one parsed log, reporting its first rule error.
+pub fn check(name: &str, doc: &Document, rules_file: Option<&Path>, rep: &mut Reporter) -> Checked {
+    let game = &doc.game;
+    let Some(kind) = game.kind() else {
+        rep.invalid(name, "the header names no game");
+        return Checked::Invalid;
+    };
+    let rules = match load_rules(rules_file, kind) {
+        Ok(r) => r,
+        Err(e) => {
+            rep.error(&e);
+            return Checked::Unsupported;
+        }
+    };
+    let verdict = match rules {
+        Some(r) => fgn_replay::validate_with(game, r),
+        None => fgn_replay::validate(game),
+    };
+    match verdict {
+        Err(StartError::Unsupported(g)) => {
+            rep.unsupported(name, &format!("{g} is not supported yet: no rules engine validates it"));
+            Checked::Unsupported
+        }
+        Err(StartError::Header { tag, error }) => {
+            let line = header_line(doc, tag.as_deref());
+            rep.rule_error(name, line, 1, error.rule, &error.message);
+            Checked::Invalid
+        }
+        Ok(v) => match v.error {
+            Some(error) => {
+                let (line, col) = locate(doc, &error);
+                rep.rule_error(name, line, col, error.rule, &error.message);
+                Checked::Invalid
+            }
+            None => Checked::Valid(Box::new(v.replay)),
+        },
+    }
+}
+
+fn result_text(replay: &Replay) -> String {
+    match replay.phase() {
+        Phase::Over(d) => d.text(),
+        Phase::ResultDue(d) => format!("decided {}", d.text()),
+        Phase::AwaitingExtra { late } => format!("in progress ({} ran out of time)", late.name()),
+        Phase::Playing => "in progress".into(),
+    }
+}
+
+/// `fgn validate`.
+pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mut Reporter) {
+    let parsed = parse_all(paths, rep);
+    let (mut valid, mut invalid, mut unsupported) = (0, 0, 0);
+    for (input, _, p) in parsed {
+        let name = input.name();
+        if !p.is_ok() {
+            invalid += 1;
+            rep.file_status(&name, "invalid", None);
+            continue;
+        }
+        match check(&name, &p.document, rules, rep) {
+            Checked::Valid(replay) => {
+                valid += 1;
+                let result = result_text(&replay);
+                if verbose && rep.format == Format::Text {
+                    println!("valid: {name} ({result})");
+                }
+                rep.file_status(&name, "valid", Some(&result));
+            }
+            Checked::Invalid => {
+                invalid += 1;
+                rep.file_status(&name, "invalid", None);
+            }
+            Checked::Unsupported => {
+                unsupported += 1;
+                rep.file_status(&name, "unsupported", None);
+            }
+        }
+    }
+    match rep.format {
+        Format::Text => {
+            let extra = if unsupported > 0 {
+                format!(", {unsupported} unsupported")
+            } else {
+                String::new()
+            };
+            println!("{valid} valid, {invalid} invalid{extra}");
+        }
+        Format::Json => println!(
+            "{}",
+            serde_json::json!({"valid": valid, "invalid": invalid, "unsupported": unsupported})
+        ),
+    }
+}
+
+/// Which side's knowledge `fgn show` draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Viewer {
+    /// White's view.
+    White,
+    /// Black's view.
+    Black,
+    /// Everything.
+    All,
+}
+
+impl Viewer {
+    /// The viewer's colour, `None` for all.
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Viewer::White => Some(Color::White),
+            Viewer::Black => Some(Color::Black),
+            Viewer::All => None,
+        }
+    }
+}
+
+/// `fgn show`.
+pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&Path>, rep: &mut Reporter) {
+    let mut parsed = parse_all(&[path.to_path_buf()], rep);
+    if parsed.len() != 1 {
+        if rep.status == Status::Ok {
+            rep.error("show takes one file");
+        }
+        return;
+    }
+    let (input, _, p) = parsed.remove(0);
+    let name = input.name();
+    let game = &p.document.game;
+    let Some(kind) = game.kind() else { return };
+    let total = game.events.len();
+    let upto = at.unwrap_or(total);
+    if upto > total {
+        rep.error(&format!("--at {upto}: the log has {total} events"));
+        return;
+    }
+    let rules = match load_rules(rules_file, kind) {
+        Ok(r) => r,
+        Err(e) => return rep.error(&e),
+    };
+    let start = match rules {
+        Some(r) => Replay::with_rules(&game.header, r),
+        None => Replay::new(&game.header),
+    };
+    let mut replay = match start {
+        Ok(r) => r,
+        Err(StartError::Unsupported(g)) => {
+            return rep.unsupported(&name, &format!("{g} is not supported yet: fgn show cannot draw it"))
+        }
+        Err(StartError::Header { tag, error }) => {
+            let line = header_line(&p.document, tag.as_deref());
+            return rep.rule_error(&name, line, 1, error.rule, &error.message);
+        }
+    };
+    let mut shown = 0;
+    for (i, event) in game.events.iter().take(upto).enumerate() {
+        if let Err(error) = replay.apply(i, event) {
+            let (line, col) = locate(&p.document, &error);
+            rep.rule_error(&name, line, col, error.rule, &error.message);
+            rep.note(&format!(
+                "showing the position after event {i}, the last one that applied"
+            ));
+            break;
+        }
+        shown = i + 1;
+    }
+    let last = shown
+        .checked_sub(1)
+        .map(|i| (game.events[i].to_string(), p.document.event_lines[i]));
+    match rep.format {
+        Format::Text => print!("{}", render::text(&replay, viewer.color(), shown, last.as_ref())),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&render::json(&replay, viewer.color(), shown)).expect("JSON value")
+        ),
+    }
+}
+
+/// `fgn leaderboard`.
+pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
+    let parsed = parse_all(paths, rep);
+    let mut points: BTreeMap<String, (u32, String)> = BTreeMap::new();
+    let mut skipped: Vec<String> = Vec::new();
+    let mut counted = 0;
+    for (input, _, p) in parsed {
+        let name = input.name();
+        if !p.is_ok() {
+            skipped.push(name);
+            continue;
+        }
+        let replay = match check(&name, &p.document, None, rep) {
+            Checked::Valid(r) => r,
+            Checked::Invalid | Checked::Unsupported => {
+                skipped.push(name);
+                continue;
+            }
+        };
+        counted += 1;
+        let header = &p.document.game.header;
+        if header.get("Mode") != Some("multiplayer") {
+            continue;
+        }
+        let Phase::Over(d) = replay.phase() else { continue };
+        let winner = match d.outcome {
+            Outcome::WhiteWins => Color::White,
+            Outcome::BlackWins => Color::Black,
+            Outcome::Draw | Outcome::Abort => continue,
+        };
+        let (id_tag, name_tag) = match winner {
+            Color::White => ("WhiteId", "White"),
+            Color::Black => ("BlackId", "Black"),
+        };
+        let Some(id) = header.get(id_tag).filter(|id| is_vk_id(id)) else {
+            continue;
+        };
+        let entry = points.entry(id.to_string()).or_insert((0, String::new()));
+        entry.0 += 1;
+        if let Some(n) = header.get(name_tag) {
+            entry.1 = n.to_string();
+        }
+    }
+    // A run that counts logs while some are skipped is still a result; the
+    // skipped ones are listed and make the exit status 1.
+    let mut rows: Vec<(String, u32, String)> = points.into_iter().map(|(id, (pts, n))| (id, pts, n)).collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    match rep.format {
+        Format::Text => {
+            println!("{:>4}  {:<20} {:<24} {:>6}", "rank", "player id", "name", "points");
+            let mut rank = 0;
+            let mut prev = None;
+            for (i, (id, pts, n)) in rows.iter().enumerate() {
+                if prev != Some(*pts) {
+                    rank = i + 1;
+                    prev = Some(*pts);
+                }
+                println!("{rank:>4}  {id:<20} {n:<24} {pts:>6}");
+            }
+            println!("{counted} logs counted, {} skipped", skipped.len());
+            for s in &skipped {
+                println!("skipped: {s}");
+            }
+        }
+        Format::Json => {
+            let standings: Vec<_> = rows
+                .iter()
+                .map(|(id, pts, n)| serde_json::json!({"id": id, "name": n, "points": pts}))
+                .collect();
+            println!(
+                "{}",
+                serde_json::json!({"standings": standings, "counted": counted, "skipped": skipped})
+            );
+        }
+    }
+}
+
+/// A VK profile id: `vk:` and decimal digits.
+pub fn is_vk_id(id: &str) -> bool {
+    id.strip_prefix("vk:")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Used by `render` for the turn line.
+pub fn turn_text(replay: &Replay) -> String {
+    match replay.turn() {
+        Turn::Setup { ready } => {
+            let who = |r: bool| if r { "ready" } else { "setting up" };
+            format!("setup (white {}, black {})", who(ready[0]), who(ready[1]))
+        }
+        Turn::Move { side, number } => format!("move {number}, {} to move", side.name()),
+    }
+}
+
+/// Used by `render` for the result line.
+pub fn phase_text(replay: &Replay) -> String {
+    result_text(replay)
+}

@@ -1,0 +1,440 @@
+//! The rules every game shares (RULES.md: time limits, resignation, chat,
+//! results), around a game engine that knows its own moves.
+//!
+//! A [`Session`] checks, for every event: clock annotations never go
+//! backwards and respect the time limits; move numbers follow the FGN
+//! convention; timeouts, extra-time answers and resignations come at
+//! moments they can; a result comes exactly when the game is decided and
+//! says how; after it only chat and the seed may follow. Everything about
+//! the board is the engine's.
+
+use fgn_notation::{Action, Actor, Clock, Color, Event, MoveNumber, Outcome, Reason, TimeControl};
+
+use crate::error::{Fault, Place, RuleError};
+
+/// How a game was decided: the result the log must record next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Decision {
+    /// Who won, or a draw, or abort.
+    pub outcome: Outcome,
+    /// Why.
+    pub reason: Reason,
+}
+
+impl Decision {
+    /// `color` wins for `reason`.
+    pub fn win(color: Color, reason: Reason) -> Decision {
+        let outcome = match color {
+            Color::White => Outcome::WhiteWins,
+            Color::Black => Outcome::BlackWins,
+        };
+        Decision { outcome, reason }
+    }
+
+    /// The text of the result event's arguments: `1-0 mate`.
+    pub fn text(self) -> String {
+        format!("{} {}", self.outcome.text(), self.reason.name())
+    }
+}
+
+/// Whose turn it is, as the shared rules need to know it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Turn {
+    /// The secret setup (move number 0): both sides act; the flags say who is ready.
+    Setup {
+        /// Whether white, then black, has declared `ready`.
+        ready: [bool; 2],
+    },
+    /// A side's turn, with its full-move number.
+    Move {
+        /// The side to move.
+        side: Color,
+        /// The full-move number of the turn.
+        number: MoveNumber,
+    },
+}
+
+/// What a game engine provides to the session.
+pub trait Engine {
+    /// The current turn.
+    fn turn(&self) -> Turn;
+
+    /// Applies a player's game action (not chat, resign or extra, which the
+    /// session handles). The engine checks that it is this side's turn and
+    /// that `n` is the turn's number. On error the engine is unchanged.
+    fn player(&mut self, side: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault>;
+
+    /// Applies a world event of the game (spawns, reveals, ...). On error the
+    /// engine is unchanged.
+    fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
+        Err(Fault::new(
+            "world-event",
+            format!(
+                "`{}` is not an event of this game",
+                fgn_notation::forms::keyword(action)
+            ),
+        ))
+    }
+
+    /// The setup time ran out for `side`: the world readies it as it stands.
+    fn setup_timeout(&mut self, side: Color) -> Result<Option<Decision>, Fault>;
+
+    /// World events the last action owes (for example reveals after a
+    /// capture), described for messages; `None` when nothing is owed.
+    fn owed_world_event(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Where the shared rules stand.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Phase {
+    /// Play goes on.
+    Playing,
+    /// `late` ran out of time; its opponent must answer `extra yes` or `extra no`.
+    AwaitingExtra {
+        /// The side whose time ran out.
+        late: Color,
+    },
+    /// The game is decided; the next event must be this result.
+    ResultDue(Decision),
+    /// The result has been recorded.
+    Over(Decision),
+}
+
+/// A game in progress: the engine and the shared rules around it.
+#[derive(Clone, Debug)]
+pub struct Session<E> {
+    /// The game engine.
+    pub engine: E,
+    time: TimeControl,
+    phase: Phase,
+    last_n: MoveNumber,
+    last_clock: Option<Clock>,
+    /// When the current turn began (or the game, for setup), if known.
+    turn_start: Option<Clock>,
+    has_seed: bool,
+    events: usize,
+}
+
+fn late_by(limit: u32, start: Option<Clock>, now: Option<Clock>) -> Option<(u64, u64)> {
+    let (start, now) = (start?, now?);
+    let elapsed = now.millis().saturating_sub(start.millis());
+    (elapsed > u64::from(limit) * 1000).then_some((elapsed, u64::from(limit) * 1000))
+}
+
+fn secs(ms: u64) -> String {
+    Clock(ms).to_string()
+}
+
+impl<E: Engine> Session<E> {
+    /// A new game with `engine` at its start, under the time limits `time`.
+    /// `has_seed` says whether the game may end with `@ seed`.
+    pub fn new(engine: E, time: TimeControl, has_seed: bool) -> Session<E> {
+        Session {
+            engine,
+            time,
+            phase: Phase::Playing,
+            last_n: MoveNumber(0),
+            last_clock: None,
+            turn_start: Some(Clock(0)),
+            has_seed,
+            events: 0,
+        }
+    }
+
+    /// The shared rules' phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// How many events have been applied.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// Applies the next event of the log (its index is `index`). On error
+    /// nothing changes: the session stays at the state before the event.
+    pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
+        self.step(event).map_err(|f| RuleError::at(Place::Event(index), f))?;
+        self.events += 1;
+        Ok(())
+    }
+
+    fn step(&mut self, event: &Event) -> Result<(), Fault> {
+        if let (Some(last), Some(now)) = (self.last_clock, event.clock_ms) {
+            if now < last {
+                return Err(Fault::new(
+                    "clock",
+                    format!("the clock goes backwards: t={now} after t={last}"),
+                ));
+            }
+        }
+        let carried = matches!(event.actor, Actor::World)
+            || matches!(
+                event.action,
+                Action::Chat { .. } | Action::Resign | Action::Extra { .. }
+            );
+        if carried && event.n != self.last_n {
+            return Err(Fault::new(
+                "move-number",
+                format!(
+                    "this event carries the move number of the event before it, {}, not {}",
+                    self.last_n, event.n
+                ),
+            ));
+        }
+        let turn_before = self.engine.turn();
+        let next_phase = self.dispatch(event)?;
+        // Committed: the engine has accepted the event (or it was the session's own).
+        self.phase = next_phase;
+        self.last_n = event.n;
+        if event.clock_ms.is_some() {
+            self.last_clock = event.clock_ms;
+        }
+        let turn_after = self.engine.turn();
+        if turn_after != turn_before && !matches!(turn_after, Turn::Setup { .. }) {
+            self.turn_start = event.clock_ms;
+        }
+        if let (Action::Extra { granted: true }, _) = (&event.action, event.actor) {
+            self.turn_start = event.clock_ms;
+        }
+        Ok(())
+    }
+
+    /// Checks and applies `event`, returning the phase that follows it.
+    fn dispatch(&mut self, event: &Event) -> Result<Phase, Fault> {
+        let action = &event.action;
+        match (self.phase, event.actor, action) {
+            (_, Actor::Player(_), Action::Chat { .. }) => return Ok(self.phase),
+            (Phase::Over(_), Actor::World, Action::Seed { .. }) if self.has_seed => return Ok(self.phase),
+            (Phase::Over(d), _, _) => {
+                return Err(Fault::new(
+                    "after-result",
+                    format!("the game is over ({}); only chat and `@ seed` may follow", d.text()),
+                ))
+            }
+            (Phase::ResultDue(d), Actor::World, Action::Result { outcome, reason }) => {
+                if let Some(owed) = self.engine.owed_world_event() {
+                    return Err(Fault::new(
+                        "result",
+                        format!("the result comes after the world events of the last action: {owed}"),
+                    ));
+                }
+                let said = Decision {
+                    outcome: *outcome,
+                    reason: *reason,
+                };
+                if said != d {
+                    return Err(Fault::new(
+                        "result",
+                        format!("the result is `{}`, not `{}`", d.text(), said.text()),
+                    ));
+                }
+                return Ok(Phase::Over(d));
+            }
+            (Phase::ResultDue(d), Actor::World, _) if self.engine.owed_world_event().is_some() => {
+                self.engine.world(action)?;
+                return Ok(Phase::ResultDue(d));
+            }
+            (Phase::ResultDue(d), _, _) => {
+                return Err(Fault::new(
+                    "result",
+                    format!(
+                        "the game is decided ({}): the next event must be `@ result {}`",
+                        d.reason.name(),
+                        d.text()
+                    ),
+                ))
+            }
+            (_, Actor::World, Action::Result { outcome, reason }) => {
+                let said = Decision {
+                    outcome: *outcome,
+                    reason: *reason,
+                };
+                return Err(Fault::new(
+                    "result",
+                    format!(
+                        "the game is not decided, so `result {}` cannot be recorded",
+                        said.text()
+                    ),
+                ));
+            }
+            (_, Actor::World, Action::Seed { .. }) => {
+                return Err(Fault::new("seed", "the world reveals its seed only after the result"));
+            }
+            _ => {}
+        }
+        if let Some(owed) = self.engine.owed_world_event() {
+            if event.actor != Actor::World {
+                return Err(Fault::new(
+                    "world-event",
+                    format!("the world owes {owed} before the next player event"),
+                ));
+            }
+        }
+        let turn = self.engine.turn();
+        let decided = |d: Option<Decision>| Ok(d.map_or(Phase::Playing, Phase::ResultDue));
+        match (self.phase, event.actor, action) {
+            (Phase::AwaitingExtra { late }, Actor::Player(p), Action::Extra { granted }) => {
+                if p != late.opponent() {
+                    return Err(Fault::new(
+                        "extra",
+                        format!(
+                            "{} answers the timeout of {}, not {}",
+                            late.opponent().name(),
+                            late.name(),
+                            p.name()
+                        ),
+                    ));
+                }
+                if *granted {
+                    Ok(Phase::Playing)
+                } else {
+                    Ok(Phase::ResultDue(Decision::win(p, Reason::Timeout)))
+                }
+            }
+            (_, Actor::Player(_), Action::Extra { .. }) => Err(Fault::new(
+                "extra",
+                "`extra` answers a timeout, and no timeout awaits an answer",
+            )),
+            (_, Actor::Player(p), Action::Resign) => {
+                if matches!(turn, Turn::Setup { .. }) {
+                    return Err(Fault::new("resign", "a player may resign only after setup"));
+                }
+                Ok(Phase::ResultDue(Decision::win(p.opponent(), Reason::Resign)))
+            }
+            (Phase::AwaitingExtra { late }, _, _) => Err(Fault::new(
+                "extra",
+                format!(
+                    "{}'s time ran out: {} must answer `extra yes` or `extra no` first",
+                    late.name(),
+                    late.opponent().name()
+                ),
+            )),
+            (_, Actor::World, Action::Timeout { color }) => self.timeout(*color, turn, event.clock_ms),
+            (_, Actor::World, _) => decided(self.engine.world(action)?),
+            (_, Actor::Player(p), _) => {
+                self.check_time(p, turn, event.clock_ms)?;
+                decided(self.engine.player(p, event.n, action)?)
+            }
+        }
+    }
+
+    fn check_time(&self, side: Color, turn: Turn, now: Option<Clock>) -> Result<(), Fault> {
+        match turn {
+            Turn::Setup { ready } => {
+                if let (Some(limit), false) = (self.time.setup_seconds, ready[side as usize]) {
+                    if let Some((at, lim)) = late_by(limit, Some(Clock(0)), now) {
+                        return Err(Fault::new(
+                            "time-limit",
+                            format!("{} acts at t={} in setup, after the {} s setup limit ran out, and no timeout was recorded", side.name(), secs(at), secs(lim)),
+                        ));
+                    }
+                }
+            }
+            Turn::Move { side: to_move, .. } if to_move == side => {
+                if let Some(limit) = self.time.move_seconds {
+                    if let Some((elapsed, lim)) = late_by(limit, self.turn_start, now) {
+                        return Err(Fault::new(
+                            "time-limit",
+                            format!(
+                                "{} moves {} s into its turn, over the {} s move limit, and no timeout was recorded",
+                                side.name(),
+                                secs(elapsed),
+                                secs(lim)
+                            ),
+                        ));
+                    }
+                }
+            }
+            Turn::Move { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn timeout(&mut self, color: Color, turn: Turn, now: Option<Clock>) -> Result<Phase, Fault> {
+        let early = |limit: u32, start: Option<Clock>| -> Result<(), Fault> {
+            if let (Some(start), Some(now)) = (start, now) {
+                let elapsed = now.millis().saturating_sub(start.millis());
+                if elapsed < u64::from(limit) * 1000 {
+                    return Err(Fault::new(
+                        "timeout",
+                        format!(
+                            "{}'s time has not run out: {} s of {} s used",
+                            color.name(),
+                            secs(elapsed),
+                            limit
+                        ),
+                    ));
+                }
+            }
+            Ok(())
+        };
+        match turn {
+            Turn::Setup { ready } => {
+                let Some(limit) = self.time.setup_seconds else {
+                    return Err(Fault::new(
+                        "timeout",
+                        "this game has no setup time limit, so nobody can run out of setup time",
+                    ));
+                };
+                if ready[color as usize] {
+                    return Err(Fault::new(
+                        "timeout",
+                        format!("{} is ready already, so its setup time cannot run out", color.name()),
+                    ));
+                }
+                early(limit, Some(Clock(0)))?;
+                Ok(self
+                    .engine
+                    .setup_timeout(color)?
+                    .map_or(Phase::Playing, Phase::ResultDue))
+            }
+            Turn::Move { side, .. } => {
+                let Some(limit) = self.time.move_seconds else {
+                    return Err(Fault::new(
+                        "timeout",
+                        "this game has no move time limit, so nobody can run out of time",
+                    ));
+                };
+                if side != color {
+                    return Err(Fault::new(
+                        "timeout",
+                        format!(
+                            "it is {}'s turn, so {}'s time cannot run out",
+                            side.name(),
+                            color.name()
+                        ),
+                    ));
+                }
+                early(limit, self.turn_start)?;
+                Ok(Phase::AwaitingExtra { late: color })
+            }
+        }
+    }
+
+    /// Checks the end of the log: nothing owed may be missing.
+    pub fn finish(&self) -> Result<(), RuleError> {
+        if let Phase::ResultDue(d) = self.phase {
+            return Err(RuleError::at(
+                Place::End,
+                Fault::new(
+                    "result",
+                    format!(
+                        "the game is decided ({}) but the log ends without `@ result {}`",
+                        d.reason.name(),
+                        d.text()
+                    ),
+                ),
+            ));
+        }
+        if let Some(owed) = self.engine.owed_world_event() {
+            return Err(RuleError::at(
+                Place::End,
+                Fault::new("world-event", format!("the log ends while the world owes {owed}")),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,690 @@
+//! The survival-chess board: a padded mailbox for any W x H from 6x6 to 26x26.
+//!
+//! Why a mailbox and not bitboards: boards go up to 26x26 (676 squares), so a
+//! bitboard would be several machine words and every shift a multi-word
+//! operation. A mailbox with two rings of off-board sentinels needs no bounds
+//! checks in move generation (knights jump at most two squares), handles
+//! every size with the same code, and is fast enough: replay checks one given
+//! move per ply rather than searching.
+
+use std::fmt;
+
+use fgn_notation::{BoardSize, Color, PieceKind, Square};
+
+/// Off-board sentinel cell.
+const OFF: u8 = 0xFF;
+/// Empty cell.
+const EMPTY: u8 = 0;
+const COLOR_BIT: u8 = 0b1000;
+/// A pawn that has not moved since setup (it may double-step).
+const UNMOVED_BIT: u8 = 0b1_0000;
+const KIND_MASK: u8 = 0b111;
+
+fn kind_code(kind: PieceKind) -> u8 {
+    match kind {
+        PieceKind::King => 1,
+        PieceKind::Queen => 2,
+        PieceKind::Rook => 3,
+        PieceKind::Bishop => 4,
+        PieceKind::Knight => 5,
+        PieceKind::Pawn => 6,
+    }
+}
+
+fn code_kind(code: u8) -> PieceKind {
+    match code & KIND_MASK {
+        1 => PieceKind::King,
+        2 => PieceKind::Queen,
+        3 => PieceKind::Rook,
+        4 => PieceKind::Bishop,
+        5 => PieceKind::Knight,
+        _ => PieceKind::Pawn,
+    }
+}
+
+fn color_code(color: Color) -> u8 {
+    match color {
+        Color::White => 0,
+        Color::Black => COLOR_BIT,
+    }
+}
+
+/// A piece on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    /// Whose piece.
+    pub color: Color,
+    /// Which piece.
+    pub kind: PieceKind,
+}
+
+impl Piece {
+    /// The Unicode chess symbol, used by `fgn show`.
+    pub fn symbol(self) -> char {
+        let white = ['♔', '♕', '♖', '♗', '♘', '♙'];
+        let black = ['♚', '♛', '♜', '♝', '♞', '♟'];
+        let i = usize::from(kind_code(self.kind) - 1);
+        match self.color {
+            Color::White => white[i],
+            Color::Black => black[i],
+        }
+    }
+}
+
+/// A move on the board: from, to and the promotion piece (only on the far rank).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    /// From.
+    pub from: Square,
+    /// To.
+    pub to: Square,
+    /// The promotion piece, when a pawn reaches the far rank.
+    pub promotion: Option<PieceKind>,
+}
+
+/// What `make` changed, for `unmake`.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    from: usize,
+    to: usize,
+    moved: u8,
+    captured: u8,
+}
+
+const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
+
+/// The board: pieces, which pawns may still double-step, and the kings.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Board {
+    size: BoardSize,
+    stride: isize,
+    cells: Vec<u8>,
+    /// Cell index of each side's king (white, black); 0 when it has none.
+    kings: [usize; 2],
+    knight: [isize; 8],
+    king: [isize; 8],
+    rook: [isize; 4],
+    bishop: [isize; 4],
+}
+
+impl Board {
+    /// An empty board of the given size.
+    pub fn empty(size: BoardSize) -> Board {
+        let stride = isize::from(size.files) + 4;
+        let rows = usize::from(size.ranks) + 4;
+        let mut cells = vec![OFF; stride as usize * rows];
+        for rank in 0..size.ranks {
+            for file in 0..size.files {
+                cells[Self::index_with(stride, file, rank)] = EMPTY;
+            }
+        }
+        let off = |(df, dr): (i8, i8)| isize::from(dr) * stride + isize::from(df);
+        Board {
+            size,
+            stride,
+            cells,
+            kings: [0, 0],
+            knight: KNIGHT_STEPS.map(off),
+            king: KING_STEPS.map(off),
+            rook: ROOK_DIRS.map(off),
+            bishop: BISHOP_DIRS.map(off),
+        }
+    }
+
+    fn index_with(stride: isize, file: u8, rank: u8) -> usize {
+        ((isize::from(rank) + 2) * stride + isize::from(file) + 2) as usize
+    }
+
+    /// The board size.
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    /// Whether `sq` lies on this board.
+    pub fn contains(&self, sq: Square) -> bool {
+        sq.file_index() < self.size.files && sq.rank_index() < self.size.ranks
+    }
+
+    fn index(&self, sq: Square) -> usize {
+        Self::index_with(self.stride, sq.file_index(), sq.rank_index())
+    }
+
+    fn square(&self, index: usize) -> Square {
+        let i = index as isize;
+        let (rank, file) = (i / self.stride - 2, i % self.stride - 2);
+        Square::new(file as u8, rank as u8).expect("on-board cell")
+    }
+
+    /// The piece on `sq` (which must be on the board).
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        decode(self.cells[self.index(sq)])
+    }
+
+    /// Whether the pawn on `sq` may still double-step.
+    pub fn is_unmoved_pawn(&self, sq: Square) -> bool {
+        self.cells[self.index(sq)] & UNMOVED_BIT != 0
+    }
+
+    /// Puts a piece on an empty on-board square; a pawn put here counts as
+    /// not yet moved when `unmoved` is set.
+    pub fn put(&mut self, sq: Square, piece: Piece, unmoved: bool) {
+        let i = self.index(sq);
+        let mut code = kind_code(piece.kind) | color_code(piece.color);
+        if unmoved && piece.kind == PieceKind::Pawn {
+            code |= UNMOVED_BIT;
+        }
+        self.cells[i] = code;
+        if piece.kind == PieceKind::King {
+            self.kings[side(piece.color)] = i;
+        }
+    }
+
+    /// Empties an on-board square.
+    pub fn clear(&mut self, sq: Square) {
+        let i = self.index(sq);
+        if let Some(p) = decode(self.cells[i]) {
+            if p.kind == PieceKind::King && self.kings[side(p.color)] == i {
+                self.kings[side(p.color)] = 0;
+            }
+        }
+        self.cells[i] = EMPTY;
+    }
+
+    /// The square of `color`'s king, if it has one.
+    pub fn king(&self, color: Color) -> Option<Square> {
+        let i = self.kings[side(color)];
+        (i != 0).then(|| self.square(i))
+    }
+
+    /// Every piece with its square, rank 1 first.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let size = self.size;
+        (0..size.ranks).flat_map(move |r| {
+            (0..size.files).filter_map(move |f| {
+                let sq = Square::new(f, r).expect("board dims are at most 26");
+                self.piece_at(sq).map(|p| (sq, p))
+            })
+        })
+    }
+
+    /// Whether `target` is attacked by any piece of `by`.
+    pub fn is_attacked(&self, target: Square, by: Color) -> bool {
+        self.attacked_index(self.index(target), by)
+    }
+
+    fn attacked_index(&self, t: usize, by: Color) -> bool {
+        let c = color_code(by);
+        let cells = &self.cells;
+        let at = |i: isize| cells[(t as isize + i) as usize];
+        let is = |code: u8, kind: u8| code != OFF && code != EMPTY && code & (KIND_MASK | COLOR_BIT) == kind | c;
+        // A pawn of `by` attacks diagonally forward, so it stands one rank behind the target.
+        let back = if by == Color::White { -self.stride } else { self.stride };
+        if is(at(back - 1), 6) || is(at(back + 1), 6) {
+            return true;
+        }
+        if self.knight.iter().any(|&d| is(at(d), 5)) || self.king.iter().any(|&d| is(at(d), 1)) {
+            return true;
+        }
+        for (dirs, slider) in [(&self.rook, 3u8), (&self.bishop, 4u8)] {
+            for &d in dirs {
+                let mut i = t as isize + d;
+                loop {
+                    let code = cells[i as usize];
+                    if code == EMPTY {
+                        i += d;
+                        continue;
+                    }
+                    if code != OFF && code & COLOR_BIT == c {
+                        let k = code & KIND_MASK;
+                        if k == slider || k == 2 {
+                            return true;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether `color`'s king is attacked. A side without a king is never in check.
+    pub fn in_check(&self, color: Color) -> bool {
+        let k = self.kings[side(color)];
+        k != 0 && self.attacked_index(k, color.opponent())
+    }
+
+    fn far_rank(&self, color: Color) -> u8 {
+        match color {
+            Color::White => self.size.ranks - 1,
+            Color::Black => 0,
+        }
+    }
+
+    /// Calls `f` with every pseudo-legal move (moves that may leave the own
+    /// king attacked) of the piece on cell `from`; stops when `f` returns true.
+    fn piece_moves(&self, from: usize, f: &mut impl FnMut(usize, Option<PieceKind>) -> bool) -> bool {
+        let code = self.cells[from];
+        let own = code & COLOR_BIT;
+        let enemy = |c: u8| c != OFF && c != EMPTY && c & COLOR_BIT != own;
+        let cells = &self.cells;
+        match code & KIND_MASK {
+            6 => {
+                let color = if own == 0 { Color::White } else { Color::Black };
+                let fwd = if own == 0 { self.stride } else { -self.stride };
+                let far = self.far_rank(color);
+                let mut emit = |to: usize| {
+                    if self.square(to).rank_index() == far {
+                        [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight]
+                            .into_iter()
+                            .any(|p| f(to, Some(p)))
+                    } else {
+                        f(to, None)
+                    }
+                };
+                let one = (from as isize + fwd) as usize;
+                if cells[one] == EMPTY {
+                    if emit(one) {
+                        return true;
+                    }
+                    let two = (one as isize + fwd) as usize;
+                    if code & UNMOVED_BIT != 0 && cells[two] == EMPTY && emit(two) {
+                        return true;
+                    }
+                }
+                for side_step in [-1, 1] {
+                    let to = (one as isize + side_step) as usize;
+                    if enemy(cells[to]) && emit(to) {
+                        return true;
+                    }
+                }
+                false
+            }
+            5 | 1 => {
+                let steps = if code & KIND_MASK == 5 {
+                    &self.knight
+                } else {
+                    &self.king
+                };
+                for &d in steps {
+                    let to = (from as isize + d) as usize;
+                    let c = cells[to];
+                    if (c == EMPTY || enemy(c)) && f(to, None) {
+                        return true;
+                    }
+                }
+                false
+            }
+            k => {
+                let dirs: &[isize] = match k {
+                    3 => &self.rook,
+                    4 => &self.bishop,
+                    _ => &[
+                        self.rook[0],
+                        self.rook[1],
+                        self.rook[2],
+                        self.rook[3],
+                        self.bishop[0],
+                        self.bishop[1],
+                        self.bishop[2],
+                        self.bishop[3],
+                    ],
+                };
+                for &d in dirs {
+                    let mut to = from as isize + d;
+                    loop {
+                        let c = cells[to as usize];
+                        if c == EMPTY {
+                            if f(to as usize, None) {
+                                return true;
+                            }
+                            to += d;
+                            continue;
+                        }
+                        if enemy(c) && f(to as usize, None) {
+                            return true;
+                        }
+                        break;
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    fn make(&mut self, from: usize, to: usize, promotion: Option<PieceKind>) -> Undo {
+        let moved = self.cells[from];
+        let captured = self.cells[to];
+        let mut landed = moved & !UNMOVED_BIT;
+        if let Some(p) = promotion {
+            landed = kind_code(p) | (moved & COLOR_BIT);
+        }
+        self.cells[to] = landed;
+        self.cells[from] = EMPTY;
+        if moved & KIND_MASK == 1 {
+            self.kings[usize::from(moved & COLOR_BIT != 0)] = to;
+        }
+        if captured & KIND_MASK == 1 && captured != OFF {
+            self.kings[usize::from(captured & COLOR_BIT != 0)] = 0;
+        }
+        Undo {
+            from,
+            to,
+            moved,
+            captured,
+        }
+    }
+
+    fn unmake(&mut self, u: Undo) {
+        self.cells[u.from] = u.moved;
+        self.cells[u.to] = u.captured;
+        if u.moved & KIND_MASK == 1 {
+            self.kings[usize::from(u.moved & COLOR_BIT != 0)] = u.from;
+        }
+        if u.captured != EMPTY && u.captured & KIND_MASK == 1 {
+            self.kings[usize::from(u.captured & COLOR_BIT != 0)] = u.to;
+        }
+    }
+
+    /// Whether moving leaves the mover's king unattacked.
+    fn is_legal(&mut self, from: usize, to: usize, promotion: Option<PieceKind>) -> bool {
+        let mover = if self.cells[from] & COLOR_BIT == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let undo = self.make(from, to, promotion);
+        let ok = !self.in_check(mover);
+        self.unmake(undo);
+        ok
+    }
+
+    fn own_cells(&self, color: Color) -> impl Iterator<Item = usize> + '_ {
+        let c = color_code(color);
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &code)| code != OFF && code != EMPTY && code & COLOR_BIT == c)
+            .map(|(i, _)| i)
+    }
+
+    /// Every legal move of `color`.
+    pub fn legal_moves(&self, color: Color) -> Vec<Move> {
+        let mut scratch = self.clone();
+        let mut out = Vec::new();
+        for from in self.own_cells(color) {
+            let mut found = Vec::new();
+            self.piece_moves(from, &mut |to, p| {
+                found.push((to, p));
+                false
+            });
+            for (to, p) in found {
+                if scratch.is_legal(from, to, p) {
+                    out.push(Move {
+                        from: self.square(from),
+                        to: self.square(to),
+                        promotion: p,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Every legal move of the piece on `from`.
+    pub fn legal_moves_from(&self, from: Square) -> Vec<Move> {
+        let mut scratch = self.clone();
+        let fi = self.index(from);
+        let mut found = Vec::new();
+        self.piece_moves(fi, &mut |to, p| {
+            found.push((to, p));
+            false
+        });
+        found
+            .into_iter()
+            .filter(|&(to, p)| scratch.is_legal(fi, to, p))
+            .map(|(to, p)| Move {
+                from,
+                to: self.square(to),
+                promotion: p,
+            })
+            .collect()
+    }
+
+    /// Whether `color` has at least one legal move. Stops at the first one,
+    /// which is why replay can afford to ask after every ply.
+    pub fn has_legal_move(&mut self, color: Color) -> bool {
+        let cells: Vec<usize> = self.own_cells(color).collect();
+        for from in cells {
+            let mut candidates = [(0usize, None); 64];
+            let mut n = 0;
+            let mut overflow = false;
+            let board = &*self;
+            board.piece_moves(from, &mut |to, p| {
+                if n == candidates.len() {
+                    overflow = true;
+                    return true;
+                }
+                candidates[n] = (to, p);
+                n += 1;
+                false
+            });
+            if overflow {
+                // A queen on a 26x26 board can have more than 64 moves; fall
+                // back to the allocating path for that piece.
+                let sq = self.square(from);
+                if !self.legal_moves_from(sq).is_empty() {
+                    return true;
+                }
+                continue;
+            }
+            for &(to, p) in &candidates[..n] {
+                if self.is_legal(from, to, p) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether `m` is a pseudo-legal move of the piece on its `from` square
+    /// (geometry and occupancy only; the king's safety is not checked).
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        let fi = self.index(m.from);
+        let ti = self.index(m.to);
+        if self.cells[fi] == EMPTY {
+            return false;
+        }
+        self.piece_moves(fi, &mut |to, p| to == ti && p == m.promotion)
+    }
+
+    /// Whether playing the pseudo-legal move `m` leaves the mover's king safe.
+    pub fn is_legal_move(&mut self, m: Move) -> bool {
+        let (fi, ti) = (self.index(m.from), self.index(m.to));
+        self.is_legal(fi, ti, m.promotion)
+    }
+
+    /// Plays `m`, which must be pseudo-legal; returns the captured piece.
+    pub fn play(&mut self, m: Move) -> Option<Piece> {
+        let (fi, ti) = (self.index(m.from), self.index(m.to));
+        let undo = self.make(fi, ti, m.promotion);
+        decode(undo.captured)
+    }
+
+    /// The number of leaf nodes of the legal move tree to `depth` plies, with
+    /// `color` to move: the standard cross-check of a move generator.
+    pub fn perft(&mut self, color: Color, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves(color);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        let mut total = 0;
+        for m in moves {
+            let (fi, ti) = (self.index(m.from), self.index(m.to));
+            let undo = self.make(fi, ti, m.promotion);
+            total += self.perft(color.opponent(), depth - 1);
+            self.unmake(undo);
+        }
+        total
+    }
+}
+
+fn side(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+fn decode(code: u8) -> Option<Piece> {
+    if code == EMPTY || code == OFF {
+        return None;
+    }
+    let color = if code & COLOR_BIT == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Some(Piece {
+        color,
+        kind: code_kind(code),
+    })
+}
+
+impl fmt::Display for Board {
+    /// The placement in FEN style: ranks from the top, runs of empty squares as numbers.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in (0..self.size.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..self.size.files {
+                let sq = Square::new(file, r).expect("on board");
+                match self.piece_at(sq) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        let c = p.kind.char();
+                        write!(
+                            f,
+                            "{}",
+                            if p.color == Color::White {
+                                c
+                            } else {
+                                c.to_ascii_lowercase()
+                            }
+                        )?;
+                    }
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if r > 0 {
+                f.write_str("/")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads a placement in FEN style (ranks from the top separated by `/`,
+/// `KQRBNP` white, `kqrbnp` black, runs of empty squares as decimal numbers)
+/// onto a board of `size`. Pawns are marked unmoved only where `unmoved` says.
+/// This is a setup, not yet a position: legality is for the caller to judge.
+pub fn board_from_placement(placement: &str, size: BoardSize, unmoved: &[Square]) -> Result<Board, String> {
+    let mut board = Board::empty(size);
+    let rows: Vec<&str> = placement.split('/').collect();
+    if rows.len() != usize::from(size.ranks) {
+        return Err(format!(
+            "{} ranks in the placement, the board has {}",
+            rows.len(),
+            size.ranks
+        ));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let rank = size.ranks - 1 - i as u8;
+        let mut file: u32 = 0;
+        let mut digits = String::new();
+        let flush = |digits: &mut String, file: &mut u32| -> Result<(), String> {
+            if !digits.is_empty() {
+                *file += digits.parse::<u32>().map_err(|e| e.to_string())?;
+                digits.clear();
+            }
+            Ok(())
+        };
+        for c in row.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            flush(&mut digits, &mut file)?;
+            let kind = PieceKind::from_char(c.to_ascii_uppercase()).ok_or_else(|| format!("unknown piece `{c}`"))?;
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if file >= u32::from(size.files) {
+                return Err(format!("rank {} is longer than {} files", rank + 1, size.files));
+            }
+            let sq = Square::new(file as u8, rank).expect("checked against the size");
+            board.put(sq, Piece { color, kind }, unmoved.contains(&sq));
+            file += 1;
+        }
+        flush(&mut digits, &mut file)?;
+        if file != u32::from(size.files) {
+            return Err(format!(
+                "rank {} has {file} files, the board has {}",
+                rank + 1,
+                size.files
+            ));
+        }
+    }
+    Ok(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn start_position_has_twenty_moves() {
+        let size = BoardSize { files: 8, ranks: 8 };
+        let unmoved: Vec<Square> = (0..8)
+            .flat_map(|f| [Square::new(f, 1).unwrap(), Square::new(f, 6).unwrap()])
+            .collect();
+        let mut b = board_from_placement("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", size, &unmoved).unwrap();
+        assert_eq!(b.legal_moves(Color::White).len(), 20);
+        assert_eq!(b.perft(Color::White, 3), 8902);
+        assert_eq!(b.to_string(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    }
+
+    #[test]
+    fn a_pinned_piece_may_not_move_off_the_line() {
+        let size = BoardSize { files: 8, ranks: 8 };
+        let b = board_from_placement("4r2k/8/8/8/8/8/4B3/4K3", size, &[]).unwrap();
+        let moves = b.legal_moves_from(sq("e2"));
+        assert!(moves.is_empty(), "{moves:?}");
+    }
+
+    #[test]
+    fn double_step_depends_on_the_unmoved_mark_not_the_rank() {
+        let size = BoardSize { files: 12, ranks: 12 };
+        let b = board_from_placement("k11/12/12/12/12/12/12/12/4P7/12/12/K11", size, &[sq("e4")]).unwrap();
+        let tos: Vec<String> = b.legal_moves_from(sq("e4")).iter().map(|m| m.to.to_string()).collect();
+        assert_eq!(tos, ["e5", "e6"]);
+        let b = board_from_placement("k11/12/12/12/12/12/12/12/4P7/12/12/K11", size, &[]).unwrap();
+        assert_eq!(b.legal_moves_from(sq("e4")).len(), 1);
+    }
+}

@@ -1,0 +1,479 @@
+//! Survival Chess (RULES.md section 1): chess on a W x H board after a
+//! secret hand-placed setup, without castling or en passant.
+
+pub mod board;
+
+use fgn_notation::{Action, Check, ChessMove, Color, Figure, MoveNumber, PieceKind, Placement, Reason, Square};
+
+use crate::error::Fault;
+use crate::ruleset::SurvivalRules;
+use crate::session::{Decision, Engine, Turn};
+use board::{Board, Move, Piece};
+
+/// The state of a survival-chess game.
+#[derive(Clone, Debug)]
+pub struct Survival {
+    rules: SurvivalRules,
+    board: Board,
+    turn: Turn,
+    /// Pieces each side has set up, by kind (`PieceKind` order K Q R B N P).
+    counts: [[u8; 6]; 2],
+    /// Whether the side to move is in check.
+    check: bool,
+}
+
+fn side_index(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+fn kind_index(k: PieceKind) -> usize {
+    PieceKind::ALL
+        .iter()
+        .position(|&p| p == k)
+        .expect("every kind is in ALL")
+}
+
+fn describe(m: &Move, board: &Board) -> String {
+    let piece = board.piece_at(m.from).map(|p| p.kind).unwrap_or(PieceKind::Pawn);
+    let cm = ChessMove {
+        piece,
+        from: Some(m.from),
+        to: Some(m.to),
+        capture: board.piece_at(m.to).is_some(),
+        promotion: m.promotion,
+        check: None,
+    };
+    cm.to_string()
+}
+
+fn list(moves: &[Move], board: &Board) -> String {
+    if moves.is_empty() {
+        return "none".into();
+    }
+    let mut names: Vec<String> = moves.iter().map(|m| describe(m, board)).collect();
+    names.sort();
+    names.dedup();
+    names.join(", ")
+}
+
+impl Survival {
+    /// A game at the start of setup: an empty board.
+    pub fn new(rules: SurvivalRules) -> Survival {
+        let board = Board::empty(rules.board.0);
+        Survival {
+            rules,
+            board,
+            turn: Turn::Setup { ready: [false, false] },
+            counts: [[0; 6]; 2],
+            check: false,
+        }
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &SurvivalRules {
+        &self.rules
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.check
+    }
+
+    fn in_own_half(&self, color: Color, sq: Square) -> bool {
+        let half = self.rules.board.0.ranks / 2;
+        match color {
+            Color::White => sq.rank_index() < half,
+            Color::Black => sq.rank_index() >= half,
+        }
+    }
+
+    fn on_board(&self, sq: Square) -> Result<(), Fault> {
+        if self.board.contains(sq) {
+            Ok(())
+        } else {
+            Err(Fault::new(
+                "square",
+                format!("{sq} is not on the {} board", self.rules.board.0),
+            ))
+        }
+    }
+
+    fn limit(&self, kind: PieceKind) -> u8 {
+        let l = &self.rules.limits;
+        match kind {
+            PieceKind::King => l.king,
+            PieceKind::Queen => l.queen,
+            PieceKind::Rook => l.rook,
+            PieceKind::Bishop => l.bishop,
+            PieceKind::Knight => l.knight,
+            PieceKind::Pawn => l.pawn,
+        }
+    }
+
+    fn place(&mut self, side: Color, placements: &[Placement]) -> Result<(), Fault> {
+        let mut counts = self.counts[side_index(side)];
+        let mut squares: Vec<Square> = Vec::with_capacity(placements.len());
+        for p in placements {
+            let Figure::Piece(kind) = p.figure else {
+                return Err(Fault::new("setup", format!("`{}` is not a chess piece", p.figure)));
+            };
+            self.on_board(p.square)?;
+            if !self.in_own_half(side, p.square) {
+                let half = self.rules.board.0.ranks / 2;
+                let (lo, hi) = if side == Color::White {
+                    (1, half)
+                } else {
+                    (half + 1, self.rules.board.0.ranks)
+                };
+                return Err(Fault::new(
+                    "setup",
+                    format!(
+                        "{} sets up on its own half, ranks {lo}..{hi}; {} is not",
+                        side.name(),
+                        p.square
+                    ),
+                ));
+            }
+            if self.board.piece_at(p.square).is_some() || squares.contains(&p.square) {
+                return Err(Fault::new("setup", format!("{} is already occupied", p.square)));
+            }
+            squares.push(p.square);
+            counts[kind_index(kind)] += 1;
+            let limit = self.limit(kind);
+            if counts[kind_index(kind)] > limit {
+                return Err(Fault::new(
+                    "setup-limit",
+                    format!("{} may set up at most {limit} of `{}`", side.name(), kind.char()),
+                ));
+            }
+            let total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+            if total > u32::from(self.rules.limits.total) {
+                return Err(Fault::new(
+                    "setup-limit",
+                    format!("{} may set up at most {} pieces", side.name(), self.rules.limits.total),
+                ));
+            }
+        }
+        for p in placements {
+            if let Figure::Piece(kind) = p.figure {
+                self.board.put(p.square, Piece { color: side, kind }, true);
+            }
+        }
+        self.counts[side_index(side)] = counts;
+        Ok(())
+    }
+
+    fn remove(&mut self, side: Color, square: Square) -> Result<(), Fault> {
+        self.on_board(square)?;
+        match self.board.piece_at(square) {
+            Some(p) if p.color == side => {
+                self.board.clear(square);
+                self.counts[side_index(side)][kind_index(p.kind)] -= 1;
+                Ok(())
+            }
+            _ => Err(Fault::new(
+                "setup",
+                format!("{} has no piece on {square} to remove", side.name()),
+            )),
+        }
+    }
+
+    /// Declares `side` ready (by its own `ready` or by a setup timeout) and,
+    /// when both are, starts the game and judges the start position.
+    fn make_ready(&mut self, side: Color, ready: [bool; 2]) -> Option<Decision> {
+        let mut ready = ready;
+        ready[side_index(side)] = true;
+        if ready != [true, true] {
+            self.turn = Turn::Setup { ready };
+            return None;
+        }
+        self.turn = Turn::Move {
+            side: Color::White,
+            number: MoveNumber(1),
+        };
+        for color in [Color::White, Color::Black] {
+            if self.board.king(color).is_none() {
+                return Some(Decision {
+                    outcome: fgn_notation::Outcome::Abort,
+                    reason: Reason::NoKing,
+                });
+            }
+        }
+        if self.board.in_check(Color::Black) {
+            return Some(Decision::win(Color::White, Reason::ExposedKing));
+        }
+        self.check = self.board.in_check(Color::White);
+        self.no_move_decision(Color::White)
+    }
+
+    fn no_move_decision(&mut self, side: Color) -> Option<Decision> {
+        if self.board.has_legal_move(side) {
+            return None;
+        }
+        Some(if self.check {
+            Decision::win(side.opponent(), Reason::Mate)
+        } else {
+            Decision {
+                outcome: fgn_notation::Outcome::Draw,
+                reason: Reason::Stalemate,
+            }
+        })
+    }
+
+    fn play(&mut self, side: Color, number: MoveNumber, m: &ChessMove) -> Result<Option<Decision>, Fault> {
+        let (Some(from), Some(to)) = (m.from, m.to) else {
+            return Err(Fault::new("move", "a full log names both squares of a move"));
+        };
+        self.on_board(from)?;
+        self.on_board(to)?;
+        let piece = match self.board.piece_at(from) {
+            Some(p) if p.color == side => p,
+            Some(_) => {
+                return Err(Fault::new(
+                    "move",
+                    format!("the piece on {from} is not {}'s", side.name()),
+                ))
+            }
+            None => {
+                let legal = self.board.legal_moves(side);
+                return Err(Fault::new(
+                    "move",
+                    format!(
+                        "there is no piece on {from}; {}'s legal moves: {}",
+                        side.name(),
+                        list(&legal, &self.board)
+                    ),
+                ));
+            }
+        };
+        if piece.kind != m.piece {
+            return Err(Fault::new(
+                "marker",
+                format!(
+                    "the piece on {from} is a {} (`{}`), not `{}`",
+                    kind_name(piece.kind),
+                    piece.kind.char(),
+                    m.piece.char()
+                ),
+            ));
+        }
+        let far = if side == Color::White {
+            self.rules.board.0.ranks - 1
+        } else {
+            0
+        };
+        let promotes = piece.kind == PieceKind::Pawn && to.rank_index() == far;
+        let promotion = match (promotes, m.promotion) {
+            (true, p) => Some(p.unwrap_or(PieceKind::Queen)),
+            (false, None) => None,
+            (false, Some(_)) => return Err(Fault::new("promotion", "a pawn promotes only on the far rank")),
+        };
+        let mv = Move { from, to, promotion };
+        if !self.board.is_pseudo_legal(mv) {
+            let legal = self.board.legal_moves_from(from);
+            return Err(Fault::new(
+                "move",
+                format!(
+                    "the {} on {from} cannot move to {to}; its legal moves: {}",
+                    kind_name(piece.kind),
+                    list(&legal, &self.board)
+                ),
+            ));
+        }
+        let target = self.board.piece_at(to);
+        if target.is_some() != m.capture {
+            return Err(Fault::new(
+                "marker",
+                if m.capture {
+                    format!("`x` marks a capture, but {to} is empty: write `-`")
+                } else {
+                    format!("{to} holds a piece, so the move is a capture: write `x`")
+                },
+            ));
+        }
+        if !self.board.is_legal_move(mv) {
+            let legal = self.board.legal_moves_from(from);
+            return Err(Fault::new(
+                "king-safety",
+                format!(
+                    "the move leaves {}'s king attacked; legal moves of the {} on {from}: {}",
+                    side.name(),
+                    kind_name(piece.kind),
+                    list(&legal, &self.board)
+                ),
+            ));
+        }
+        let mut next = self.board.clone();
+        next.play(mv);
+        let opponent = side.opponent();
+        let check = next.in_check(opponent);
+        let mate = check && !next.has_legal_move(opponent);
+        match (m.check, check, mate) {
+            (Some(Check::Check), false, _) => {
+                return Err(Fault::new("marker", "`+` marks a check, but the move gives none"))
+            }
+            (Some(Check::Check), true, true) => return Err(Fault::new("marker", "the move mates: write `#`, not `+`")),
+            (Some(Check::Mate), _, false) => {
+                return Err(Fault::new("marker", "`#` marks a mate, but the move does not mate"))
+            }
+            _ => {}
+        }
+        self.board = next;
+        self.check = check;
+        self.turn = Turn::Move {
+            side: opponent,
+            number: if side == Color::Black {
+                MoveNumber(number.0 + 1)
+            } else {
+                number
+            },
+        };
+        if mate {
+            return Ok(Some(Decision::win(side, Reason::Mate)));
+        }
+        Ok(self.no_move_decision(opponent))
+    }
+
+    /// The move `m` as canonical FGN writes it (promotion and check markers
+    /// filled in), if it is a legal move here.
+    pub fn canonical_move(&self, side: Color, m: &ChessMove) -> Option<ChessMove> {
+        let mut probe = self.clone();
+        probe.play(side, self.turn_number(), m).ok()?;
+        let (from, to) = (m.from?, m.to?);
+        let far = if side == Color::White {
+            self.rules.board.0.ranks - 1
+        } else {
+            0
+        };
+        let promotes = m.piece == PieceKind::Pawn && to.rank_index() == far;
+        let opponent = side.opponent();
+        let check = probe.board.in_check(opponent).then(|| {
+            if probe.board.clone().has_legal_move(opponent) {
+                Check::Check
+            } else {
+                Check::Mate
+            }
+        });
+        Some(ChessMove {
+            from: Some(from),
+            to: Some(to),
+            promotion: promotes.then(|| m.promotion.unwrap_or(PieceKind::Queen)),
+            check,
+            ..*m
+        })
+    }
+
+    fn turn_number(&self) -> MoveNumber {
+        match self.turn {
+            Turn::Setup { .. } => MoveNumber(0),
+            Turn::Move { number, .. } => number,
+        }
+    }
+}
+
+fn kind_name(k: PieceKind) -> &'static str {
+    match k {
+        PieceKind::King => "king",
+        PieceKind::Queen => "queen",
+        PieceKind::Rook => "rook",
+        PieceKind::Bishop => "bishop",
+        PieceKind::Knight => "knight",
+        PieceKind::Pawn => "pawn",
+    }
+}
+
+impl Engine for Survival {
+    fn turn(&self) -> Turn {
+        self.turn
+    }
+
+    fn player(&mut self, side: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
+        match self.turn {
+            Turn::Setup { ready } => {
+                if n != MoveNumber(0) {
+                    return Err(Fault::new(
+                        "move-number",
+                        format!("setup actions carry move number 0, not {n}"),
+                    ));
+                }
+                let is_setup = matches!(action, Action::Place { .. } | Action::Remove { .. } | Action::Ready);
+                if !is_setup {
+                    return Err(Fault::new(
+                        "setup",
+                        format!(
+                            "setup is not over: {} and {} must both be ready before play",
+                            Color::White.name(),
+                            Color::Black.name()
+                        ),
+                    ));
+                }
+                if ready[side_index(side)] {
+                    return Err(Fault::new(
+                        "setup",
+                        format!("{} is ready and may not change its setup", side.name()),
+                    ));
+                }
+                match action {
+                    Action::Place { placements } => self.place(side, placements).map(|()| None),
+                    Action::Remove { square, .. } => self.remove(side, *square).map(|()| None),
+                    _ => {
+                        let kings = self.counts[side_index(side)][kind_index(PieceKind::King)];
+                        if kings != self.rules.limits.king {
+                            return Err(Fault::new(
+                                "setup",
+                                format!("{} needs its king on the board before `ready`", side.name()),
+                            ));
+                        }
+                        Ok(self.make_ready(side, ready))
+                    }
+                }
+            }
+            Turn::Move { side: to_move, number } => {
+                let Action::Move(m) = action else {
+                    return Err(Fault::new(
+                        "setup",
+                        format!(
+                            "setup is over: `{}` is not possible now",
+                            fgn_notation::forms::keyword(action)
+                        ),
+                    ));
+                };
+                if side != to_move {
+                    return Err(Fault::new("turn", format!("it is {}'s turn", to_move.name())));
+                }
+                if n != number {
+                    return Err(Fault::new(
+                        "move-number",
+                        format!("{}'s move carries move number {number}, not {n}", side.name()),
+                    ));
+                }
+                self.play(side, number, m)
+            }
+        }
+    }
+
+    fn setup_timeout(&mut self, side: Color) -> Result<Option<Decision>, Fault> {
+        let Turn::Setup { ready } = self.turn else {
+            return Err(Fault::new("timeout", "setup is over"));
+        };
+        if self.board.king(side).is_none() {
+            // The late side cannot start: the game is aborted at once.
+            let mut r = ready;
+            r[side_index(side)] = true;
+            self.turn = Turn::Setup { ready: r };
+            return Ok(Some(Decision {
+                outcome: fgn_notation::Outcome::Abort,
+                reason: Reason::NoKing,
+            }));
+        }
+        Ok(self.make_ready(side, ready))
+    }
+}

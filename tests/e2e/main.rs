@@ -1,0 +1,9 @@
+//! End-to-end tests: the fgn binary and the libraries over the corpus.
+//!
+//! One test binary, a module per feature (as ripgrep does), so the corpus
+//! and the binary are built once.
+
+mod util;
+
+mod cli;
+mod schema;
