@@ -54,9 +54,17 @@ pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
     let mut stdout = std::io::stdout().lock();
     let mut unformatted = 0;
     for (input, bytes, p) in parsed {
-        if !p.is_ok() {
+        // Formatting a torn file would drop its last line, so it counts as
+        // not formatted, and is never rewritten.
+        if !p.is_ok() || p.is_torn() {
             if write {
-                rep.note(&format!("{}: not rewritten because it has errors", input.name()));
+                rep.note(&format!(
+                    "{}: not rewritten because it has errors or a torn last line",
+                    input.name()
+                ));
+            }
+            if check && p.is_ok() {
+                rep.invalid(&input.name(), "the last line is torn (no line end)");
             }
             continue;
         }

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::ValueEnum;
-use fgn_notation::Diagnostic;
+use fgn_notation::diagnostic::{Diagnostic, Severity};
 
 /// How diagnostics are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
@@ -59,7 +59,15 @@ impl Reporter {
 
     /// A fault in an input, found while reading or checking it.
     pub fn diagnostic(&mut self, file: &str, d: &Diagnostic, kind: &str) {
-        self.raise(Status::Invalid);
+        // A warning (a torn last line) is reported but leaves the status alone:
+        // the complete lines before it are what the command works on.
+        let kind = match d.severity {
+            Severity::Error => {
+                self.raise(Status::Invalid);
+                kind
+            }
+            Severity::Warning => "warning",
+        };
         match self.format {
             Format::Text => eprint!("{}", d.render(file)),
             Format::Json => eprintln!(

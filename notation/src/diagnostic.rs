@@ -4,9 +4,22 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The file is not valid FGN.
+    Error,
+    /// The file's complete lines are valid, but something is off: a torn
+    /// last line, which the tools leave out and report.
+    Warning,
+}
+
 /// A problem found in a log, pointing at a place in its text.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
     /// 1-based line number.
     pub line: u32,
     /// 1-based column, counted in characters (Unicode scalar values).
@@ -30,6 +43,7 @@ impl Diagnostic {
         let end = (start + len).min(line_text.len());
         let width = line_text.get(start..end).map_or(1, |t| t.chars().count()).max(1) as u32;
         Diagnostic {
+            severity: Severity::Error,
             line,
             column,
             width,
@@ -49,7 +63,11 @@ impl Diagnostic {
     /// ```
     pub fn render(&self, path: &str) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "error: {}", self.message);
+        let label = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let _ = writeln!(out, "{label}: {}", self.message);
         let _ = writeln!(out, "  --> {path}:{}:{}", self.line, self.column);
         if !self.source_line.is_empty() {
             let num = self.line.to_string();

@@ -62,8 +62,15 @@ pub fn check_form(game: GameKind, view: Option<Color>, event: &Event) -> Result<
         _ => false,
     };
     if view_only && view.is_none() {
+        let what = match action {
+            Action::Move(_) => "a move with a hidden square (`?`)",
+            Action::Buy { .. } => "a purchase with a hidden target (`?`)",
+            Action::Hidden => "`?` (an unseen turn)",
+            Action::See { .. } => "`see`",
+            _ => "`setup`",
+        };
         return Err(format!(
-            "`{keyword}` with hidden parts appears only in a player's view (a log with [Perspective \"white\"] or \"black\")"
+            "{what} appears only in a player's view (a log with [Perspective \"white\"] or \"black\" after [Rules])"
         ));
     }
     if matches!(action, Action::Seed { .. }) && view.is_some() {
@@ -117,6 +124,14 @@ fn check_shape(game: GameKind, action: &Action) -> Result<(), String> {
                 return Err(format!(
                     "check markers `+` and `#` belong to survival-chess, not {game}"
                 ));
+            }
+            if (m.from.is_none() || m.to.is_none()) && game != GameKind::OpenWorldChess {
+                return Err(format!(
+                    "only open-world-chess has fog, so {game} moves name both squares"
+                ));
+            }
+            if m.to.is_none() && m.capture {
+                return Err("a move into the fog is written `-?`, whatever was there".into());
             }
             if m.from.is_none() && m.to.is_none() {
                 return Err("a move with both squares hidden is written `?`".into());

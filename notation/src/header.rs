@@ -182,25 +182,52 @@ pub fn parse_seed_commit(s: &str) -> Result<[u8; 32], ValueError> {
     })
 }
 
-/// Checks the value of a tag that the notation knows; unknown tags (and rule
-/// parameters, which `replay` checks) pass.
-pub fn check_known_tag(name: &str, value: &str) -> Result<(), ValueError> {
+/// Checks the value of a tag that the notation knows and returns its
+/// canonical spelling, so that one game has one canonical text: time
+/// controls as `setup=.. move=..`, merchant squares lower case in square
+/// order. Unknown tags (and rule parameters, which `replay` checks) pass as
+/// they are.
+pub fn normalize_known_tag(name: &str, value: &str) -> Result<String, ValueError> {
+    let same = || Ok(value.to_string());
     match name {
-        "Game" => value.parse::<GameKind>().map(drop),
+        "Game" => value.parse::<GameKind>().map(|g| g.name().to_string()),
         "Rules" if value.is_empty() => Err(ValueError {
             expected: "a rules version such as 1.0",
         }),
-        "Perspective" => value.parse::<Perspective>().map(drop),
+        "Perspective" => match value.parse::<Perspective>()? {
+            // `all` is what an absent tag means; writing it would give the
+            // full log a second spelling.
+            Perspective::All => Err(ValueError {
+                expected: "white or black (a full log has no Perspective tag)",
+            }),
+            Perspective::Of(_) => same(),
+        },
         "Mode" => match value {
-            "single" | "multiplayer" => Ok(()),
+            "single" | "multiplayer" => same(),
             _ => Err(ValueError {
                 expected: "single or multiplayer",
             }),
         },
-        "Board" => value.parse::<BoardSize>().map(drop),
-        "TimeControl" => value.parse::<TimeControl>().map(drop),
-        "Merchants" => parse_square_list(value).map(drop),
-        "SeedCommit" => parse_seed_commit(value).map(drop),
-        _ => Ok(()),
+        "Board" => value.parse::<BoardSize>().map(|b| b.to_string()),
+        "TimeControl" => {
+            let tc = value.parse::<TimeControl>()?;
+            let parts: Vec<String> = [("setup", tc.setup_seconds), ("move", tc.move_seconds)]
+                .into_iter()
+                .filter_map(|(k, v)| v.map(|v| format!("{k}={v}")))
+                .collect();
+            Ok(parts.join(" "))
+        }
+        "Merchants" => {
+            let mut squares = parse_square_list(value)?;
+            squares.sort();
+            if squares.windows(2).any(|w| w[0] == w[1]) {
+                return Err(ValueError {
+                    expected: "distinct squares",
+                });
+            }
+            Ok(squares.iter().map(Square::to_string).collect::<Vec<_>>().join(" "))
+        }
+        "SeedCommit" => parse_seed_commit(value).map(|_| value.to_string()),
+        _ => same(),
     }
 }

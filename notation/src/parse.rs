@@ -17,10 +17,10 @@ use crate::action::{
     Action, Check, ChessMove, Event, Item, MagicNumber, ObjectKind, Outcome, Path, Placement, Reason, SeenPiece, Spell,
     SpellNumber, UnitMove, MAX_PATH,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Anchor, Comment, Document};
 use crate::forms::check_form;
-use crate::header::{check_known_tag, is_tag_name, Tag};
+use crate::header::{is_tag_name, normalize_known_tag, Tag};
 use crate::types::{Actor, Clock, Color, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet};
 
 /// The largest file FGN reads, in bytes (64 MiB).
@@ -41,9 +41,15 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    /// Whether the whole file was read without fault.
+    /// Whether every complete line was read without fault (a torn last
+    /// line is only a warning).
     pub fn is_ok(&self) -> bool {
-        self.diagnostics.is_empty()
+        self.diagnostics.iter().all(|d| d.severity == Severity::Warning)
+    }
+
+    /// Whether the last line was torn (had no line end) and was left out.
+    pub fn is_torn(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == Severity::Warning)
     }
 }
 
@@ -75,7 +81,7 @@ pub fn parse(src: &[u8]) -> Parsed {
         if !complete {
             let text = std::str::from_utf8(line).unwrap_or("");
             let len = line.len();
-            p.diag(Diagnostic::at_bytes(
+            let mut torn = Diagnostic::at_bytes(
                 line_no,
                 text,
                 len,
@@ -83,12 +89,14 @@ pub fn parse(src: &[u8]) -> Parsed {
                 format!(
                     "torn append: line {line_no} has no line end, so it is left out (the lines before it are read)"
                 ),
-            ));
+            );
+            torn.severity = Severity::Warning;
+            p.diag(torn);
             break;
         }
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         p.line(line_no, line);
-        if p.diagnostics.len() >= MAX_DIAGNOSTICS {
+        if p.diagnostics.len() > MAX_DIAGNOSTICS {
             p.diagnostics.truncate(MAX_DIAGNOSTICS);
             p.diag(Diagnostic::at_bytes(
                 line_no,
@@ -147,10 +155,9 @@ impl LogParser {
 
     fn line(&mut self, line_no: u32, bytes: &[u8]) {
         if bytes.len() > MAX_LINE_BYTES {
-            let text = std::str::from_utf8(bytes).map_or("", |_| "");
             self.diag(Diagnostic::at_bytes(
                 line_no,
-                text,
+                "",
                 0,
                 0,
                 format!(
@@ -166,6 +173,7 @@ impl LogParser {
                 let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or("");
                 let column = valid.chars().count() + 1;
                 self.diag(Diagnostic {
+                    severity: Severity::Error,
                     line: line_no,
                     column: column as u32,
                     width: 1,
@@ -262,13 +270,16 @@ impl LogParser {
                 message: format!("the tag `{name}` appears twice"),
             });
         }
-        if let Err(e) = check_known_tag(name, &value) {
-            return Err(Fault {
-                start: value_start,
-                len: used,
-                message: format!("the value of `{name}`: {e}, found \"{value}\""),
-            });
-        }
+        let value = match normalize_known_tag(name, &value) {
+            Ok(v) => v,
+            Err(e) => {
+                return Err(Fault {
+                    start: value_start,
+                    len: used,
+                    message: format!("the value of `{name}`: {e}, found \"{value}\""),
+                })
+            }
+        };
         if name == "Perspective" {
             let after_rules = self.doc.game.header.tags.last().is_some_and(|t| t.name == "Rules");
             if !after_rules {
@@ -314,7 +325,7 @@ impl LogParser {
                     "",
                     0,
                     0,
-                    format!("the header has no `{required}` tag; it is required before the first event"),
+                    format!("the header has no valid `{required}` tag; it is required before the first event"),
                 ));
             }
         }
@@ -369,7 +380,7 @@ impl LogParser {
     }
 
     fn finish(mut self, last_line: u32) -> Parsed {
-        if !self.header_closed && self.diagnostics.is_empty() {
+        if !self.header_closed {
             self.close_header(last_line.max(1));
         }
         self.flush_comments(Anchor::End);
@@ -540,7 +551,9 @@ impl<'a> Args<'a, '_> {
     }
 
     fn value<T: std::str::FromStr<Err = crate::types::ValueError>>(&mut self) -> Result<T, Fault> {
-        let t = self.take("a value")?;
+        // The empty text never parses, and its error says what was expected.
+        let expected = "".parse::<T>().err().map_or("a value", |e| e.expected);
+        let t = self.take(expected)?;
         t.text
             .parse()
             .map_err(|e: crate::types::ValueError| Fault::expected(&t, e.expected))
@@ -758,29 +771,64 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
                 placements: read_placements(list)?,
             }
         }
-        _ => {
-            let _ = actor;
-            match game {
-                GameKind::SurvivalChess | GameKind::OpenWorldChess => Action::Move(token_grammar(
-                    &head,
-                    chess_move,
-                    "a chess move such as e2-e4, Ng1xf3+ or e7-e8=Q, or an action keyword",
-                )?),
-                GameKind::GreatWarChess => token_grammar(
-                    &head,
-                    unit_action,
-                    "a unit move such as ICb2-b7 or Ib2xb3, a shot such as Ad1*d6, or an action keyword",
-                )?,
-                GameKind::MagicDraughts => token_grammar(
-                    &head,
-                    draughts_move,
-                    "a draughts move such as c3-d4 or a capture such as c3:e5:c7, or an action keyword",
-                )?,
-            }
+        // A word without digits is no move: say so rather than pick apart its letters.
+        word if !word.contains(|c: char| c.is_ascii_digit() || c == '?') => {
+            return Err(Fault::expected(
+                &head,
+                &format!("an action of {game} ({})", keywords(game, actor)),
+            ));
         }
+        _ => match game {
+            GameKind::SurvivalChess | GameKind::OpenWorldChess => Action::Move(token_grammar(
+                &head,
+                chess_move,
+                "a chess move such as e2-e4, Ng1xf3+ or e7-e8=Q, or an action keyword",
+            )?),
+            GameKind::GreatWarChess => token_grammar(
+                &head,
+                unit_action,
+                "a unit move such as ICb2-b7 or Ib2xb3, a shot such as Ad1*d6, or an action keyword",
+            )?,
+            GameKind::MagicDraughts => token_grammar(
+                &head,
+                draughts_move,
+                "a draughts move such as c3-d4 or a capture such as c3:e5:c7, or an action keyword",
+            )?,
+        },
     };
     args.done()?;
     Ok(action)
+}
+
+/// The action keywords a game admits for an actor, for messages.
+fn keywords(game: GameKind, actor: Actor) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    if actor == Actor::World {
+        words.extend(["timeout", "result"]);
+        if game.has_seed() {
+            words.push("seed");
+        }
+        words.extend(match game {
+            GameKind::OpenWorldChess => &["spawn", "damage", "clone", "see"][..],
+            GameKind::MagicDraughts => &["reveal"][..],
+            _ => &["setup"][..],
+        });
+    } else {
+        if game.has_setup() {
+            words.extend(["place", "remove", "ready"]);
+        }
+        if matches!(game, GameKind::OpenWorldChess | GameKind::GreatWarChess) {
+            words.push("end");
+        }
+        words.extend(["resign", "chat", "extra"]);
+        words.push(match game {
+            GameKind::OpenWorldChess => "buy, or a move such as e2-e4",
+            GameKind::SurvivalChess => "or a move such as e2-e4",
+            GameKind::GreatWarChess => "or a unit move such as ICb2-b7 or a shot such as Ad1*d6",
+            GameKind::MagicDraughts => "spell, or a move such as c3-d4 or c3:e5:c7",
+        });
+    }
+    words.join(", ")
 }
 
 fn small_number(s: &str) -> Option<u8> {
@@ -896,8 +944,11 @@ fn token_grammar<'a, T>(tok: &Token<'a>, grammar: fn(&'a str) -> TResult<'a, T>,
         Ok((_, v)) => Ok(v),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
             let offset = tok.text.len() - e.at.len();
-            if offset == 0 || e.expected.is_none() {
+            let Some(expected) = e.expected else {
                 return Err(Fault::expected(tok, what));
+            };
+            if offset == 0 {
+                return Err(Fault::expected(tok, &format!("{expected} ({what})")));
             }
             let found = if e.at.is_empty() {
                 "the end of the move".to_string()
@@ -907,11 +958,7 @@ fn token_grammar<'a, T>(tok: &Token<'a>, grammar: fn(&'a str) -> TResult<'a, T>,
             Err(Fault {
                 start: tok.start + offset,
                 len: e.at.len(),
-                message: format!(
-                    "in `{}`: expected {}, found {found}",
-                    tok.text,
-                    e.expected.unwrap_or("more")
-                ),
+                message: format!("in `{}`: expected {}, found {found}", tok.text, expected),
             })
         }
         Err(nom::Err::Incomplete(_)) => Err(Fault::expected(tok, what)),

@@ -1,0 +1,322 @@
+//! Property tests: printing then parsing gives back the same game, for
+//! generated events of all four games, and no input makes the parser panic.
+
+use fgn_notation::forms::check_form;
+use fgn_notation::*;
+use proptest::prelude::*;
+
+fn square() -> impl Strategy<Value = Square> {
+    (0u8..MAX_BOARD_DIM, 0u8..MAX_BOARD_DIM).prop_map(|(f, r)| Square::new(f, r).unwrap())
+}
+
+fn color() -> impl Strategy<Value = Color> {
+    prop_oneof![Just(Color::White), Just(Color::Black)]
+}
+
+fn piece() -> impl Strategy<Value = PieceKind> {
+    prop::sample::select(PieceKind::ALL.to_vec())
+}
+
+fn unit() -> impl Strategy<Value = UnitKind> {
+    prop::sample::select(UnitKind::ALL.to_vec())
+}
+
+fn figure() -> impl Strategy<Value = Figure> {
+    prop_oneof![piece().prop_map(Figure::Piece), unit().prop_map(Figure::Unit)]
+}
+
+fn placements() -> impl Strategy<Value = Vec<Placement>> {
+    prop::collection::vec(
+        (figure(), square()).prop_map(|(figure, square)| Placement { figure, square }),
+        1..12,
+    )
+}
+
+/// Text without control characters, quotes and backslashes included.
+fn text() -> impl Strategy<Value = String> {
+    "[a-zA-Z0-9 ;{}\\[\\]\"\\\\é漢-]{0,24}"
+}
+
+fn chess_move() -> impl Strategy<Value = ChessMove> {
+    (
+        piece(),
+        prop::option::weighted(0.8, square()),
+        prop::option::weighted(0.8, square()),
+        any::<bool>(),
+        prop::option::of(prop::sample::select(vec![
+            PieceKind::Queen,
+            PieceKind::Rook,
+            PieceKind::Bishop,
+            PieceKind::Knight,
+        ])),
+        prop::option::of(prop_oneof![Just(Check::Check), Just(Check::Mate)]),
+    )
+        .prop_map(|(piece, from, to, capture, promotion, check)| ChessMove {
+            piece,
+            from,
+            to,
+            capture,
+            promotion,
+            check,
+        })
+}
+
+fn spell() -> impl Strategy<Value = Spell> {
+    prop_oneof![
+        (1u8..=5).prop_map(|n| Spell::Skip {
+            number: SpellNumber::new(n).unwrap()
+        }),
+        (0u8..26).prop_map(|f| Spell::Fury {
+            file: File::new(f).unwrap()
+        }),
+        (square(), square()).prop_map(|(from, to)| Spell::Potion { from, to }),
+        (square(), square()).prop_map(|(from, to)| Spell::Charm { from, to }),
+        square().prop_map(|square| Spell::Firebird { square }),
+        prop::collection::vec(square(), 0..6).prop_map(|squares| Spell::Revenge { squares }),
+    ]
+}
+
+fn object() -> impl Strategy<Value = ObjectKind> {
+    prop::sample::select(ObjectKind::ALL.to_vec())
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        placements().prop_map(|placements| Action::Place { placements }),
+        (prop::option::of(unit()), square()).prop_map(|(unit, square)| Action::Remove { unit, square }),
+        Just(Action::Ready),
+        Just(Action::End),
+        Just(Action::Resign),
+        text().prop_map(|text| Action::Chat { text }),
+        any::<bool>().prop_map(|granted| Action::Extra { granted }),
+        color().prop_map(|color| Action::Timeout { color }),
+        (
+            prop::sample::select(vec![
+                Outcome::WhiteWins,
+                Outcome::BlackWins,
+                Outcome::Draw,
+                Outcome::Abort
+            ]),
+            prop::sample::select(Reason::ALL.to_vec())
+        )
+            .prop_map(|(outcome, reason)| Action::Result { outcome, reason }),
+        any::<[u8; 32]>().prop_map(|s| Action::Seed { seed: Seed(s) }),
+        chess_move().prop_map(Action::Move),
+        (
+            prop::sample::select(vec![Item::Range, Item::Hp, Item::Drain, Item::Curse]),
+            prop::option::of(square()),
+            any::<bool>()
+        )
+            .prop_map(|(item, square, hidden)| Action::Buy { item, square, hidden }),
+        (square(), object()).prop_map(|(square, object)| Action::Spawn { square, object }),
+        (square(), 1u8..=255).prop_map(|(square, amount)| Action::Damage { square, amount }),
+        square().prop_map(|square| Action::Clone { square }),
+        (
+            prop::sample::subsequence(vec![UnitKind::Infantry, UnitKind::Cavalry, UnitKind::Artillery], 1..=3),
+            square(),
+            square(),
+            any::<bool>()
+        )
+            .prop_map(|(units, from, to, capture)| Action::March(UnitMove {
+                units: UnitSet::new(&units).unwrap(),
+                from,
+                to,
+                capture
+            })),
+        (square(), square()).prop_map(|(from, to)| Action::Shot { from, to }),
+        (prop::collection::vec(square(), 2..=16), any::<bool>()).prop_map(|(sq, capture)| Action::Draughts {
+            path: Path::new(&sq).unwrap(),
+            capture
+        }),
+        (square(), 0u8..=5).prop_map(|(square, n)| Action::Reveal {
+            square,
+            number: MagicNumber::new(n).unwrap()
+        }),
+        spell().prop_map(Action::Spell),
+        Just(Action::Hidden),
+        (
+            square(),
+            prop::option::of(
+                (color(), piece(), 1u16..=u16::MAX).prop_map(|(color, piece, hp)| SeenPiece { color, piece, hp })
+            ),
+            prop::option::of(object())
+        )
+            .prop_map(|(square, piece, object)| Action::See { square, piece, object }),
+        (color(), placements()).prop_map(|(color, placements)| Action::Setup { color, placements }),
+    ]
+}
+
+fn actor() -> impl Strategy<Value = Actor> {
+    prop_oneof![
+        Just(Actor::Player(Color::White)),
+        Just(Actor::Player(Color::Black)),
+        Just(Actor::World)
+    ]
+}
+
+fn clock() -> impl Strategy<Value = Option<Clock>> {
+    prop::option::of((0u64..=types::MAX_CLOCK_SECONDS * 1000 + 999).prop_map(Clock))
+}
+
+/// A game of a random kind and view whose events are all forms that game admits.
+fn game() -> impl Strategy<Value = Game> {
+    (prop::sample::select(GameKind::ALL.to_vec()), prop::option::of(color())).prop_flat_map(|(kind, view)| {
+        let event = (any::<u32>(), actor(), action(), clock())
+            .prop_map(|(n, actor, action, clock_ms)| Event {
+                n: MoveNumber(n),
+                actor,
+                action,
+                clock_ms,
+            })
+            .prop_filter("a form the game admits", move |e| check_form(kind, view, e).is_ok());
+        (prop::collection::vec(event, 0..30), text()).prop_map(move |(events, white)| {
+            let mut tags = vec![
+                Tag {
+                    name: "Game".into(),
+                    value: kind.name().into(),
+                },
+                Tag {
+                    name: "Rules".into(),
+                    value: "1.0".into(),
+                },
+            ];
+            if let Some(v) = view {
+                tags.push(Tag {
+                    name: "Perspective".into(),
+                    value: v.name().into(),
+                });
+            }
+            tags.push(Tag {
+                name: "White".into(),
+                value: white,
+            });
+            Game {
+                header: Header { tags },
+                events,
+            }
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, max_local_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn printing_then_parsing_gives_the_same_game(game in game()) {
+        let text = game.canonical_text();
+        let parsed = parse(text.as_bytes());
+        prop_assert!(parsed.diagnostics.is_empty(), "{:?}\n{text}", parsed.diagnostics);
+        prop_assert_eq!(&parsed.document.game, &game);
+        // The canonical text is a fixed point of formatting.
+        prop_assert_eq!(parsed.document.formatted(), text);
+    }
+
+    #[test]
+    fn json_then_back_gives_the_same_game(game in game()) {
+        let json = json::to_json(&game).to_string();
+        let back = json::from_json(&json).map_err(|e| TestCaseError::fail(e))?;
+        prop_assert_eq!(back, game);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..2000)) {
+        let parsed = parse(&bytes);
+        prop_assert!(parsed.diagnostics.len() <= MAX_DIAGNOSTICS + 1);
+    }
+
+    #[test]
+    fn a_junk_line_loses_no_valid_event(game in game(), at in any::<prop::sample::Index>(), junk in "[\\x00-\\x7f]{0,12}") {
+        let text = game.canonical_text();
+        let mut lines: Vec<&str> = text.lines().collect();
+        // After the header's blank line, so the junk cannot stand before a tag.
+        let first_event_line = game.header.tags.len() + 1;
+        let junk = junk.replace(['\n', '\r'], "");
+        lines.insert(first_event_line + at.index(lines.len() - first_event_line + 1), &junk);
+        let damaged = lines.join("\n") + "\n";
+        let parsed = parse(damaged.as_bytes());
+        let mut read = parsed.document.game.events.iter();
+        for e in &game.events {
+            prop_assert!(read.any(|r| r == e), "lost {e} after inserting {junk:?}");
+        }
+    }
+}
+
+#[test]
+fn formatting_keeps_comments_where_they_stood() {
+    let src = "; top\n[Game \"survival-chess\"]  ;  g \n[Rules \"1.0\"]\n\n; before first\n1 w e2-e4   ; x\n;tail\n";
+    let parsed = parse(src.as_bytes());
+    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+    let out = parsed.document.formatted();
+    assert_eq!(
+        out,
+        "; top\n[Game \"survival-chess\"] ; g\n[Rules \"1.0\"]\n\n; before first\n1 w e2-e4 ; x\n; tail\n"
+    );
+    assert_eq!(parse(out.as_bytes()).document.formatted(), out);
+}
+
+#[test]
+fn a_bad_token_on_line_4_is_reported_at_its_column() {
+    let src = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n1 w e2-z99\n1 b e11-e9\n";
+    let parsed = parse(src.as_bytes());
+    assert_eq!(parsed.diagnostics.len(), 1);
+    let d = &parsed.diagnostics[0];
+    assert_eq!((d.line, d.column), (4, 8));
+    assert!(d.message.contains("z99"), "{}", d.message);
+    // The good line after it is still read.
+    assert_eq!(parsed.document.game.events.len(), 1);
+}
+
+#[test]
+fn a_torn_last_line_is_reported_and_the_rest_is_read() {
+    let src = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n1 w e2-e4\n1 b e11";
+    let parsed = parse(src.as_bytes());
+    assert_eq!(parsed.diagnostics.len(), 1);
+    assert!(parsed.diagnostics[0].message.contains("torn append"));
+    assert_eq!((parsed.diagnostics[0].line, parsed.diagnostics[0].column), (5, 8));
+    assert_eq!(parsed.document.game.events.len(), 1);
+}
+
+#[test]
+fn crlf_is_accepted_and_lf_written() {
+    let src = "[Game \"magic-draughts\"]\r\n[Rules \"1.0\"]\r\n\r\n1 w c3-d4\r\n";
+    let parsed = parse(src.as_bytes());
+    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+    assert_eq!(
+        parsed.document.formatted(),
+        "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n\n1 w c3-d4\n"
+    );
+}
+
+#[test]
+fn every_error_is_reported_up_to_the_cap() {
+    let mut src = String::from("[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n");
+    for _ in 0..500 {
+        src.push_str("1 w bogus\n");
+    }
+    let parsed = parse(src.as_bytes());
+    assert_eq!(parsed.diagnostics.len(), MAX_DIAGNOSTICS + 1);
+    assert!(parsed.diagnostics.last().unwrap().message.contains("more than"));
+}
+
+#[test]
+fn huge_and_long_inputs_get_errors_not_allocations() {
+    let long = format!(
+        "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n1 w chat \"{}\"\n",
+        "a".repeat(MAX_LINE_BYTES)
+    );
+    let parsed = parse(long.as_bytes());
+    assert_eq!(parsed.diagnostics.len(), 1);
+    assert!(parsed.diagnostics[0].message.contains("at most 4096 bytes"));
+    let huge = vec![b'\n'; MAX_FILE_BYTES + 1];
+    let parsed = parse(&huge);
+    assert!(parsed.diagnostics[0].message.contains("at most"));
+}
+
+#[test]
+fn invalid_utf8_is_pinned_to_its_column() {
+    let mut src = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n1 w chat \"ab".to_vec();
+    src.extend_from_slice(&[0xff, b'"', b'\n']);
+    let parsed = parse(&src);
+    assert_eq!(parsed.diagnostics.len(), 1);
+    assert_eq!((parsed.diagnostics[0].line, parsed.diagnostics[0].column), (4, 13));
+}
