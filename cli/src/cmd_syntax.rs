@@ -68,7 +68,11 @@ pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
             }
             continue;
         }
-        let text = p.document.formatted();
+        // Canonical text writes the markers the rules derive (`=Q`, `+`, `#`),
+        // so a log whose game has an engine is completed before printing.
+        let mut document = p.document;
+        document.game = fgn_replay::complete_markers(&document.game);
+        let text = document.formatted();
         if check {
             if text.as_bytes() != bytes.as_slice() {
                 unformatted += 1;

@@ -55,13 +55,33 @@ pub fn to_json(game: &Game) -> serde_json::Value {
 /// hold: it is printed and read back, and any fault is reported with the line
 /// of the canonical text it would have stood on.
 pub fn from_json(text: &str) -> Result<Game, String> {
-    let doc: JsonGame = serde_json::from_str(text).map_err(|e| format!("not an FGN JSON game: {e}"))?;
-    if doc.format != FORMAT || doc.version != VERSION {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    // The format and version come first, so that a document of another
+    // version is named as such rather than failing on a field it adds.
+    let (format, version) = (value.get("format"), value.get("version"));
+    if format != Some(&FORMAT.into()) || version != Some(&VERSION.into()) {
         return Err(format!(
-            "expected \"format\": \"{FORMAT}\" and \"version\": {VERSION}, found {:?} and {}",
-            doc.format, doc.version
+            "expected \"format\": \"{FORMAT}\" and \"version\": {VERSION}, found {} and {}",
+            format.map_or("nothing".into(), |v| v.to_string()),
+            version.map_or("nothing".into(), |v| v.to_string())
         ));
     }
+    // Serde does not deny unknown fields on the actions that have none, so
+    // they are checked here.
+    if let Some(events) = value.get("events").and_then(|e| e.as_array()) {
+        for (i, e) in events.iter().enumerate() {
+            if let Some(action) = e.get("action").and_then(|a| a.as_object()) {
+                let bare = matches!(
+                    action.get("type").and_then(|t| t.as_str()),
+                    Some("ready" | "end" | "resign" | "hidden")
+                );
+                if bare && action.len() > 1 {
+                    return Err(format!("event {i}: this action has no fields besides \"type\""));
+                }
+            }
+        }
+    }
+    let doc: JsonGame = serde_json::from_value(value).map_err(|e| format!("not an FGN JSON game: {e}"))?;
     let mut header = Header::default();
     for (name, value) in doc.header {
         let serde_json::Value::String(value) = value else {
@@ -79,6 +99,14 @@ pub fn from_json(text: &str) -> Result<Game, String> {
         return Err(format!(
             "the game is not valid FGN: line {} of its canonical text: {}",
             d.line, d.message
+        ));
+    }
+    // The text must say exactly these events: a value the text cannot hold
+    // (a draughts move in a chess game reads back as a pawn move) is refused.
+    if let Some(i) = (0..game.events.len()).find(|&i| parsed.document.game.events.get(i) != game.events.get(i)) {
+        return Err(format!(
+            "event {i} (`{}`) is not a form its game can write",
+            game.events[i]
         ));
     }
     // Reading back normalizes what the text form normalizes (tag values

@@ -214,7 +214,7 @@ proptest! {
     #[test]
     fn json_then_back_gives_the_same_game(game in game()) {
         let json = json::to_json(&game).to_string();
-        let back = json::from_json(&json).map_err(|e| TestCaseError::fail(e))?;
+        let back = json::from_json(&json).map_err(TestCaseError::fail)?;
         prop_assert_eq!(back, game);
     }
 

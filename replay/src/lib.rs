@@ -128,6 +128,44 @@ impl Replay {
     }
 }
 
+impl Replay {
+    /// The canonical spelling of `event` if it is a move that is legal here:
+    /// the promotion piece and the check or mate marker written out, as
+    /// canonical FGN requires. `None` for anything else.
+    pub fn canonical(&self, event: &Event) -> Option<Event> {
+        match (self, &event.action, event.actor) {
+            (Replay::Survival(s), fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) => {
+                let full = s.engine.canonical_move(side, m)?;
+                Some(Event {
+                    action: fgn_notation::Action::Move(full),
+                    ..event.clone()
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The game with every legal move written canonically (promotion piece and
+/// check markers filled in), as far as the log replays; events from the
+/// first rule error on are left as they are. Games without an engine come
+/// back unchanged.
+pub fn complete_markers(game: &Game) -> Game {
+    let mut out = game.clone();
+    let Ok(mut replay) = Replay::new(&game.header) else {
+        return out;
+    };
+    for (i, event) in game.events.iter().enumerate() {
+        if let Some(full) = replay.canonical(event) {
+            out.events[i] = full;
+        }
+        if replay.apply(i, &out.events[i]).is_err() {
+            break;
+        }
+    }
+    out
+}
+
 /// The outcome of replaying a whole log.
 #[derive(Clone, Debug)]
 pub struct Verdict {

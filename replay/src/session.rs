@@ -281,7 +281,7 @@ impl<E: Engine> Session<E> {
                     return Err(Fault::new(
                         "extra",
                         format!(
-                            "{} answers the timeout of {}, not {}",
+                            "only {} may answer {}'s timeout, and {} ran out of time itself",
                             late.opponent().name(),
                             late.name(),
                             p.name()

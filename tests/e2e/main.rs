@@ -6,4 +6,5 @@
 mod util;
 
 mod cli;
+mod corpus;
 mod schema;

@@ -82,14 +82,17 @@ pub struct Move {
     pub promotion: Option<PieceKind>,
 }
 
-/// What `make` changed, for `unmake`.
+/// What playing a move changed, so that it can be taken back.
 #[derive(Clone, Copy, Debug)]
-struct Undo {
+pub struct Undo {
     from: usize,
     to: usize,
     moved: u8,
     captured: u8,
 }
+
+/// Words of the occupancy sets: (26 + 4)^2 = 900 cells at most.
+const OCC_WORDS: usize = 15;
 
 const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
@@ -104,6 +107,9 @@ pub struct Board {
     cells: Vec<u8>,
     /// Cell index of each side's king (white, black); 0 when it has none.
     kings: [usize; 2],
+    /// Which cells hold a piece of each side, one bit per cell, so that
+    /// finding a side's pieces never scans the empty board.
+    occupied: [[u64; OCC_WORDS]; 2],
     knight: [isize; 8],
     king: [isize; 8],
     rook: [isize; 4],
@@ -127,6 +133,7 @@ impl Board {
             stride,
             cells,
             kings: [0, 0],
+            occupied: [[0; OCC_WORDS]; 2],
             knight: KNIGHT_STEPS.map(off),
             king: KING_STEPS.map(off),
             rook: ROOK_DIRS.map(off),
@@ -176,7 +183,9 @@ impl Board {
         if unmoved && piece.kind == PieceKind::Pawn {
             code |= UNMOVED_BIT;
         }
+        self.clear(sq);
         self.cells[i] = code;
+        set_bit(&mut self.occupied[side(piece.color)], i);
         if piece.kind == PieceKind::King {
             self.kings[side(piece.color)] = i;
         }
@@ -189,6 +198,7 @@ impl Board {
             if p.kind == PieceKind::King && self.kings[side(p.color)] == i {
                 self.kings[side(p.color)] = 0;
             }
+            clear_bit(&mut self.occupied[side(p.color)], i);
         }
         self.cells[i] = EMPTY;
     }
@@ -361,13 +371,19 @@ impl Board {
         if let Some(p) = promotion {
             landed = kind_code(p) | (moved & COLOR_BIT);
         }
+        let me = usize::from(moved & COLOR_BIT != 0);
         self.cells[to] = landed;
         self.cells[from] = EMPTY;
-        if moved & KIND_MASK == 1 {
-            self.kings[usize::from(moved & COLOR_BIT != 0)] = to;
+        clear_bit(&mut self.occupied[me], from);
+        set_bit(&mut self.occupied[me], to);
+        if captured != EMPTY {
+            clear_bit(&mut self.occupied[1 - me], to);
+            if captured & KIND_MASK == 1 {
+                self.kings[1 - me] = 0;
+            }
         }
-        if captured & KIND_MASK == 1 && captured != OFF {
-            self.kings[usize::from(captured & COLOR_BIT != 0)] = 0;
+        if moved & KIND_MASK == 1 {
+            self.kings[me] = to;
         }
         Undo {
             from,
@@ -378,14 +394,31 @@ impl Board {
     }
 
     fn unmake(&mut self, u: Undo) {
+        let me = usize::from(u.moved & COLOR_BIT != 0);
         self.cells[u.from] = u.moved;
         self.cells[u.to] = u.captured;
+        set_bit(&mut self.occupied[me], u.from);
+        clear_bit(&mut self.occupied[me], u.to);
         if u.moved & KIND_MASK == 1 {
-            self.kings[usize::from(u.moved & COLOR_BIT != 0)] = u.from;
+            self.kings[me] = u.from;
         }
-        if u.captured != EMPTY && u.captured & KIND_MASK == 1 {
-            self.kings[usize::from(u.captured & COLOR_BIT != 0)] = u.to;
+        if u.captured != EMPTY {
+            set_bit(&mut self.occupied[1 - me], u.to);
+            if u.captured & KIND_MASK == 1 {
+                self.kings[1 - me] = u.to;
+            }
         }
+    }
+
+    /// Plays the pseudo-legal move `m` and returns what takes it back.
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let (fi, ti) = (self.index(m.from), self.index(m.to));
+        self.make(fi, ti, m.promotion)
+    }
+
+    /// Takes back the move that returned `undo` (the last one played).
+    pub fn unmake_move(&mut self, undo: Undo) {
+        self.unmake(undo);
     }
 
     /// Whether moving leaves the mover's king unattacked.
@@ -402,12 +435,57 @@ impl Board {
     }
 
     fn own_cells(&self, color: Color) -> impl Iterator<Item = usize> + '_ {
-        let c = color_code(color);
-        self.cells
-            .iter()
-            .enumerate()
-            .filter(move |&(_, &code)| code != OFF && code != EMPTY && code & COLOR_BIT == c)
-            .map(|(i, _)| i)
+        self.occupied[side(color)].iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(w * 64 + b)
+            })
+        })
+    }
+
+    /// Whether the piece on cell `from` is pinned to its own king: it stands
+    /// on a line from the king with nothing between them, and the first
+    /// piece beyond it on that line is an enemy slider moving along it.
+    fn is_pinned(&self, from: usize) -> bool {
+        let code = self.cells[from];
+        let me = usize::from(code & COLOR_BIT != 0);
+        let king = self.kings[me];
+        if king == 0 {
+            return false;
+        }
+        let (ks, fs) = (self.square(king), self.square(from));
+        let df = i32::from(fs.file_index()) - i32::from(ks.file_index());
+        let dr = i32::from(fs.rank_index()) - i32::from(ks.rank_index());
+        let diagonal = df.abs() == dr.abs();
+        if !(df == 0 || dr == 0 || diagonal) {
+            return false;
+        }
+        let step = dr.signum() as isize * self.stride + df.signum() as isize;
+        let mut i = king as isize + step;
+        while i as usize != from {
+            if self.cells[i as usize] != EMPTY {
+                return false;
+            }
+            i += step;
+        }
+        i += step;
+        loop {
+            let c = self.cells[i as usize];
+            if c == EMPTY {
+                i += step;
+                continue;
+            }
+            if c == OFF || (c & COLOR_BIT != 0) == (me != 0) {
+                return false;
+            }
+            let k = c & KIND_MASK;
+            return k == 2 || (k == 4 && diagonal) || (k == 3 && !diagonal);
+        }
     }
 
     /// Every legal move of `color`.
@@ -454,37 +532,49 @@ impl Board {
     }
 
     /// Whether `color` has at least one legal move. Stops at the first one,
-    /// which is why replay can afford to ask after every ply.
+    /// which is why replay can afford to ask after every ply: out of check,
+    /// a piece that is not pinned and has any move at all settles it without
+    /// looking at attacks.
     pub fn has_legal_move(&mut self, color: Color) -> bool {
-        let cells: Vec<usize> = self.own_cells(color).collect();
-        for from in cells {
-            let mut candidates = [(0usize, None); 64];
-            let mut n = 0;
-            let mut overflow = false;
-            let board = &*self;
-            board.piece_moves(from, &mut |to, p| {
-                if n == candidates.len() {
-                    overflow = true;
+        let in_check = self.in_check(color);
+        self.has_legal_move_in(color, in_check)
+    }
+
+    /// [`Board::has_legal_move`] when the caller knows already whether
+    /// `color` is in check.
+    pub fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
+        let king = self.kings[side(color)];
+        let mut hard: [usize; 32] = [0; 32];
+        let mut n_hard = 0;
+        let mut overflow = false;
+        for from in self.own_cells(color) {
+            if !in_check && from != king && !self.is_pinned(from) {
+                if self.piece_moves(from, &mut |_, _| true) {
                     return true;
                 }
-                candidates[n] = (to, p);
-                n += 1;
+            } else if n_hard < hard.len() {
+                hard[n_hard] = from;
+                n_hard += 1;
+            } else {
+                overflow = true;
+            }
+        }
+        let check_piece = |board: &mut Board, from: usize| {
+            let mut found = Vec::new();
+            board.piece_moves(from, &mut |to, p| {
+                found.push((to, p));
                 false
             });
-            if overflow {
-                // A queen on a 26x26 board can have more than 64 moves; fall
-                // back to the allocating path for that piece.
-                let sq = self.square(from);
-                if !self.legal_moves_from(sq).is_empty() {
-                    return true;
-                }
-                continue;
-            }
-            for &(to, p) in &candidates[..n] {
-                if self.is_legal(from, to, p) {
-                    return true;
-                }
-            }
+            found.into_iter().any(|(to, p)| board.is_legal(from, to, p))
+        };
+        if hard[..n_hard].iter().any(|&from| check_piece(self, from)) {
+            return true;
+        }
+        if overflow {
+            // More than 32 pieces to check one by one: only possible with
+            // raised setup limits; take the plain path for all of them.
+            let all: Vec<usize> = self.own_cells(color).collect();
+            return all.into_iter().any(|from| check_piece(self, from));
         }
         false
     }
@@ -501,8 +591,14 @@ impl Board {
     }
 
     /// Whether playing the pseudo-legal move `m` leaves the mover's king safe.
-    pub fn is_legal_move(&mut self, m: Move) -> bool {
+    /// `in_check` says whether the mover's king is attacked now.
+    pub fn is_legal_move(&mut self, m: Move, in_check: bool) -> bool {
         let (fi, ti) = (self.index(m.from), self.index(m.to));
+        // Out of check, a piece other than the king that is not pinned
+        // cannot expose its king, so no attack needs computing.
+        if !in_check && self.cells[fi] & KIND_MASK != 1 && !self.is_pinned(fi) {
+            return true;
+        }
         self.is_legal(fi, ti, m.promotion)
     }
 
@@ -532,6 +628,14 @@ impl Board {
         }
         total
     }
+}
+
+fn set_bit(bits: &mut [u64; OCC_WORDS], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+fn clear_bit(bits: &mut [u64; OCC_WORDS], i: usize) {
+    bits[i / 64] &= !(1 << (i % 64));
 }
 
 fn side(color: Color) -> usize {

@@ -2,6 +2,7 @@
 //! secret hand-placed setup, without castling or en passant.
 
 pub mod board;
+pub mod random;
 
 use fgn_notation::{Action, Check, ChessMove, Color, Figure, MoveNumber, PieceKind, Placement, Reason, Square};
 
@@ -299,7 +300,7 @@ impl Survival {
                 },
             ));
         }
-        if !self.board.is_legal_move(mv) {
+        if !self.board.is_legal_move(mv, self.check) {
             let legal = self.board.legal_moves_from(from);
             return Err(Fault::new(
                 "king-safety",
@@ -311,22 +312,23 @@ impl Survival {
                 ),
             ));
         }
-        let mut next = self.board.clone();
-        next.play(mv);
+        // Played in place and taken back if a marker lies, so that a rejected
+        // move leaves the position untouched without copying the board.
+        let undo = self.board.make_move(mv);
         let opponent = side.opponent();
-        let check = next.in_check(opponent);
-        let mate = check && !next.has_legal_move(opponent);
-        match (m.check, check, mate) {
-            (Some(Check::Check), false, _) => {
-                return Err(Fault::new("marker", "`+` marks a check, but the move gives none"))
-            }
-            (Some(Check::Check), true, true) => return Err(Fault::new("marker", "the move mates: write `#`, not `+`")),
-            (Some(Check::Mate), _, false) => {
-                return Err(Fault::new("marker", "`#` marks a mate, but the move does not mate"))
-            }
-            _ => {}
+        let check = self.board.in_check(opponent);
+        let stuck = !self.board.has_legal_move_in(opponent, check);
+        let mate = check && stuck;
+        let lie = match (m.check, check, mate) {
+            (Some(Check::Check), false, _) => Some("`+` marks a check, but the move gives none"),
+            (Some(Check::Check), true, true) => Some("the move mates: write `#`, not `+`"),
+            (Some(Check::Mate), _, false) => Some("`#` marks a mate, but the move does not mate"),
+            _ => None,
+        };
+        if let Some(message) = lie {
+            self.board.unmake_move(undo);
+            return Err(Fault::new("marker", message));
         }
-        self.board = next;
         self.check = check;
         self.turn = Turn::Move {
             side: opponent,
@@ -339,7 +341,13 @@ impl Survival {
         if mate {
             return Ok(Some(Decision::win(side, Reason::Mate)));
         }
-        Ok(self.no_move_decision(opponent))
+        if stuck {
+            return Ok(Some(Decision {
+                outcome: fgn_notation::Outcome::Draw,
+                reason: Reason::Stalemate,
+            }));
+        }
+        Ok(None)
     }
 
     /// The move `m` as canonical FGN writes it (promotion and check markers
@@ -398,12 +406,6 @@ impl Engine for Survival {
     fn player(&mut self, side: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
         match self.turn {
             Turn::Setup { ready } => {
-                if n != MoveNumber(0) {
-                    return Err(Fault::new(
-                        "move-number",
-                        format!("setup actions carry move number 0, not {n}"),
-                    ));
-                }
                 let is_setup = matches!(action, Action::Place { .. } | Action::Remove { .. } | Action::Ready);
                 if !is_setup {
                     return Err(Fault::new(
@@ -413,6 +415,12 @@ impl Engine for Survival {
                             Color::White.name(),
                             Color::Black.name()
                         ),
+                    ));
+                }
+                if n != MoveNumber(0) {
+                    return Err(Fault::new(
+                        "move-number",
+                        format!("setup actions carry move number 0, not {n}"),
                     ));
                 }
                 if ready[side_index(side)] {

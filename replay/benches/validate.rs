@@ -1,0 +1,93 @@
+//! Validation throughput over a generated corpus, next to blake3 hashing of
+//! the same bytes in the same run (the baseline the figures are relative to).
+//!
+//! Run with `cargo bench -p fgn-replay`. It prints plies per second on one
+//! core for parsing plus replay, and for replay of already-parsed events,
+//! for 8x8 and 12x12 survival-chess games.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use fgn_notation::{parse, Action, BoardSize, Game};
+use fgn_replay::survival::random::random_game;
+
+/// Runs `f` repeatedly for at least `min` and returns the best time per run,
+/// which is the least disturbed by the rest of the machine.
+fn best_of(min: Duration, mut f: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    let mut best = Duration::MAX;
+    let mut runs = 0;
+    while start.elapsed() < min || runs < 3 {
+        let t = Instant::now();
+        f();
+        best = best.min(t.elapsed());
+        runs += 1;
+    }
+    best
+}
+
+fn plies(games: &[Game]) -> usize {
+    games
+        .iter()
+        .flat_map(|g| &g.events)
+        .filter(|e| matches!(e.action, Action::Move(_)))
+        .count()
+}
+
+fn main() {
+    // `cargo test --benches` runs this with `--bench` absent; keep that quick.
+    let quick = !std::env::args().any(|a| a == "--bench");
+    let games_per_size = if quick { 4 } else { 400 };
+    let min = if quick {
+        Duration::from_millis(10)
+    } else {
+        Duration::from_secs(2)
+    };
+    println!("survival-chess validation, one core, best of repeated runs over {games_per_size} random games per size");
+    println!(
+        "{:<7} {:>8} {:>10} {:>16} {:>16} {:>14} {:>10}",
+        "board", "plies", "MiB", "parse+replay", "replay only", "blake3", "ratio"
+    );
+    for (files, ranks) in [(8u8, 8u8), (12, 12)] {
+        let size = BoardSize { files, ranks };
+        let games: Vec<Game> = (0..games_per_size)
+            .map(|i| random_game(size, i as u64 + 1, 300))
+            .collect();
+        let texts: Vec<String> = games.iter().map(Game::canonical_text).collect();
+        let bytes: usize = texts.iter().map(String::len).sum();
+        let n = plies(&games);
+        for g in &games {
+            let v = fgn_replay::validate(g).expect("supported game");
+            assert!(v.error.is_none(), "generated games are legal: {:?}", v.error);
+        }
+        let full = best_of(min, || {
+            for t in &texts {
+                let parsed = parse(t.as_bytes());
+                black_box(fgn_replay::validate(&parsed.document.game).expect("supported").applied);
+            }
+        });
+        let replay = best_of(min, || {
+            for g in &games {
+                black_box(fgn_replay::validate(g).expect("supported").applied);
+            }
+        });
+        let hash = best_of(min, || {
+            for t in &texts {
+                black_box(blake3::hash(t.as_bytes()));
+            }
+        });
+        let rate = |d: Duration| n as f64 / d.as_secs_f64();
+        let mib = bytes as f64 / (1024.0 * 1024.0);
+        println!(
+            "{:<7} {:>8} {:>10.2} {:>11.2} M/s {:>11.2} M/s {:>9.0} MiB/s {:>9.1}x",
+            size.to_string(),
+            n,
+            mib,
+            rate(full) / 1e6,
+            rate(replay) / 1e6,
+            mib / hash.as_secs_f64(),
+            full.as_secs_f64() / hash.as_secs_f64(),
+        );
+    }
+    println!("ratio: time to parse and validate the bytes / time for blake3 to hash the same bytes");
+}

@@ -1,0 +1,163 @@
+//! Random legal survival-chess games, for benchmarks and property tests.
+//!
+//! The games are made by the engine itself, so they test replay speed and
+//! the notation round trip, not the engine's correctness (perft fixtures
+//! from an independent implementation do that).
+
+use fgn_notation::{
+    Action, Actor, BoardSize, ChessMove, Color, Event, Figure, Game, Header, MoveNumber, PieceKind, Placement, Square,
+    Tag,
+};
+
+use super::board::Board;
+use super::Survival;
+use crate::ruleset::{Board as BoardParam, SurvivalRules};
+use crate::session::{Engine, Turn};
+
+/// A small deterministic generator (xorshift64*), so that generated corpora
+/// are the same on every machine without a dependency.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed (any value; 0 is mapped to a fixed non-zero state).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// The next value.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A value below `n` (n > 0); the tiny modulo bias does not matter here.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// A setup for `color` on its own half: the classical army on its two
+/// nearest ranks, centred, with the pawns one rank further in on boards of
+/// 12 ranks or more so that double steps start off the second rank.
+fn army(size: BoardSize, color: Color) -> Vec<Placement> {
+    let shift = (size.files.saturating_sub(8)) / 2;
+    let deep = if size.ranks >= 12 { 1 } else { 0 };
+    let (back, pawns) = match color {
+        Color::White => (0, 1 + deep),
+        Color::Black => (size.ranks - 1, size.ranks - 2 - deep),
+    };
+    let order = [
+        PieceKind::Rook,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Queen,
+        PieceKind::King,
+        PieceKind::Bishop,
+        PieceKind::Knight,
+        PieceKind::Rook,
+    ];
+    let mut out = Vec::new();
+    for (i, kind) in order.into_iter().enumerate() {
+        let file = shift + i as u8;
+        out.push(Placement {
+            figure: Figure::Piece(kind),
+            square: Square::new(file, back).expect("on board"),
+        });
+        out.push(Placement {
+            figure: Figure::Piece(PieceKind::Pawn),
+            square: Square::new(file, pawns).expect("on board"),
+        });
+    }
+    out
+}
+
+/// A random legal game on a board of `size` (at least 8 files), at most
+/// `max_plies` long, ending with its result when it is decided.
+pub fn random_game(size: BoardSize, seed: u64, max_plies: usize) -> Game {
+    let mut rng = Rng::new(seed);
+    let rules = SurvivalRules {
+        board: BoardParam(size),
+        ..SurvivalRules::default()
+    };
+    let mut engine = Survival::new(rules);
+    let mut events = Vec::new();
+    let push = |events: &mut Vec<Event>, n: u32, actor: Actor, action: Action| {
+        events.push(Event {
+            n: MoveNumber(n),
+            actor,
+            action,
+            clock_ms: None,
+        });
+    };
+    for color in [Color::White, Color::Black] {
+        let placements = army(size, color);
+        let action = Action::Place { placements };
+        engine
+            .player(color, MoveNumber(0), &action)
+            .expect("the generated army is a legal setup");
+        push(&mut events, 0, Actor::Player(color), action);
+    }
+    let mut decision = None;
+    for color in [Color::White, Color::Black] {
+        decision = engine
+            .player(color, MoveNumber(0), &Action::Ready)
+            .expect("both sides have kings");
+        push(&mut events, 0, Actor::Player(color), Action::Ready);
+    }
+    let mut plies = 0;
+    while decision.is_none() && plies < max_plies {
+        let Turn::Move { side, number } = engine.turn() else {
+            break;
+        };
+        let moves = engine.board().legal_moves(side);
+        let m = moves[rng.below(moves.len())];
+        let board: &Board = engine.board();
+        let piece = board.piece_at(m.from).expect("a legal move has a piece").kind;
+        let raw = ChessMove {
+            piece,
+            from: Some(m.from),
+            to: Some(m.to),
+            capture: board.piece_at(m.to).is_some(),
+            promotion: m.promotion,
+            check: None,
+        };
+        let full = engine.canonical_move(side, &raw).expect("legal moves are canonical");
+        let action = Action::Move(full);
+        decision = engine.player(side, number, &action).expect("a legal move plays");
+        push(&mut events, number.0, Actor::Player(side), action);
+        plies += 1;
+    }
+    if let Some(d) = decision {
+        let n = events.last().map_or(0, |e| e.n.0);
+        push(
+            &mut events,
+            n,
+            Actor::World,
+            Action::Result {
+                outcome: d.outcome,
+                reason: d.reason,
+            },
+        );
+    }
+    let tags = vec![
+        Tag {
+            name: "Game".into(),
+            value: "survival-chess".into(),
+        },
+        Tag {
+            name: "Rules".into(),
+            value: "1.0".into(),
+        },
+        Tag {
+            name: "Board".into(),
+            value: size.to_string(),
+        },
+    ];
+    Game {
+        header: Header { tags },
+        events,
+    }
+}

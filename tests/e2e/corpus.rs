@@ -1,0 +1,134 @@
+//! The corpus through the binary: every log's JSON, every syntax error's
+//! diagnostics and every validation verdict are pinned by snapshots, and
+//! formatting and JSON conversion are checked to be lossless.
+
+use std::path::Path;
+
+use crate::util::{corpus, fgn, fgn_files, root};
+
+/// The path of a corpus file as given on the command line (relative to the
+/// workspace root, so that messages and snapshots do not depend on where
+/// the checkout is).
+fn rel(path: &Path) -> String {
+    path.strip_prefix(root())
+        .expect("corpus files are below the root")
+        .display()
+        .to_string()
+}
+
+fn is_syntax_error_case(path: &Path) -> bool {
+    rel(path).starts_with("corpus/syntax-errors/")
+}
+
+/// The report of one run: exit code, then standard output and error.
+fn transcript(args: &[&str]) -> String {
+    let out = fgn(args, b"");
+    format!(
+        "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn every_log_converts_to_pinned_json_or_pinned_diagnostics() {
+    insta::glob!("../../corpus", "**/*.fgn", |path| {
+        let file = rel(path);
+        if is_syntax_error_case(path) {
+            let out = fgn(&["json", &file], b"");
+            assert_eq!(out.status.code(), Some(1), "{file} should have syntax errors");
+            insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr));
+        } else {
+            let out = fgn(&["json", &file], b"");
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{file}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("fgn json writes JSON");
+            insta::assert_json_snapshot!(value);
+        }
+    });
+}
+
+#[test]
+fn fmt_is_idempotent_on_every_log() {
+    for path in fgn_files(&corpus()).iter().filter(|p| !is_syntax_error_case(p)) {
+        let file = rel(path);
+        let once = fgn(&["fmt", &file], b"");
+        assert!(
+            once.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&once.stderr)
+        );
+        let twice = fgn(&["fmt", "-"], &once.stdout);
+        assert!(twice.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&twice.stdout),
+            String::from_utf8_lossy(&once.stdout),
+            "{file}"
+        );
+        let check = fgn(&["fmt", "--check", "-"], &once.stdout);
+        assert!(check.status.success(), "{file}: formatted text fails --check");
+    }
+}
+
+#[test]
+fn json_then_from_json_then_json_is_the_same() {
+    for path in fgn_files(&corpus()).iter().filter(|p| !is_syntax_error_case(p)) {
+        let file = rel(path);
+        let json = fgn(&["json", &file], b"");
+        assert!(json.status.success(), "{file}");
+        let text = fgn(&["from-json", "-"], &json.stdout);
+        assert!(
+            text.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&text.stderr)
+        );
+        let again = fgn(&["json", "-"], &text.stdout);
+        assert_eq!(
+            String::from_utf8_lossy(&again.stdout),
+            String::from_utf8_lossy(&json.stdout),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn games_with_engines_validate_as_pinned() {
+    for game in ["survival-chess", "magic-draughts"] {
+        let base = corpus().join(game);
+        if !base.exists() {
+            continue;
+        }
+        for path in fgn_files(&base) {
+            let file = rel(&path);
+            let out = fgn(&["validate", &file], b"");
+            let expected = if file.contains("/invalid/") { 1 } else { 0 };
+            assert_eq!(
+                out.status.code(),
+                Some(expected),
+                "{file}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    insta::glob!("../../corpus", "{survival-chess,magic-draughts}/**/*.fgn", |path| {
+        insta::assert_snapshot!(transcript(&["validate", "--verbose", &rel(path)]));
+    });
+}
+
+#[test]
+fn games_without_engines_are_unsupported_never_valid() {
+    for game in ["open-world-chess", "great-war-chess"] {
+        for path in fgn_files(&corpus().join(game)) {
+            let out = fgn(&["validate", &rel(&path)], b"");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{}: {stderr}", rel(&path));
+            assert!(stderr.contains("unsupported"), "{stderr}");
+            assert!(String::from_utf8_lossy(&out.stdout).contains("0 valid"));
+        }
+    }
+}
