@@ -1,7 +1,7 @@
 //! FGN, Fog Game Notation: the text form of board-game event logs.
 //!
 //! This crate is syntax only: it turns FGN text into typed values
-//! ([`parse`]), prints them back in canonical form ([`Game::canonical_text`],
+//! ([`parse()`]), prints them back in canonical form ([`Game::canonical_text`],
 //! [`Document::formatted`]) and converts to and from JSON ([`json`]). Whether
 //! a log is legal under its game's rules is decided by `fgn-replay`.
 //!
