@@ -39,7 +39,7 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
                     };
                     let _ = write!(out, " {cell}");
                 }
-                let _ = writeln!(out, " {:<3}", r + 1);
+                let _ = writeln!(out, " {}", r + 1);
             }
             let _ = writeln!(out, "    {files}");
             let _ = writeln!(out);

@@ -7,6 +7,7 @@
 
 pub mod error;
 pub mod ruleset;
+pub mod seed;
 pub mod session;
 pub mod survival;
 

@@ -1,0 +1,103 @@
+//! Provable fairness: every random outcome of a game derived from its world
+//! seed, so that anyone holding the revealed seed can re-derive them.
+//!
+//! The scheme (documented with test vectors in docs/notation.md, "Seeds and
+//! randomness"):
+//!
+//! - The commitment published in the header is `blake3(seed)`.
+//! - A game's key is `blake3::derive_key(CONTEXT, seed)`; the context string
+//!   separates FGN's use of the seed from any other.
+//! - Each draw has a label naming what it decides (for example
+//!   `magic-draughts/numbers/w/11`). Its bytes are the XOF output of
+//!   `blake3::keyed_hash(key, label)`, read as little-endian `u64` words.
+//! - A uniform integer below `n` takes the first word `x` below the largest
+//!   multiple of `n` that fits in a `u64` and returns `x % n` (rejection
+//!   sampling, so no value is more likely than another).
+//!
+//! Knowing the commitment does not help predict a draw: that would need a
+//! preimage of blake3.
+
+/// The blake3 `derive_key` context of FGN world randomness.
+pub const CONTEXT: &str = "fgn v1 2026-11-29 world randomness";
+
+/// The commitment to a seed, as `[SeedCommit "blake3:<hex>"]` carries it.
+pub fn commitment(seed: &[u8; 32]) -> [u8; 32] {
+    *blake3::hash(seed).as_bytes()
+}
+
+/// The draws of one game.
+#[derive(Clone, Debug)]
+pub struct Draws {
+    key: [u8; 32],
+}
+
+impl Draws {
+    /// The draws of the game whose world seed is `seed`.
+    pub fn new(seed: &[u8; 32]) -> Draws {
+        Draws {
+            key: blake3::derive_key(CONTEXT, seed),
+        }
+    }
+
+    /// A uniform integer in `0..n` for the draw named `label` (`n` > 0).
+    pub fn below(&self, label: &str, n: u64) -> u64 {
+        assert!(n > 0, "a draw needs a non-empty range");
+        // The largest multiple of n that fits: values at or above it would
+        // make the smallest results more likely, so they are drawn again.
+        let zone = u64::MAX - (u64::MAX % n + 1) % n;
+        let mut reader = blake3::Hasher::new_keyed(&self.key)
+            .update(label.as_bytes())
+            .finalize_xof();
+        loop {
+            let mut word = [0u8; 8];
+            reader.fill(&mut word);
+            let x = u64::from_le_bytes(word);
+            if x <= zone {
+                return x % n;
+            }
+        }
+    }
+
+    /// `items` shuffled by Fisher–Yates, the draw for position `i` (from the
+    /// last down to 1) labelled `{label}/{i}`.
+    pub fn shuffle<T>(&self, label: &str, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(&format!("{label}/{i}"), i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_are_in_range_and_depend_on_the_label() {
+        let d = Draws::new(&[7; 32]);
+        let a: Vec<u64> = (0..50).map(|i| d.below(&format!("x/{i}"), 6)).collect();
+        assert!(a.iter().all(|&v| v < 6));
+        assert!(a.iter().any(|&v| v != a[0]), "fifty draws that all agree: {a:?}");
+        assert_eq!(d.below("x/3", 6), a[3], "a draw is a pure function of seed and label");
+        assert_eq!(d.below("any", 1), 0);
+    }
+
+    #[test]
+    fn a_shuffle_is_a_permutation() {
+        let d = Draws::new(&[1; 32]);
+        let mut v: Vec<u32> = (0..12).collect();
+        d.shuffle("s", &mut v);
+        let mut sorted = v.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..12).collect::<Vec<_>>());
+        assert_ne!(v, (0..12).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_rejection_zone_is_a_multiple_of_the_range() {
+        for n in [1u64, 2, 3, 5, 6, 7, 1 << 63, u64::MAX] {
+            let zone = u64::MAX - (u64::MAX % n + 1) % n;
+            assert_eq!((zone as u128 + 1) % n as u128, 0, "n = {n}");
+        }
+    }
+}
