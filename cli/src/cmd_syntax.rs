@@ -54,17 +54,13 @@ pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
     let mut stdout = std::io::stdout().lock();
     let mut unformatted = 0;
     for (input, bytes, p) in parsed {
-        // Formatting a torn file would drop its last line, so it counts as
-        // not formatted, and is never rewritten.
+        // Formatting a torn file would drop its last line, so fmt refuses it
+        // in every mode; the warning above says where the line is.
         if !p.is_ok() || p.is_torn() {
-            if write {
-                rep.note(&format!(
-                    "{}: not rewritten because it has errors or a torn last line",
-                    input.name()
-                ));
-            }
-            if check && p.is_ok() {
-                rep.invalid(&input.name(), "the last line is torn (no line end)");
+            if p.is_ok() {
+                rep.invalid(&input.name(), "not formatted: the last line is torn (no line end)");
+            } else if write {
+                rep.note(&format!("{}: not rewritten because it has errors", input.name()));
             }
             continue;
         }

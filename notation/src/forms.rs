@@ -147,7 +147,7 @@ fn check_shape(game: GameKind, action: &Action) -> Result<(), String> {
         Action::Damage { amount, .. } if *amount == 0 => Err("a damage roll is at least 1".into()),
         Action::See { piece: Some(p), .. } if p.hp == 0 => Err("a seen piece has at least 1 HP".into()),
         Action::Draughts { path, capture } if !capture && path.squares().len() != 2 => {
-            Err("a draughts move without capture has exactly two squares: `c3-d4`".into())
+            Err("a draughts move without capture has exactly two squares (`c3-d4`); a capture separates its squares with `:` (`d4:b6:d8`)".into())
         }
         _ => Ok(()),
     }

@@ -69,15 +69,20 @@ pub fn parse(src: &[u8]) -> Parsed {
         ));
         return p.finish(0);
     }
+    // One check of the whole file lets every line be sliced from it as text;
+    // only a file with invalid UTF-8 is checked line by line, to say where.
+    let whole = std::str::from_utf8(src).ok();
     let mut line_no = 0u32;
-    let mut rest = src;
-    while !rest.is_empty() {
+    let mut start = 0;
+    while start < src.len() {
         line_no += 1;
-        let (line, next, complete) = match rest.iter().position(|&b| b == b'\n') {
-            Some(i) => (&rest[..i], &rest[i + 1..], true),
-            None => (rest, &rest[rest.len()..], false),
+        let (end, next, complete) = match memchr_newline(&src[start..]) {
+            Some(i) => (start + i, start + i + 1, true),
+            None => (src.len(), src.len(), false),
         };
-        rest = next;
+        let line = &src[start..end];
+        let line_text = whole.map(|w| &w[start..end]);
+        start = next;
         if !complete {
             let text = std::str::from_utf8(line).unwrap_or("");
             let len = line.len();
@@ -95,7 +100,8 @@ pub fn parse(src: &[u8]) -> Parsed {
             break;
         }
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        p.line(line_no, line);
+        let line_text = line_text.map(|t| t.strip_suffix('\r').unwrap_or(t));
+        p.line(line_no, line, line_text);
         if p.diagnostics.len() > MAX_DIAGNOSTICS {
             p.diagnostics.truncate(MAX_DIAGNOSTICS);
             p.diag(Diagnostic::at_bytes(
@@ -141,6 +147,10 @@ impl Fault {
     }
 }
 
+/// The tokens of one line. Nearly every event has at most eight, so they
+/// live on the stack; a long `place` list spills to the heap.
+type Tokens<'a> = smallvec::SmallVec<[Token<'a>; 8]>;
+
 /// A token of an event line and its byte offset.
 #[derive(Clone, Copy, Debug)]
 struct Token<'a> {
@@ -153,7 +163,9 @@ impl LogParser {
         self.diagnostics.push(d);
     }
 
-    fn line(&mut self, line_no: u32, bytes: &[u8]) {
+    /// Reads one line; `known` is its text when the whole file is known to
+    /// be valid UTF-8.
+    fn line(&mut self, line_no: u32, bytes: &[u8], known: Option<&str>) {
         if bytes.len() > MAX_LINE_BYTES {
             self.diag(Diagnostic::at_bytes(
                 line_no,
@@ -167,7 +179,7 @@ impl LogParser {
             ));
             return;
         }
-        let text = match std::str::from_utf8(bytes) {
+        let text = match known.map(Ok).unwrap_or_else(|| std::str::from_utf8(bytes)) {
             Ok(t) => t,
             Err(e) => {
                 let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or("");
@@ -186,7 +198,15 @@ impl LogParser {
                 return;
             }
         };
-        if let Some((i, c)) = text.char_indices().find(|&(_, c)| c.is_control() || c == '\u{FEFF}') {
+        // Printable ASCII, the usual case, holds no control character and no
+        // byte order mark; only other lines need the scan by characters.
+        let plain_ascii = bytes.iter().all(|&b| (0x20..0x7f).contains(&b));
+        let fault = if plain_ascii {
+            None
+        } else {
+            text.char_indices().find(|&(_, c)| c.is_control() || c == '\u{FEFF}')
+        };
+        if let Some((i, c)) = fault {
             let what = if c == '\u{FEFF}' {
                 "a byte order mark (U+FEFF); FGN files are UTF-8 without one".to_string()
             } else {
@@ -306,7 +326,9 @@ impl LogParser {
         Ok(())
     }
 
-    fn close_header(&mut self, line_no: u32) {
+    /// Ends the header at the first event line (`text`), or at the end of a
+    /// file without events (`None`), and reports missing required tags there.
+    fn close_header(&mut self, line_no: u32, text: Option<&str>) {
         if self.header_closed {
             return;
         }
@@ -319,21 +341,26 @@ impl LogParser {
             .filter(|r| header.get(r).is_none())
             .collect();
         for required in missing {
-            {
-                self.diag(Diagnostic::at_bytes(
-                    line_no,
-                    "",
-                    0,
-                    0,
-                    format!("the header has no valid `{required}` tag; it is required before the first event"),
-                ));
-            }
+            let consequence = if required == "Game" && text.is_some() {
+                // Said once here: without a game no event can be read.
+                self.reported_no_game = true;
+                "; without it the events cannot be read"
+            } else {
+                "; it is required before the first event"
+            };
+            self.diag(Diagnostic::at_bytes(
+                line_no,
+                text.unwrap_or(""),
+                0,
+                text.map_or(0, str::len),
+                format!("the header has no valid `{required}` tag{consequence}"),
+            ));
         }
     }
 
     fn event_line(&mut self, line_no: u32, text: &str) -> Result<(), Fault> {
         self.seen_event_line = true;
-        self.close_header(line_no);
+        self.close_header(line_no, Some(text));
         let Some(game) = self.game else {
             if !self.reported_no_game {
                 self.reported_no_game = true;
@@ -345,7 +372,8 @@ impl LogParser {
             }
             return Ok(());
         };
-        let (tokens, comment) = tokenize(text)?;
+        let mut tokens = Tokens::new();
+        let comment = tokenize(text, &mut tokens)?;
         let event = read_event(game, text, &tokens)?;
         if let Err(message) = check_form(game, self.view, &event) {
             let first = tokens.get(2).map_or(0, |t| t.start);
@@ -357,7 +385,9 @@ impl LogParser {
             });
         }
         let index = self.doc.game.events.len();
-        self.flush_comments(Anchor::BeforeEvent(index));
+        if !self.pending_comments.is_empty() {
+            self.flush_comments(Anchor::BeforeEvent(index));
+        }
         if let Some(c) = comment {
             self.doc.comments.push(Comment {
                 anchor: Anchor::OnEvent(index),
@@ -367,9 +397,14 @@ impl LogParser {
         self.doc.game.events.push(event);
         self.doc.event_lines.push(line_no);
         let action_start = tokens.get(2).map_or(0, |t| t.start);
-        self.doc
-            .event_columns
-            .push(text[..action_start].chars().count() as u32 + 1);
+        let before = &text[..action_start];
+        // Columns count characters; in ASCII they are bytes.
+        let column = if before.is_ascii() {
+            before.len()
+        } else {
+            before.chars().count()
+        };
+        self.doc.event_columns.push(column as u32 + 1);
         Ok(())
     }
 
@@ -381,7 +416,7 @@ impl LogParser {
 
     fn finish(mut self, last_line: u32) -> Parsed {
         if !self.header_closed {
-            self.close_header(last_line.max(1));
+            self.close_header(last_line.max(1), None);
         }
         self.flush_comments(Anchor::End);
         Parsed {
@@ -389,6 +424,11 @@ impl LogParser {
             diagnostics: self.diagnostics,
         }
     }
+}
+
+/// The offset of the first line feed, if any.
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
 }
 
 /// Reads a double-quoted string with `\"` and `\\` escapes from the start of
@@ -416,7 +456,7 @@ fn read_quoted(s: &str) -> Result<(String, usize), (usize, String)> {
             c => out.push(c),
         }
     }
-    Err((s.len(), "unterminated quoted text: expected a closing `\"`".into()))
+    Err((0, "unterminated quoted text: this quote has no closing `\"`".into()))
 }
 
 /// What may follow the last token of a line: spaces and a comment.
@@ -441,14 +481,13 @@ fn trailing_comment(text: &str, pos: usize) -> Result<Option<String>, Fault> {
 
 /// Splits an event line into tokens (runs of non-spaces; a quoted string is
 /// one token) and its comment.
-fn tokenize(text: &str) -> Result<(Vec<Token<'_>>, Option<String>), Fault> {
-    let mut tokens = Vec::new();
+fn tokenize<'a>(text: &'a str, tokens: &mut Tokens<'a>) -> Result<Option<String>, Fault> {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
             b' ' => i += 1,
-            b';' => return Ok((tokens, Some(text[i + 1..].trim().to_string()))),
+            b';' => return Ok(Some(text[i + 1..].trim().to_string())),
             b'"' => {
                 let (_, used) = read_quoted(&text[i..]).map_err(|(off, message)| Fault {
                     start: i + off,
@@ -485,7 +524,7 @@ fn tokenize(text: &str) -> Result<(Vec<Token<'_>>, Option<String>), Fault> {
             }
         }
     }
-    Ok((tokens, None))
+    Ok(None)
 }
 
 fn read_event(game: GameKind, text: &str, tokens: &[Token<'_>]) -> Result<Event, Fault> {
@@ -948,7 +987,7 @@ fn token_grammar<'a, T>(tok: &Token<'a>, grammar: fn(&'a str) -> TResult<'a, T>,
                 return Err(Fault::expected(tok, what));
             };
             if offset == 0 {
-                return Err(Fault::expected(tok, &format!("{expected} ({what})")));
+                return Err(Fault::expected(tok, expected));
             }
             let found = if e.at.is_empty() {
                 "the end of the move".to_string()
@@ -1002,6 +1041,12 @@ fn chess_piece(input: &str) -> TResult<'_, PieceKind> {
 }
 
 fn chess_move(input: &str) -> TResult<'_, ChessMove> {
+    if input.starts_with('?') {
+        return fail(
+            input,
+            "the letter of the piece that was seen before `?`, as in `P?-e5` or `N?-e5`",
+        );
+    }
     // `N?`: a piece seen coming out of the fog.
     let hidden_from = map(nom::sequence::terminated(chess_piece, char('?')), |p| (p, None));
     let seen_from = |i| {
@@ -1064,7 +1109,7 @@ fn unit_action(input: &str) -> TResult<'_, Action> {
     }
     if sep == '*' {
         if units.to_string() != "A" {
-            return fail(input, "a shot names the artillery alone: Ad1*d6");
+            return fail(input, "the artillery alone before a shot, as in `Ad1*d6`");
         }
         return Ok((rest, Action::Shot { from, to }));
     }

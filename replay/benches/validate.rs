@@ -66,6 +66,20 @@ fn main() {
                 black_box(fgn_replay::validate(&parsed.document.game).expect("supported").applied);
             }
         });
+        if std::env::var_os("FGN_BENCH_PROFILE_PARSE").is_some() {
+            // For profilers: parse the texts for a while and nothing else.
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(10) {
+                for t in &texts {
+                    black_box(parse(t.as_bytes()).document.game.events.len());
+                }
+            }
+        }
+        let parse_only = best_of(min, || {
+            for t in &texts {
+                black_box(parse(t.as_bytes()).document.game.events.len());
+            }
+        });
         let replay = best_of(min, || {
             for g in &games {
                 black_box(fgn_replay::validate(g).expect("supported").applied);
@@ -79,11 +93,12 @@ fn main() {
         let rate = |d: Duration| n as f64 / d.as_secs_f64();
         let mib = bytes as f64 / (1024.0 * 1024.0);
         println!(
-            "{:<7} {:>8} {:>10.2} {:>11.2} M/s {:>11.2} M/s {:>9.0} MiB/s {:>9.1}x",
+            "{:<7} {:>8} {:>8.2} {:>11.2} M/s {:>11.2} M/s {:>11.2} M/s {:>7.0} MiB/s {:>7.1}x",
             size.to_string(),
             n,
             mib,
             rate(full) / 1e6,
+            rate(parse_only) / 1e6,
             rate(replay) / 1e6,
             mib / hash.as_secs_f64(),
             full.as_secs_f64() / hash.as_secs_f64(),

@@ -316,7 +316,7 @@ impl Survival {
         // move leaves the position untouched without copying the board.
         let undo = self.board.make_move(mv);
         let opponent = side.opponent();
-        let check = self.board.in_check(opponent);
+        let check = self.board.gives_check(from, to);
         let stuck = !self.board.has_legal_move_in(opponent, check);
         let mate = check && stuck;
         let lie = match (m.check, check, mate) {
