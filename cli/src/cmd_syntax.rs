@@ -148,6 +148,9 @@ pub fn from_json_cmd(path: &std::path::Path, rep: &mut Reporter) {
     let text = strip_file_field(text);
     match from_json(&text) {
         Ok(game) => {
+            // A faithful conversion: the events as the JSON has them (so that
+            // json -> from-json -> json is the identity); `fgn fmt` adds the
+            // markers the rules derive.
             if let Err(e) = std::io::stdout().lock().write_all(game.canonical_text().as_bytes()) {
                 rep.error(&format!("cannot write to standard output: {e}"));
             }

@@ -9,15 +9,21 @@ pub struct Fault {
     pub rule: &'static str,
     /// What is wrong, in a sentence, naming what would have been legal where that helps.
     pub message: String,
+    /// An earlier event the fault belongs to, when a later event exposes it
+    /// (a revealed seed refutes an earlier reveal); `None`: the current event.
+    pub event: Option<usize>,
 }
 
 impl Fault {
     /// A fault against `rule`.
     pub fn new(rule: &'static str, message: impl Into<String>) -> Fault {
-        Fault {
-            rule,
-            message: message.into(),
-        }
+        Fault { rule, message: message.into(), event: None }
+    }
+
+    /// The same fault, belonging to the earlier event `index`.
+    pub fn at(mut self, index: usize) -> Fault {
+        self.event = Some(index);
+        self
     }
 }
 
@@ -46,11 +52,11 @@ pub struct RuleError {
 impl RuleError {
     /// The error of `fault` at `place`.
     pub fn at(place: Place, fault: Fault) -> RuleError {
-        RuleError {
-            place,
-            rule: fault.rule,
-            message: fault.message,
-        }
+        let place = match (place, fault.event) {
+            (Place::Event(_), Some(earlier)) => Place::Event(earlier),
+            _ => place,
+        };
+        RuleError { place, rule: fault.rule, message: fault.message }
     }
 }
 

@@ -79,6 +79,19 @@ pub trait Engine {
     /// The setup time ran out for `side`: the world readies it as it stands.
     fn setup_timeout(&mut self, side: Color) -> Result<Option<Decision>, Fault>;
 
+    /// The world revealed its seed (after the result): the engine checks it
+    /// against the commitment and re-derives every random outcome it saw.
+    fn seed(&mut self, seed: &[u8; 32]) -> Result<(), Fault> {
+        let _ = seed;
+        Err(Fault::new("seed", "this game has no randomness to reveal a seed for"))
+    }
+
+    /// Tells the engine the index of the event it is about to see, so that
+    /// it can name earlier events in later messages.
+    fn at_event(&mut self, index: usize) {
+        let _ = index;
+    }
+
     /// World events the last action owes (for example reveals after a
     /// capture), described for messages; `None` when nothing is owed.
     fn owed_world_event(&self) -> Option<String> {
@@ -156,6 +169,7 @@ impl<E: Engine> Session<E> {
     /// Applies the next event of the log (its index is `index`). On error
     /// nothing changes: the session stays at the state before the event.
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
+        self.engine.at_event(index);
         self.step(event).map_err(|f| RuleError::at(Place::Event(index), f))?;
         self.events += 1;
         Ok(())
@@ -207,7 +221,10 @@ impl<E: Engine> Session<E> {
         let action = &event.action;
         match (self.phase, event.actor, action) {
             (_, Actor::Player(_), Action::Chat { .. }) => return Ok(self.phase),
-            (Phase::Over(_), Actor::World, Action::Seed { .. }) if self.has_seed => return Ok(self.phase),
+            (Phase::Over(_), Actor::World, Action::Seed { seed }) if self.has_seed => {
+                self.engine.seed(&seed.0)?;
+                return Ok(self.phase);
+            }
             (Phase::Over(d), _, _) => {
                 return Err(Fault::new(
                     "after-result",

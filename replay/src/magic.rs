@@ -1,0 +1,498 @@
+//! Magic Draughts (RULES.md section 4): Russian draughts where every checker
+//! carries a hidden number, revealed when it is captured, and a captured
+//! magic checker casts a spell for its owner at the start of the owner's
+//! next turn. With `magic = false` it is plain Russian draughts.
+
+use fgn_notation::{Action, Color, MagicNumber, MoveNumber, Reason, Spell, Square};
+
+use crate::draughts::{DMove, Position};
+use crate::error::Fault;
+use crate::ruleset::DraughtsRules;
+use crate::seed::{commitment, Draws};
+use crate::session::{Decision, Engine, Turn};
+
+/// How many checkers of each number a side has: plain (0), then 1 to 5.
+pub const NUMBERS: [u8; 6] = [3, 1, 2, 2, 2, 2];
+
+/// The numbers in the order the seed shuffles them (see docs/notation.md).
+pub const SHUFFLE_ORDER: [u8; 12] = [1, 2, 2, 3, 3, 4, 4, 5, 5, 0, 0, 0];
+
+/// The spells' names, by number.
+pub fn spell_name(n: u8) -> &'static str {
+    match n {
+        1 => "Gorynych's Fury",
+        2 => "Baba Yaga's Potion",
+        3 => "Leshy's Charm",
+        4 => "Firebird's Call",
+        5 => "Koschei's Revenge",
+        _ => "plain",
+    }
+}
+
+/// Which checker stands on a square: one of a side's twelve starting
+/// checkers (by its index among the starting squares in square order), or
+/// one put back by Koschei's Revenge, which is plain.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Checker {
+    /// The `index`-th starting checker of `color`.
+    Original {
+        /// Whose.
+        color: Color,
+        /// 0..12, in square order of the starting squares.
+        index: u8,
+    },
+    /// A plain checker returned by Koschei's Revenge.
+    Returned(Color),
+}
+
+impl Checker {
+    fn color(self) -> Color {
+        match self {
+            Checker::Original { color, .. } | Checker::Returned(color) => color,
+        }
+    }
+}
+
+/// A reveal the world owes: the captured checker and where it was taken.
+#[derive(Clone, Copy, Debug)]
+struct Owed {
+    square: Square,
+    checker: Checker,
+}
+
+/// A recorded reveal of a starting checker, kept for the seed check.
+#[derive(Clone, Copy, Debug)]
+struct Revealed {
+    color: Color,
+    index: u8,
+    number: u8,
+    square: Square,
+    event: usize,
+}
+
+/// A captured checker as `fgn show` lists it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Captured {
+    /// Whose checker it was.
+    pub color: Color,
+    /// Where it was captured.
+    pub square: Square,
+    /// Its number once revealed.
+    pub number: Option<u8>,
+}
+
+fn idx(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+fn sq_index(sq: Square) -> usize {
+    usize::from(sq.rank_index()) * 8 + usize::from(sq.file_index())
+}
+
+/// Whether `sq` is a playable (dark) square of the 8x8 board.
+fn is_dark(sq: Square) -> bool {
+    sq.file_index() < 8 && sq.rank_index() < 8 && (sq.file_index() + sq.rank_index()) % 2 == 0
+}
+
+/// The starting squares of `color`, in square order (rank first, then file).
+pub fn starting_squares(color: Color) -> Vec<Square> {
+    let ranks = match color {
+        Color::White => 0..3,
+        Color::Black => 5..8,
+    };
+    ranks
+        .flat_map(|r| (0..8).map(move |f| Square::new(f, r).expect("on board")))
+        .filter(|&sq| is_dark(sq))
+        .collect()
+}
+
+/// The numbers the seed gives to `color`'s starting checkers, in the order
+/// of [`starting_squares`].
+pub fn derive_numbers(seed: &[u8; 32], color: Color) -> [u8; 12] {
+    let mut numbers = SHUFFLE_ORDER;
+    Draws::new(seed).shuffle(&format!("magic-draughts/numbers/{}", color.char()), &mut numbers);
+    numbers
+}
+
+/// The state of a magic-draughts game.
+#[derive(Clone, Debug)]
+pub struct MagicDraughts {
+    rules: DraughtsRules,
+    pos: Position,
+    turn: Turn,
+    /// Which checker stands on each square (index rank * 8 + file).
+    checkers: [Option<Checker>; 64],
+    /// Reveals owed after the last capture, in jump order (front first).
+    owed: Vec<Owed>,
+    /// Spells each side must cast at the start of its next turn, in capture order.
+    spells: [Vec<u8>; 2],
+    /// Reveals of starting checkers, for the seed check.
+    revealed: Vec<Revealed>,
+    /// Revealed numbers of each side's starting checkers, counted by number.
+    counts: [[u8; 6]; 2],
+    /// Each side's captured plain checkers not yet returned.
+    plain_pool: [u8; 2],
+    /// Every capture so far, for display.
+    captured: Vec<Captured>,
+    commit: Option<[u8; 32]>,
+    event: usize,
+    moves_scratch: Vec<DMove>,
+}
+
+impl MagicDraughts {
+    /// A game at the start: the standard position, white to move.
+    pub fn new(rules: DraughtsRules, commit: Option<[u8; 32]>) -> MagicDraughts {
+        let mut checkers = [None; 64];
+        for color in [Color::White, Color::Black] {
+            for (i, sq) in starting_squares(color).into_iter().enumerate() {
+                checkers[sq_index(sq)] = Some(Checker::Original { color, index: i as u8 });
+            }
+        }
+        MagicDraughts {
+            rules,
+            pos: Position::start(),
+            turn: Turn::Move { side: Color::White, number: MoveNumber(1) },
+            checkers,
+            owed: Vec::new(),
+            spells: [Vec::new(), Vec::new()],
+            revealed: Vec::new(),
+            counts: [[0; 6]; 2],
+            plain_pool: [0; 2],
+            captured: Vec::new(),
+            commit,
+            event: 0,
+            moves_scratch: Vec::new(),
+        }
+    }
+
+    /// The position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Whether checkers carry numbers.
+    pub fn magic(&self) -> bool {
+        self.rules.magic
+    }
+
+    /// Every capture so far, with the numbers revealed.
+    pub fn captured(&self) -> &[Captured] {
+        &self.captured
+    }
+
+    /// The spells `color` must cast at the start of its next turn.
+    pub fn pending_spells(&self, color: Color) -> &[u8] {
+        &self.spells[idx(color)]
+    }
+
+    /// Whether `color` has at least one legal move now.
+    fn can_move(&mut self, color: Color) -> bool {
+        let saved = self.pos.to_move();
+        self.pos.set_to_move(color);
+        self.moves_scratch.clear();
+        self.pos.legal_moves(&mut self.moves_scratch);
+        self.pos.set_to_move(saved);
+        !self.moves_scratch.is_empty()
+    }
+
+    /// The decision, if any, when `side` is about to make its normal move
+    /// (its spells, if it had any, are cast).
+    fn judge_before_move(&mut self, side: Color) -> Option<Decision> {
+        if self.pos.count(side.opponent()) == 0 {
+            return Some(Decision::win(side, Reason::NoPieces));
+        }
+        if self.pos.count(side) == 0 {
+            return Some(Decision::win(side.opponent(), Reason::NoPieces));
+        }
+        if !self.can_move(side) {
+            return Some(Decision::win(side.opponent(), Reason::NoMoves));
+        }
+        None
+    }
+
+    /// After a normal move or the last reveal: the decision if the side to
+    /// move has no spells to cast first.
+    fn judge_turn_start(&mut self) -> Option<Decision> {
+        let Turn::Move { side, .. } = self.turn else { return None };
+        if !self.owed.is_empty() || !self.spells[idx(side)].is_empty() {
+            return None;
+        }
+        // Without spells, a side that has lost its last piece loses; the
+        // opponent cannot have lost all of its pieces by its own move.
+        self.judge_before_move(side)
+    }
+
+    fn normal_move(&mut self, side: Color, number: MoveNumber, path: &fgn_notation::Path, capture: bool) -> Result<Option<Decision>, Fault> {
+        if let Some(&next) = self.spells[idx(side)].first() {
+            return Err(Fault::new(
+                "spell",
+                format!("{} must first cast its spells: next `spell {next} ...` ({}) or `spell {next} skip`", side.name(), spell_name(next)),
+            ));
+        }
+        let mv = self.pos.find_move(path, capture).map_err(|e| Fault::new("move", e.to_string()))?;
+        let mut checkers = self.checkers;
+        let from = mv.path.from();
+        let moving = checkers[sq_index(from)].take();
+        let mut owed = Vec::new();
+        for &sq in mv.captured() {
+            let taken = checkers[sq_index(sq)].take();
+            if let Some(checker) = taken {
+                owed.push(Owed { square: sq, checker });
+            }
+        }
+        checkers[sq_index(mv.path.to())] = moving;
+        self.pos.play(&mv);
+        self.checkers = checkers;
+        for o in &owed {
+            self.captured.push(Captured { color: o.checker.color(), square: o.square, number: None });
+        }
+        if self.rules.magic {
+            self.owed = owed;
+        }
+        let opponent = side.opponent();
+        self.turn = Turn::Move { side: opponent, number: if side == Color::Black { MoveNumber(number.0 + 1) } else { number } };
+        Ok(self.judge_turn_start())
+    }
+
+    fn reveal(&mut self, square: Square, number: MagicNumber) -> Result<Option<Decision>, Fault> {
+        let Some(&next) = self.owed.first() else {
+            return Err(Fault::new(
+                "reveal",
+                if self.rules.magic { "no reveal is owed: reveals follow a capture, one per captured checker" } else { "magic is off in this game: checkers have no numbers" },
+            ));
+        };
+        if square != next.square {
+            let order: Vec<String> = self.owed.iter().map(|o| o.square.to_string()).collect();
+            return Err(Fault::new(
+                "reveal",
+                format!("the next reveal is of the checker captured on {} (reveals follow the jump order: {})", next.square, order.join(", ")),
+            ));
+        }
+        let n = number.get();
+        let owner = next.checker.color();
+        match next.checker {
+            Checker::Returned(_) if n != 0 => {
+                return Err(Fault::new("reveal", format!("the checker on {square} was put back by Koschei's Revenge, so it is plain: `reveal {square} 0`")));
+            }
+            Checker::Original { .. } if self.counts[idx(owner)][usize::from(n)] >= NUMBERS[usize::from(n)] => {
+                let what = if n == 0 { "plain checkers".to_string() } else { format!("checkers numbered {n}") };
+                return Err(Fault::new(
+                    "reveal",
+                    format!("{} has only {} {what}, and all of them are revealed already", owner.name(), NUMBERS[usize::from(n)]),
+                ));
+            }
+            _ => {}
+        }
+        if let Checker::Original { color, index } = next.checker {
+            self.counts[idx(color)][usize::from(n)] += 1;
+            self.revealed.push(Revealed { color, index, number: n, square, event: self.event });
+        }
+        if n == 0 {
+            self.plain_pool[idx(owner)] += 1;
+        } else {
+            self.spells[idx(owner)].push(n);
+        }
+        if let Some(c) = self.captured.iter_mut().rev().find(|c| c.square == square && c.number.is_none()) {
+            c.number = Some(n);
+        }
+        self.owed.remove(0);
+        Ok(self.judge_turn_start())
+    }
+
+    fn cast(&mut self, side: Color, spell: &Spell) -> Result<Option<Decision>, Fault> {
+        if !self.rules.magic {
+            return Err(Fault::new("spell", "magic is off in this game: there are no spells"));
+        }
+        let Some(&due) = self.spells[idx(side)].first() else {
+            return Err(Fault::new("spell", format!("{} has no spell to cast: spells come from its captured magic checkers", side.name())));
+        };
+        let n = spell.number().get();
+        if n != due {
+            return Err(Fault::new(
+                "spell",
+                format!("the next spell is {due} ({}), in the order the checkers were captured, not {n}", spell_name(due)),
+            ));
+        }
+        let own_first_rank = if side == Color::White { 0 } else { 7 };
+        let their_first_rank = 7 - own_first_rank;
+        let empty_dark = |pos: &Position, sq: Square, what: &str| -> Result<(), Fault> {
+            if !is_dark(sq) {
+                return Err(Fault::new("spell", format!("{sq} is not a dark square of the board ({what})")));
+            }
+            if pos.piece_at(sq).is_some() {
+                return Err(Fault::new("spell", format!("{sq} is not empty ({what})")));
+            }
+            Ok(())
+        };
+        let mut pos = self.pos.clone();
+        let mut checkers = self.checkers;
+        let mut pool = self.plain_pool;
+        match spell {
+            Spell::Skip { .. } => {}
+            Spell::Fury { file } => {
+                let f = file.index();
+                let squares: Vec<Square> = (0..8).filter_map(|r| Square::new(f, r)).filter(|&sq| f < 8 && pos.piece_at(sq).is_some()).collect();
+                if squares.is_empty() {
+                    return Err(Fault::new("spell", format!("file {file} holds no piece: Gorynych's Fury needs a file with at least one")));
+                }
+                for sq in squares {
+                    // Removed, not captured: no reveal, no magic, never returned.
+                    pos.remove(sq);
+                    checkers[sq_index(sq)] = None;
+                }
+            }
+            Spell::Potion { from, to } => {
+                match pos.piece_at(*from) {
+                    Some((c, _)) if c == side => {}
+                    _ => return Err(Fault::new("spell", format!("Baba Yaga's Potion moves an own piece, and {from} holds none of {}'s", side.name()))),
+                }
+                empty_dark(&pos, *to, "Baba Yaga's Potion needs an empty dark square")?;
+                if to.rank_index() == their_first_rank {
+                    return Err(Fault::new("spell", format!("Baba Yaga's Potion may not move a piece onto the opponent's first rank ({to})")));
+                }
+                relocate(&mut pos, &mut checkers, *from, *to);
+            }
+            Spell::Charm { from, to } => {
+                match pos.piece_at(*from) {
+                    Some((c, _)) if c == side.opponent() => {}
+                    _ => return Err(Fault::new("spell", format!("Leshy's Charm moves an enemy piece, and {from} holds none"))),
+                }
+                empty_dark(&pos, *to, "Leshy's Charm needs an empty dark square")?;
+                if to.rank_index() == own_first_rank {
+                    return Err(Fault::new("spell", format!("Leshy's Charm may not move a piece onto the caster's own first rank ({to})")));
+                }
+                relocate(&mut pos, &mut checkers, *from, *to);
+            }
+            Spell::Firebird { square } => match pos.piece_at(*square) {
+                Some((c, false)) if c == side => {
+                    pos.remove(*square);
+                    pos.put(*square, side, true).map_err(|e| Fault::new("spell", e))?;
+                }
+                _ => return Err(Fault::new("spell", format!("Firebird's Call crowns an own man, and {square} holds none of {}'s men", side.name()))),
+            },
+            Spell::Revenge { squares } => {
+                let ranks = if side == Color::White { 0..4 } else { 4..8 };
+                let free = (0..8u8)
+                    .flat_map(|r| (0..8u8).map(move |f| (f, r)))
+                    .filter_map(|(f, r)| Square::new(f, r))
+                    .filter(|&sq| is_dark(sq) && ranks.contains(&sq.rank_index()) && pos.piece_at(sq).is_none())
+                    .count();
+                let due_count = usize::from(pool[idx(side)]).min(free);
+                if due_count == 0 {
+                    return Err(Fault::new(
+                        "spell",
+                        "Koschei's Revenge has nothing to do here (no captured plain checker or no free square): it must be skipped",
+                    ));
+                }
+                if squares.len() != due_count {
+                    return Err(Fault::new(
+                        "spell",
+                        format!("Koschei's Revenge returns exactly {due_count} checkers here (captured plain checkers {}, free squares {free}), not {}", pool[idx(side)], squares.len()),
+                    ));
+                }
+                for &sq in squares {
+                    empty_dark(&pos, sq, "Koschei's Revenge needs empty dark squares")?;
+                    if !ranks.contains(&sq.rank_index()) {
+                        return Err(Fault::new("spell", format!("Koschei's Revenge returns checkers to the caster's first four ranks, not {sq}")));
+                    }
+                    pos.put(sq, side, false).map_err(|e| Fault::new("spell", e))?;
+                    checkers[sq_index(sq)] = Some(Checker::Returned(side));
+                }
+                pool[idx(side)] -= due_count as u8;
+            }
+        }
+        self.pos = pos;
+        self.checkers = checkers;
+        self.plain_pool = pool;
+        self.spells[idx(side)].remove(0);
+        if self.spells[idx(side)].is_empty() {
+            return Ok(self.judge_before_move(side));
+        }
+        Ok(None)
+    }
+}
+
+/// Moves a piece and its checker identity from `from` to `to` (spells 2 and 3).
+fn relocate(pos: &mut Position, checkers: &mut [Option<Checker>; 64], from: Square, to: Square) {
+    if let Some((color, king)) = pos.remove(from) {
+        let _ = pos.put(to, color, king);
+    }
+    checkers[sq_index(to)] = checkers[sq_index(from)].take();
+}
+
+impl Engine for MagicDraughts {
+    fn turn(&self) -> Turn {
+        self.turn
+    }
+
+    fn player(&mut self, side: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
+        let Turn::Move { side: to_move, number } = self.turn else {
+            return Err(Fault::new("turn", "magic-draughts has no setup"));
+        };
+        if side != to_move {
+            return Err(Fault::new("turn", format!("it is {}'s turn", to_move.name())));
+        }
+        if n != number {
+            return Err(Fault::new("move-number", format!("{}'s turn carries move number {number}, not {n}", side.name())));
+        }
+        match action {
+            Action::Draughts { path, capture } => self.normal_move(side, number, path, *capture),
+            Action::Spell(spell) => self.cast(side, spell),
+            other => Err(Fault::new("move", format!("`{}` is not an action of magic-draughts", fgn_notation::forms::keyword(other)))),
+        }
+    }
+
+    fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
+        match action {
+            Action::Reveal { square, number } => self.reveal(*square, *number),
+            other => Err(Fault::new("world-event", format!("`{}` is not a world event of magic-draughts", fgn_notation::forms::keyword(other)))),
+        }
+    }
+
+    fn setup_timeout(&mut self, _side: Color) -> Result<Option<Decision>, Fault> {
+        Err(Fault::new("timeout", "magic-draughts has no setup"))
+    }
+
+    fn owed_world_event(&self) -> Option<String> {
+        self.owed.first().map(|o| format!("`@ reveal {} N` for the checker captured there", o.square))
+    }
+
+    fn at_event(&mut self, index: usize) {
+        self.event = index;
+    }
+
+    fn seed(&mut self, seed: &[u8; 32]) -> Result<(), Fault> {
+        if !self.rules.magic {
+            return Err(Fault::new("seed", "magic is off in this game: there is nothing a seed decides"));
+        }
+        let Some(commit) = self.commit else {
+            return Err(Fault::new("seed", "the header has no `SeedCommit` to check the revealed seed against"));
+        };
+        if commitment(seed) != commit {
+            return Err(Fault::new("seed", "the seed does not match the header's SeedCommit (blake3 of the seed)"));
+        }
+        let derived = [derive_numbers(seed, Color::White), derive_numbers(seed, Color::Black)];
+        for r in &self.revealed {
+            let expected = derived[idx(r.color)][usize::from(r.index)];
+            if expected != r.number {
+                // Reported at the reveal itself: that is the event the seed refutes.
+                return Err(Fault::new(
+                    "seed",
+                    format!(
+                        "the revealed seed gives {expected} to the {} checker that started on {}, not {} as `reveal {} {}` says",
+                        r.color.name(),
+                        starting_squares(r.color)[usize::from(r.index)],
+                        r.number,
+                        r.square,
+                        r.number,
+                    ),
+                )
+                .at(r.event));
+            }
+        }
+        Ok(())
+    }
+}
