@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use fgn_notation::{Color, Square};
+use fgn_replay::magic::{spell_name, MagicDraughts};
 use fgn_replay::{Replay, Turn};
 
 use crate::cmd_replay::{phase_text, turn_text};
@@ -16,83 +17,183 @@ fn visible(replay: &Replay, viewer: Option<Color>, owner: Color) -> bool {
     }
 }
 
-/// The position as text: the board with coordinates, then who is to move,
-/// check and the result.
-pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>) -> String {
+/// A board of `files` x `ranks` with coordinates on all sides; `cell` gives
+/// each square's symbol, `None` for an empty one. Dark empty squares are
+/// dotted and light ones blank, so the grid stays readable when large.
+fn grid(files: u8, ranks: u8, mut cell: impl FnMut(Square) -> Option<char>) -> String {
     let mut out = String::new();
-    match replay {
+    let letters: String = (0..files).map(|f| format!(" {}", (b'a' + f) as char)).collect();
+    let _ = writeln!(out, "    {letters}");
+    for r in (0..ranks).rev() {
+        let _ = write!(out, "{:>3} ", r + 1);
+        for f in 0..files {
+            let sq = Square::new(f, r).expect("boards are at most 26x26");
+            let c = cell(sq).unwrap_or(if (f + r) % 2 == 0 { '·' } else { ' ' });
+            let _ = write!(out, " {c}");
+        }
+        let _ = writeln!(out, " {}", r + 1);
+    }
+    let _ = writeln!(out, "    {letters}");
+    out
+}
+
+fn draughts_symbol(color: Color, king: bool) -> char {
+    match (color, king) {
+        (Color::White, false) => '⛀',
+        (Color::White, true) => '⛁',
+        (Color::Black, false) => '⛂',
+        (Color::Black, true) => '⛃',
+    }
+}
+
+fn number_text(n: Option<u8>) -> String {
+    match n {
+        None => "not revealed yet".into(),
+        Some(0) => "plain".into(),
+        Some(n) => format!("{n}, {}", spell_name(n)),
+    }
+}
+
+fn spells_text(spells: &[u8]) -> String {
+    spells
+        .iter()
+        .map(|&n| format!("{n} ({})", spell_name(n)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn draughts_notes(out: &mut String, game: &MagicDraughts) {
+    if !game.magic() {
+        let _ = writeln!(out, "plain Russian draughts (magic off)");
+        return;
+    }
+    for color in [Color::White, Color::Black] {
+        let spells = game.pending_spells(color);
+        if !spells.is_empty() {
+            let _ = writeln!(
+                out,
+                "{} casts before its next move: {}",
+                color.name(),
+                spells_text(spells)
+            );
+        }
+    }
+    for color in [Color::White, Color::Black] {
+        let taken: Vec<String> = game
+            .captured()
+            .iter()
+            .filter(|c| c.color == color)
+            .map(|c| format!("{} ({})", c.square, number_text(c.number)))
+            .collect();
+        if !taken.is_empty() {
+            let _ = writeln!(out, "{}'s captured checkers: {}", color.name(), taken.join("; "));
+        }
+    }
+}
+
+/// The position as text: the board with coordinates, then who is to move,
+/// check, spells and the result.
+pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>) -> String {
+    let mut out = match replay {
         Replay::Survival(s) => {
             let board = s.engine.board();
             let size = board.size();
-            let files: String = (0..size.files).map(|f| format!(" {}", (b'a' + f) as char)).collect();
-            let _ = writeln!(out, "    {files}");
-            for r in (0..size.ranks).rev() {
-                let _ = write!(out, "{:>3} ", r + 1);
-                for f in 0..size.files {
-                    let sq = Square::new(f, r).expect("on board");
-                    let cell = match board.piece_at(sq) {
-                        Some(p) if visible(replay, viewer, p.color) => p.symbol(),
-                        // Dark squares are dotted, light ones blank, so the
-                        // grid stays readable on a large board.
-                        _ if (f + r) % 2 == 0 => '·',
-                        _ => ' ',
-                    };
-                    let _ = write!(out, " {cell}");
-                }
-                let _ = writeln!(out, " {}", r + 1);
-            }
-            let _ = writeln!(out, "    {files}");
-            let _ = writeln!(out);
-            if let Some((event, line)) = last {
-                let _ = writeln!(out, "after event {shown} (line {line}): {event}");
-            } else {
-                let _ = writeln!(out, "at the start (no events)");
-            }
-            let _ = writeln!(out, "{}", turn_text(replay));
+            grid(size.files, size.ranks, |sq| {
+                board
+                    .piece_at(sq)
+                    .filter(|p| visible(replay, viewer, p.color))
+                    .map(|p| p.symbol())
+            })
+        }
+        Replay::Draughts(s) => grid(8, 8, |sq| {
+            s.engine.position().piece_at(sq).map(|(c, k)| draughts_symbol(c, k))
+        }),
+    };
+    let _ = writeln!(out);
+    match last {
+        Some((event, line)) => {
+            let _ = writeln!(out, "after event {shown} (line {line}): {event}");
+        }
+        None => {
+            let _ = writeln!(out, "at the start (no events)");
+        }
+    }
+    let _ = writeln!(out, "{}", turn_text(replay));
+    match replay {
+        Replay::Survival(s) => {
             if s.engine.in_check() && matches!(replay.turn(), Turn::Move { .. }) {
                 let _ = writeln!(out, "check");
             }
-            let _ = writeln!(out, "result: {}", phase_text(replay));
-            if let (Some(v), Turn::Setup { .. }) = (viewer, replay.turn()) {
-                let _ = writeln!(
-                    out,
-                    "(as {}: the opponent's setup is hidden until both are ready)",
-                    v.name()
-                );
-            }
         }
+        Replay::Draughts(s) => draughts_notes(&mut out, &s.engine),
+    }
+    let _ = writeln!(out, "result: {}", phase_text(replay));
+    if let (Some(v), Turn::Setup { .. }) = (viewer, replay.turn()) {
+        let _ = writeln!(
+            out,
+            "(as {}: the opponent's setup is hidden until both are ready)",
+            v.name()
+        );
     }
     out
 }
 
 /// The position as JSON.
 pub fn json(replay: &Replay, viewer: Option<Color>, shown: usize) -> serde_json::Value {
-    match replay {
+    let turn = match replay.turn() {
+        Turn::Setup { ready } => {
+            serde_json::json!({"phase": "setup", "white_ready": ready[0], "black_ready": ready[1]})
+        }
+        Turn::Move { side, number } => serde_json::json!({"phase": "play", "side": side.name(), "number": number.0}),
+    };
+    let mut value = serde_json::json!({
+        "events_applied": shown,
+        "view": viewer.map_or("all", Color::name),
+        "turn": turn,
+        "result": phase_text(replay),
+    });
+    let extra = match replay {
         Replay::Survival(s) => {
             let board = s.engine.board();
             let pieces: Vec<_> = board
                 .pieces()
                 .filter(|(_, p)| visible(replay, viewer, p.color))
-                .map(|(sq, p)| serde_json::json!({"square": sq.to_string(), "color": p.color.name(), "piece": p.kind.char().to_string()}))
+                .map(|(sq, p)| {
+                    serde_json::json!({"square": sq.to_string(), "color": p.color.name(), "piece": p.kind.char().to_string()})
+                })
                 .collect();
-            let turn = match replay.turn() {
-                Turn::Setup { ready } => {
-                    serde_json::json!({"phase": "setup", "white_ready": ready[0], "black_ready": ready[1]})
-                }
-                Turn::Move { side, number } => {
-                    serde_json::json!({"phase": "play", "side": side.name(), "number": number.0})
-                }
-            };
             serde_json::json!({
                 "game": "survival-chess",
-                "events_applied": shown,
-                "view": viewer.map_or("all", Color::name),
                 "board": board.size().to_string(),
                 "pieces": pieces,
-                "turn": turn,
                 "check": s.engine.in_check() && matches!(replay.turn(), Turn::Move { .. }),
-                "result": phase_text(replay),
             })
         }
+        Replay::Draughts(s) => {
+            let game = &s.engine;
+            let pieces: Vec<_> = (0..8u8)
+                .flat_map(|r| (0..8u8).map(move |f| (f, r)))
+                .filter_map(|(f, r)| Square::new(f, r))
+                .filter_map(|sq| game.position().piece_at(sq).map(|(c, k)| (sq, c, k)))
+                .map(|(sq, c, k)| serde_json::json!({"square": sq.to_string(), "color": c.name(), "king": k}))
+                .collect();
+            let captured: Vec<_> = game
+                .captured()
+                .iter()
+                .map(|c| serde_json::json!({"color": c.color.name(), "square": c.square.to_string(), "number": c.number}))
+                .collect();
+            serde_json::json!({
+                "game": "magic-draughts",
+                "board": "8x8",
+                "magic": game.magic(),
+                "pieces": pieces,
+                "captured": captured,
+                "pending_spells": {"white": game.pending_spells(Color::White), "black": game.pending_spells(Color::Black)},
+            })
+        }
+    };
+    if let (Some(obj), serde_json::Value::Object(more)) = (value.as_object_mut(), extra) {
+        obj.extend(more);
     }
+    value
 }

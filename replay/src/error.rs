@@ -17,7 +17,11 @@ pub struct Fault {
 impl Fault {
     /// A fault against `rule`.
     pub fn new(rule: &'static str, message: impl Into<String>) -> Fault {
-        Fault { rule, message: message.into(), event: None }
+        Fault {
+            rule,
+            message: message.into(),
+            event: None,
+        }
     }
 
     /// The same fault, belonging to the earlier event `index`.
@@ -56,7 +60,11 @@ impl RuleError {
             (Place::Event(_), Some(earlier)) => Place::Event(earlier),
             _ => place,
         };
-        RuleError { place, rule: fault.rule, message: fault.message }
+        RuleError {
+            place,
+            rule: fault.rule,
+            message: fault.message,
+        }
     }
 }
 

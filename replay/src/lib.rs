@@ -5,7 +5,9 @@
 //! game and its ruleset), it applies events one at a time and leaves the
 //! state untouched when an event breaks a rule.
 
+pub mod draughts;
 pub mod error;
+pub mod magic;
 pub mod ruleset;
 pub mod seed;
 pub mod session;
@@ -22,6 +24,8 @@ pub use session::{Decision, Engine, Phase, Session, Turn};
 pub enum Replay {
     /// survival-chess
     Survival(Session<survival::Survival>),
+    /// magic-draughts
+    Draughts(Session<magic::MagicDraughts>),
 }
 
 /// Why a log cannot be replayed at all.
@@ -96,7 +100,17 @@ impl Replay {
         let time = rules.time_control();
         Ok(match rules {
             Ruleset::Survival(r) => Replay::Survival(Session::new(survival::Survival::new(r), time, game.has_seed())),
-            Ruleset::Draughts(_) => return Err(StartError::Unsupported(game)),
+            Ruleset::Draughts(r) => {
+                // The tag's form was checked when the header was read.
+                let commit = header
+                    .get("SeedCommit")
+                    .and_then(|c| fgn_notation::header::parse_seed_commit(c).ok());
+                Replay::Draughts(Session::new(
+                    magic::MagicDraughts::new(r, commit),
+                    time,
+                    game.has_seed(),
+                ))
+            }
         })
     }
 
@@ -104,6 +118,7 @@ impl Replay {
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
         match self {
             Replay::Survival(s) => s.apply(index, event),
+            Replay::Draughts(s) => s.apply(index, event),
         }
     }
 
@@ -111,6 +126,7 @@ impl Replay {
     pub fn finish(&self) -> Result<(), RuleError> {
         match self {
             Replay::Survival(s) => s.finish(),
+            Replay::Draughts(s) => s.finish(),
         }
     }
 
@@ -118,6 +134,7 @@ impl Replay {
     pub fn phase(&self) -> Phase {
         match self {
             Replay::Survival(s) => s.phase(),
+            Replay::Draughts(s) => s.phase(),
         }
     }
 
@@ -125,6 +142,7 @@ impl Replay {
     pub fn turn(&self) -> Turn {
         match self {
             Replay::Survival(s) => s.engine.turn(),
+            Replay::Draughts(s) => s.engine.turn(),
         }
     }
 }

@@ -100,11 +100,20 @@ mod tests {
         let zero = [0u8; 32];
         let inc: [u8; 32] = std::array::from_fn(|i| i as u8);
         let hex = |b: [u8; 32]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
-        assert_eq!(hex(commitment(&zero)), "2ada83c1819a5372dae1238fc1ded123c8104fdaa15862aaee69428a1820fcda");
-        assert_eq!(hex(commitment(&inc)), "e528e95798037df410543d9f31e396ecdd458d71b157d6014398bae32fb56c65");
+        assert_eq!(
+            hex(commitment(&zero)),
+            "2ada83c1819a5372dae1238fc1ded123c8104fdaa15862aaee69428a1820fcda"
+        );
+        assert_eq!(
+            hex(commitment(&inc)),
+            "e528e95798037df410543d9f31e396ecdd458d71b157d6014398bae32fb56c65"
+        );
         let (z, i) = (Draws::new(&zero), Draws::new(&inc));
         assert_eq!((z.below("test/1", 6), i.below("test/1", 6)), (3, 4));
-        assert_eq!((z.below("test/2", 1_000_000_007), i.below("test/2", 1_000_000_007)), (174_019_809, 269_348_355));
+        assert_eq!(
+            (z.below("test/2", 1_000_000_007), i.below("test/2", 1_000_000_007)),
+            (174_019_809, 269_348_355)
+        );
         assert_eq!(z.below("test/4", (1 << 63) + 1), 7_864_252_499_285_076_104);
         assert_eq!(i.below("test/4", (1 << 63) + 1), 5_021_441_709_813_597_826);
         let mut a = [1u8, 2, 2, 3, 3, 4, 4, 5, 5, 0, 0, 0];

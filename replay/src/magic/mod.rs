@@ -5,6 +5,8 @@
 
 use fgn_notation::{Action, Color, MagicNumber, MoveNumber, Reason, Spell, Square};
 
+pub mod random;
+
 use crate::draughts::{DMove, Position};
 use crate::error::Fault;
 use crate::ruleset::DraughtsRules;
@@ -154,7 +156,10 @@ impl MagicDraughts {
         MagicDraughts {
             rules,
             pos: Position::start(),
-            turn: Turn::Move { side: Color::White, number: MoveNumber(1) },
+            turn: Turn::Move {
+                side: Color::White,
+                number: MoveNumber(1),
+            },
             checkers,
             owed: Vec::new(),
             spells: [Vec::new(), Vec::new()],
@@ -183,9 +188,27 @@ impl MagicDraughts {
         &self.captured
     }
 
+    /// The next reveal the world owes: the square of the captured checker
+    /// and which checker it was.
+    pub fn next_owed(&self) -> Option<(Square, Checker)> {
+        self.owed.first().map(|o| (o.square, o.checker))
+    }
+
+    /// How many captured plain checkers Koschei's Revenge could return to `color`.
+    pub fn returnable(&self, color: Color) -> u8 {
+        self.plain_pool[idx(color)]
+    }
+
     /// The spells `color` must cast at the start of its next turn.
     pub fn pending_spells(&self, color: Color) -> &[u8] {
         &self.spells[idx(color)]
+    }
+
+    /// Every legal normal move of `side` (the side to move) into `out`.
+    pub fn position_moves(&self, side: Color, out: &mut Vec<DMove>) {
+        let mut pos = self.pos;
+        pos.set_to_move(side);
+        pos.legal_moves(out);
     }
 
     /// Whether `color` has at least one legal move now.
@@ -216,7 +239,9 @@ impl MagicDraughts {
     /// After a normal move or the last reveal: the decision if the side to
     /// move has no spells to cast first.
     fn judge_turn_start(&mut self) -> Option<Decision> {
-        let Turn::Move { side, .. } = self.turn else { return None };
+        let Turn::Move { side, .. } = self.turn else {
+            return None;
+        };
         if !self.owed.is_empty() || !self.spells[idx(side)].is_empty() {
             return None;
         }
@@ -225,14 +250,27 @@ impl MagicDraughts {
         self.judge_before_move(side)
     }
 
-    fn normal_move(&mut self, side: Color, number: MoveNumber, path: &fgn_notation::Path, capture: bool) -> Result<Option<Decision>, Fault> {
+    fn normal_move(
+        &mut self,
+        side: Color,
+        number: MoveNumber,
+        path: &fgn_notation::Path,
+        capture: bool,
+    ) -> Result<Option<Decision>, Fault> {
         if let Some(&next) = self.spells[idx(side)].first() {
             return Err(Fault::new(
                 "spell",
-                format!("{} must first cast its spells: next `spell {next} ...` ({}) or `spell {next} skip`", side.name(), spell_name(next)),
+                format!(
+                    "{} must first cast its spells: next `spell {next} ...` ({}) or `spell {next} skip`",
+                    side.name(),
+                    spell_name(next)
+                ),
             ));
         }
-        let mv = self.pos.find_move(path, capture).map_err(|e| Fault::new("move", e.to_string()))?;
+        let mv = self
+            .pos
+            .find_move(path, capture)
+            .map_err(|e| Fault::new("move", e.to_string()))?;
         let mut checkers = self.checkers;
         let from = mv.path.from();
         let moving = checkers[sq_index(from)].take();
@@ -247,13 +285,24 @@ impl MagicDraughts {
         self.pos.play(&mv);
         self.checkers = checkers;
         for o in &owed {
-            self.captured.push(Captured { color: o.checker.color(), square: o.square, number: None });
+            self.captured.push(Captured {
+                color: o.checker.color(),
+                square: o.square,
+                number: None,
+            });
         }
         if self.rules.magic {
             self.owed = owed;
         }
         let opponent = side.opponent();
-        self.turn = Turn::Move { side: opponent, number: if side == Color::Black { MoveNumber(number.0 + 1) } else { number } };
+        self.turn = Turn::Move {
+            side: opponent,
+            number: if side == Color::Black {
+                MoveNumber(number.0 + 1)
+            } else {
+                number
+            },
+        };
         Ok(self.judge_turn_start())
     }
 
@@ -261,14 +310,22 @@ impl MagicDraughts {
         let Some(&next) = self.owed.first() else {
             return Err(Fault::new(
                 "reveal",
-                if self.rules.magic { "no reveal is owed: reveals follow a capture, one per captured checker" } else { "magic is off in this game: checkers have no numbers" },
+                if self.rules.magic {
+                    "no reveal is owed: reveals follow a capture, one per captured checker"
+                } else {
+                    "magic is off in this game: checkers have no numbers"
+                },
             ));
         };
         if square != next.square {
             let order: Vec<String> = self.owed.iter().map(|o| o.square.to_string()).collect();
             return Err(Fault::new(
                 "reveal",
-                format!("the next reveal is of the checker captured on {} (reveals follow the jump order: {})", next.square, order.join(", ")),
+                format!(
+                    "the next reveal is of the checker captured on {} (reveals follow the jump order: {})",
+                    next.square,
+                    order.join(", ")
+                ),
             ));
         }
         let n = number.get();
@@ -278,24 +335,43 @@ impl MagicDraughts {
                 return Err(Fault::new("reveal", format!("the checker on {square} was put back by Koschei's Revenge, so it is plain: `reveal {square} 0`")));
             }
             Checker::Original { .. } if self.counts[idx(owner)][usize::from(n)] >= NUMBERS[usize::from(n)] => {
-                let what = if n == 0 { "plain checkers".to_string() } else { format!("checkers numbered {n}") };
+                let what = if n == 0 {
+                    "plain checkers".to_string()
+                } else {
+                    format!("checkers numbered {n}")
+                };
                 return Err(Fault::new(
                     "reveal",
-                    format!("{} has only {} {what}, and all of them are revealed already", owner.name(), NUMBERS[usize::from(n)]),
+                    format!(
+                        "{} has only {} {what}, and all of them are revealed already",
+                        owner.name(),
+                        NUMBERS[usize::from(n)]
+                    ),
                 ));
             }
             _ => {}
         }
         if let Checker::Original { color, index } = next.checker {
             self.counts[idx(color)][usize::from(n)] += 1;
-            self.revealed.push(Revealed { color, index, number: n, square, event: self.event });
+            self.revealed.push(Revealed {
+                color,
+                index,
+                number: n,
+                square,
+                event: self.event,
+            });
         }
         if n == 0 {
             self.plain_pool[idx(owner)] += 1;
         } else {
             self.spells[idx(owner)].push(n);
         }
-        if let Some(c) = self.captured.iter_mut().rev().find(|c| c.square == square && c.number.is_none()) {
+        if let Some(c) = self
+            .captured
+            .iter_mut()
+            .rev()
+            .find(|c| c.square == square && c.number.is_none())
+        {
             c.number = Some(n);
         }
         self.owed.remove(0);
@@ -307,36 +383,54 @@ impl MagicDraughts {
             return Err(Fault::new("spell", "magic is off in this game: there are no spells"));
         }
         let Some(&due) = self.spells[idx(side)].first() else {
-            return Err(Fault::new("spell", format!("{} has no spell to cast: spells come from its captured magic checkers", side.name())));
+            return Err(Fault::new(
+                "spell",
+                format!(
+                    "{} has no spell to cast: spells come from its captured magic checkers",
+                    side.name()
+                ),
+            ));
         };
         let n = spell.number().get();
         if n != due {
             return Err(Fault::new(
                 "spell",
-                format!("the next spell is {due} ({}), in the order the checkers were captured, not {n}", spell_name(due)),
+                format!(
+                    "the next spell is {due} ({}), in the order the checkers were captured, not {n}",
+                    spell_name(due)
+                ),
             ));
         }
         let own_first_rank = if side == Color::White { 0 } else { 7 };
         let their_first_rank = 7 - own_first_rank;
         let empty_dark = |pos: &Position, sq: Square, what: &str| -> Result<(), Fault> {
             if !is_dark(sq) {
-                return Err(Fault::new("spell", format!("{sq} is not a dark square of the board ({what})")));
+                return Err(Fault::new(
+                    "spell",
+                    format!("{sq} is not a dark square of the board ({what})"),
+                ));
             }
             if pos.piece_at(sq).is_some() {
                 return Err(Fault::new("spell", format!("{sq} is not empty ({what})")));
             }
             Ok(())
         };
-        let mut pos = self.pos.clone();
+        let mut pos = self.pos;
         let mut checkers = self.checkers;
         let mut pool = self.plain_pool;
         match spell {
             Spell::Skip { .. } => {}
             Spell::Fury { file } => {
                 let f = file.index();
-                let squares: Vec<Square> = (0..8).filter_map(|r| Square::new(f, r)).filter(|&sq| f < 8 && pos.piece_at(sq).is_some()).collect();
+                let squares: Vec<Square> = (0..8)
+                    .filter_map(|r| Square::new(f, r))
+                    .filter(|&sq| f < 8 && pos.piece_at(sq).is_some())
+                    .collect();
                 if squares.is_empty() {
-                    return Err(Fault::new("spell", format!("file {file} holds no piece: Gorynych's Fury needs a file with at least one")));
+                    return Err(Fault::new(
+                        "spell",
+                        format!("file {file} holds no piece: Gorynych's Fury needs a file with at least one"),
+                    ));
                 }
                 for sq in squares {
                     // Removed, not captured: no reveal, no magic, never returned.
@@ -347,22 +441,41 @@ impl MagicDraughts {
             Spell::Potion { from, to } => {
                 match pos.piece_at(*from) {
                     Some((c, _)) if c == side => {}
-                    _ => return Err(Fault::new("spell", format!("Baba Yaga's Potion moves an own piece, and {from} holds none of {}'s", side.name()))),
+                    _ => {
+                        return Err(Fault::new(
+                            "spell",
+                            format!(
+                                "Baba Yaga's Potion moves an own piece, and {from} holds none of {}'s",
+                                side.name()
+                            ),
+                        ))
+                    }
                 }
                 empty_dark(&pos, *to, "Baba Yaga's Potion needs an empty dark square")?;
                 if to.rank_index() == their_first_rank {
-                    return Err(Fault::new("spell", format!("Baba Yaga's Potion may not move a piece onto the opponent's first rank ({to})")));
+                    return Err(Fault::new(
+                        "spell",
+                        format!("Baba Yaga's Potion may not move a piece onto the opponent's first rank ({to})"),
+                    ));
                 }
                 relocate(&mut pos, &mut checkers, *from, *to);
             }
             Spell::Charm { from, to } => {
                 match pos.piece_at(*from) {
                     Some((c, _)) if c == side.opponent() => {}
-                    _ => return Err(Fault::new("spell", format!("Leshy's Charm moves an enemy piece, and {from} holds none"))),
+                    _ => {
+                        return Err(Fault::new(
+                            "spell",
+                            format!("Leshy's Charm moves an enemy piece, and {from} holds none"),
+                        ))
+                    }
                 }
                 empty_dark(&pos, *to, "Leshy's Charm needs an empty dark square")?;
                 if to.rank_index() == own_first_rank {
-                    return Err(Fault::new("spell", format!("Leshy's Charm may not move a piece onto the caster's own first rank ({to})")));
+                    return Err(Fault::new(
+                        "spell",
+                        format!("Leshy's Charm may not move a piece onto the caster's own first rank ({to})"),
+                    ));
                 }
                 relocate(&mut pos, &mut checkers, *from, *to);
             }
@@ -371,7 +484,15 @@ impl MagicDraughts {
                     pos.remove(*square);
                     pos.put(*square, side, true).map_err(|e| Fault::new("spell", e))?;
                 }
-                _ => return Err(Fault::new("spell", format!("Firebird's Call crowns an own man, and {square} holds none of {}'s men", side.name()))),
+                _ => {
+                    return Err(Fault::new(
+                        "spell",
+                        format!(
+                            "Firebird's Call crowns an own man, and {square} holds none of {}'s men",
+                            side.name()
+                        ),
+                    ))
+                }
             },
             Spell::Revenge { squares } => {
                 let ranks = if side == Color::White { 0..4 } else { 4..8 };
@@ -396,7 +517,10 @@ impl MagicDraughts {
                 for &sq in squares {
                     empty_dark(&pos, sq, "Koschei's Revenge needs empty dark squares")?;
                     if !ranks.contains(&sq.rank_index()) {
-                        return Err(Fault::new("spell", format!("Koschei's Revenge returns checkers to the caster's first four ranks, not {sq}")));
+                        return Err(Fault::new(
+                            "spell",
+                            format!("Koschei's Revenge returns checkers to the caster's first four ranks, not {sq}"),
+                        ));
                     }
                     pos.put(sq, side, false).map_err(|e| Fault::new("spell", e))?;
                     checkers[sq_index(sq)] = Some(Checker::Returned(side));
@@ -436,19 +560,34 @@ impl Engine for MagicDraughts {
             return Err(Fault::new("turn", format!("it is {}'s turn", to_move.name())));
         }
         if n != number {
-            return Err(Fault::new("move-number", format!("{}'s turn carries move number {number}, not {n}", side.name())));
+            return Err(Fault::new(
+                "move-number",
+                format!("{}'s turn carries move number {number}, not {n}", side.name()),
+            ));
         }
         match action {
             Action::Draughts { path, capture } => self.normal_move(side, number, path, *capture),
             Action::Spell(spell) => self.cast(side, spell),
-            other => Err(Fault::new("move", format!("`{}` is not an action of magic-draughts", fgn_notation::forms::keyword(other)))),
+            other => Err(Fault::new(
+                "move",
+                format!(
+                    "`{}` is not an action of magic-draughts",
+                    fgn_notation::forms::keyword(other)
+                ),
+            )),
         }
     }
 
     fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
         match action {
             Action::Reveal { square, number } => self.reveal(*square, *number),
-            other => Err(Fault::new("world-event", format!("`{}` is not a world event of magic-draughts", fgn_notation::forms::keyword(other)))),
+            other => Err(Fault::new(
+                "world-event",
+                format!(
+                    "`{}` is not a world event of magic-draughts",
+                    fgn_notation::forms::keyword(other)
+                ),
+            )),
         }
     }
 
@@ -457,7 +596,9 @@ impl Engine for MagicDraughts {
     }
 
     fn owed_world_event(&self) -> Option<String> {
-        self.owed.first().map(|o| format!("`@ reveal {} N` for the checker captured there", o.square))
+        self.owed
+            .first()
+            .map(|o| format!("`@ reveal {} N` for the checker captured there", o.square))
     }
 
     fn at_event(&mut self, index: usize) {
@@ -466,13 +607,22 @@ impl Engine for MagicDraughts {
 
     fn seed(&mut self, seed: &[u8; 32]) -> Result<(), Fault> {
         if !self.rules.magic {
-            return Err(Fault::new("seed", "magic is off in this game: there is nothing a seed decides"));
+            return Err(Fault::new(
+                "seed",
+                "magic is off in this game: there is nothing a seed decides",
+            ));
         }
         let Some(commit) = self.commit else {
-            return Err(Fault::new("seed", "the header has no `SeedCommit` to check the revealed seed against"));
+            return Err(Fault::new(
+                "seed",
+                "the header has no `SeedCommit` to check the revealed seed against",
+            ));
         };
         if commitment(seed) != commit {
-            return Err(Fault::new("seed", "the seed does not match the header's SeedCommit (blake3 of the seed)"));
+            return Err(Fault::new(
+                "seed",
+                "the seed does not match the header's SeedCommit (blake3 of the seed)",
+            ));
         }
         let derived = [derive_numbers(seed, Color::White), derive_numbers(seed, Color::Black)];
         for r in &self.revealed {
