@@ -9,6 +9,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Action, BoardSize, Game};
+use fgn_replay::magic::random::random_game as random_draughts;
 use fgn_replay::survival::random::random_game;
 
 /// Runs `f` repeatedly for at least `min` and returns the best time per run,
@@ -45,8 +46,8 @@ fn main() {
     };
     println!("survival-chess validation, one core, best of repeated runs over {games_per_size} random games per size");
     println!(
-        "{:<7} {:>8} {:>10} {:>16} {:>16} {:>14} {:>10}",
-        "board", "plies", "MiB", "parse+replay", "replay only", "blake3", "ratio"
+        "{:<7} {:>8} {:>8} {:>15} {:>15} {:>15} {:>13} {:>8}",
+        "board", "plies", "MiB", "parse+replay", "parse only", "replay only", "blake3", "ratio"
     );
     for (files, ranks) in [(8u8, 8u8), (12, 12)] {
         let size = BoardSize { files, ranks };
@@ -95,6 +96,65 @@ fn main() {
         println!(
             "{:<7} {:>8} {:>8.2} {:>11.2} M/s {:>11.2} M/s {:>11.2} M/s {:>7.0} MiB/s {:>7.1}x",
             size.to_string(),
+            n,
+            mib,
+            rate(full) / 1e6,
+            rate(parse_only) / 1e6,
+            rate(replay) / 1e6,
+            mib / hash.as_secs_f64(),
+            full.as_secs_f64() / hash.as_secs_f64(),
+        );
+    }
+    println!();
+    println!("magic-draughts validation ({games_per_size} random seeded games each, spells and reveals included)");
+    println!(
+        "{:<7} {:>8} {:>8} {:>15} {:>15} {:>15} {:>13} {:>8}",
+        "magic", "plies", "MiB", "parse+replay", "parse only", "replay only", "blake3", "ratio"
+    );
+    for magic in [true, false] {
+        let games: Vec<Game> = (0..games_per_size)
+            .map(|i| {
+                let world: [u8; 32] = std::array::from_fn(|b| (b * 13 + i) as u8);
+                random_draughts(world, magic, i as u64, 300)
+            })
+            .collect();
+        let texts: Vec<String> = games.iter().map(Game::canonical_text).collect();
+        let bytes: usize = texts.iter().map(String::len).sum();
+        let n = games
+            .iter()
+            .flat_map(|g| &g.events)
+            .filter(|e| matches!(e.action, Action::Draughts { .. }))
+            .count();
+        for g in &games {
+            let v = fgn_replay::validate(g).expect("supported game");
+            assert!(v.error.is_none(), "generated games are legal: {:?}", v.error);
+        }
+        let full = best_of(min, || {
+            for t in &texts {
+                let parsed = parse(t.as_bytes());
+                black_box(fgn_replay::validate(&parsed.document.game).expect("supported").applied);
+            }
+        });
+        let parse_only = best_of(min, || {
+            for t in &texts {
+                black_box(parse(t.as_bytes()).document.game.events.len());
+            }
+        });
+        let replay = best_of(min, || {
+            for g in &games {
+                black_box(fgn_replay::validate(g).expect("supported").applied);
+            }
+        });
+        let hash = best_of(min, || {
+            for t in &texts {
+                black_box(blake3::hash(t.as_bytes()));
+            }
+        });
+        let rate = |d: Duration| n as f64 / d.as_secs_f64();
+        let mib = bytes as f64 / (1024.0 * 1024.0);
+        println!(
+            "{:<7} {:>8} {:>8.2} {:>11.2} M/s {:>11.2} M/s {:>11.2} M/s {:>7.0} MiB/s {:>7.1}x",
+            if magic { "on" } else { "off" },
             n,
             mib,
             rate(full) / 1e6,

@@ -142,6 +142,9 @@ pub struct MagicDraughts {
     commit: Option<[u8; 32]>,
     event: usize,
     moves_scratch: Vec<DMove>,
+    /// Whose legal moves `moves_scratch` holds for the current position:
+    /// judging a turn generates them, and the move that follows reuses them.
+    moves_for: Option<Color>,
 }
 
 impl MagicDraughts {
@@ -170,6 +173,7 @@ impl MagicDraughts {
             commit,
             event: 0,
             moves_scratch: Vec::new(),
+            moves_for: None,
         }
     }
 
@@ -213,6 +217,10 @@ impl MagicDraughts {
 
     /// Whether `color` has at least one legal move now.
     fn can_move(&mut self, color: Color) -> bool {
+        if self.moves_for == Some(color) {
+            return !self.moves_scratch.is_empty();
+        }
+        self.moves_for = Some(color);
         let saved = self.pos.to_move();
         self.pos.set_to_move(color);
         self.moves_scratch.clear();
@@ -267,10 +275,21 @@ impl MagicDraughts {
                 ),
             ));
         }
-        let mv = self
-            .pos
-            .find_move(path, capture)
-            .map_err(|e| Fault::new("move", e.to_string()))?;
+        let cached = (self.moves_for == Some(side))
+            .then(|| {
+                self.moves_scratch
+                    .iter()
+                    .find(|m| m.capture == capture && m.path.squares() == path.squares())
+                    .copied()
+            })
+            .flatten();
+        let mv = match cached {
+            Some(mv) => mv,
+            None => self
+                .pos
+                .find_move(path, capture)
+                .map_err(|e| Fault::new("move", e.to_string()))?,
+        };
         let mut checkers = self.checkers;
         let from = mv.path.from();
         let moving = checkers[sq_index(from)].take();
@@ -283,6 +302,7 @@ impl MagicDraughts {
         }
         checkers[sq_index(mv.path.to())] = moving;
         self.pos.play(&mv);
+        self.moves_for = None;
         self.checkers = checkers;
         for o in &owed {
             self.captured.push(Captured {
@@ -529,6 +549,7 @@ impl MagicDraughts {
             }
         }
         self.pos = pos;
+        self.moves_for = None;
         self.checkers = checkers;
         self.plain_pool = pool;
         self.spells[idx(side)].remove(0);
