@@ -44,3 +44,83 @@ fn rules_show_prints_the_survival_defaults() {
     assert_eq!(v["board"], "12x12");
     assert_eq!(v["limits"]["pawn"], 8);
 }
+
+/// A small deterministic generator, so the inputs are the same on every run.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn random_bytes_never_crash_any_command() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for round in 0..40 {
+        let len = (xorshift(&mut state) % 600) as usize;
+        let mut bytes: Vec<u8> = (0..len).map(|_| xorshift(&mut state) as u8).collect();
+        // Half of the inputs start like a real log, so the parser gets past the header.
+        if round % 2 == 0 {
+            let mut log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n".to_vec();
+            log.append(&mut bytes);
+            bytes = log;
+        }
+        for cmd in [
+            &["json", "-"][..],
+            &["validate", "-"],
+            &["fmt", "-"],
+            &["show", "-"],
+            &["from-json", "-"],
+        ] {
+            let out = fgn(cmd, &bytes);
+            let code = out.status.code();
+            assert!(
+                matches!(code, Some(0..=2)),
+                "{cmd:?} on round {round}: exit {code:?}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+                "{cmd:?} panicked on round {round}"
+            );
+        }
+    }
+}
+
+#[test]
+fn truncated_and_damaged_corpus_logs_never_crash() {
+    let mut state = 42u64;
+    for path in crate::util::fgn_files(&crate::util::corpus()) {
+        let text = std::fs::read(&path).unwrap();
+        for _ in 0..3 {
+            let mut damaged = text.clone();
+            let cut = (xorshift(&mut state) as usize) % (damaged.len() + 1);
+            damaged.truncate(cut);
+            if !damaged.is_empty() {
+                let i = (xorshift(&mut state) as usize) % damaged.len();
+                damaged[i] = xorshift(&mut state) as u8;
+            }
+            for cmd in [&["validate", "-"][..], &["show", "-"], &["fmt", "-"]] {
+                let out = fgn(cmd, &damaged);
+                assert!(
+                    matches!(out.status.code(), Some(0..=2)),
+                    "{cmd:?} on {}: {:?}",
+                    path.display(),
+                    out.status
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bad_token_on_line_4_exits_1_naming_line_and_column() {
+    let log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1 Zz9\n";
+    let out = fgn(&["json", "-"], log);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("<stdin>:4:15"), "{stderr}");
+    let out = fgn(&["--format", "json", "fmt", "-"], log);
+    let line: serde_json::Value = serde_json::from_slice(out.stderr.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!((line["line"].as_u64(), line["column"].as_u64()), (Some(4), Some(15)));
+}
