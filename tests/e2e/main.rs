@@ -7,4 +7,5 @@ mod util;
 
 mod cli;
 mod corpus;
+mod replay_cmds;
 mod schema;

@@ -1,0 +1,64 @@
+//! `fgn show`, `fgn leaderboard` and `fgn validate` output formats.
+
+use crate::util::fgn;
+
+fn stdout(args: &[&str]) -> (Option<i32>, String) {
+    let out = fgn(args, b"");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn show_draws_a_12x12_position() {
+    let (code, text) = stdout(&["show", "corpus/survival-chess/valid/01-bishop-queen-mate.fgn"]);
+    assert_eq!(code, Some(0));
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn show_as_a_player_during_setup_hides_the_opponent() {
+    let file = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let (_, all) = stdout(&["show", "--at", "3", file]);
+    let (code, white) = stdout(&["show", "--at", "3", "--as", "white", file]);
+    assert_eq!(code, Some(0));
+    let black_pieces = ['♚', '♛', '♜', '♝', '♞', '♟'];
+    assert!(all.contains(black_pieces), "{all}");
+    assert!(!white.contains(black_pieces), "white sees black's setup:\n{white}");
+    assert!(white.contains('♔'), "{white}");
+}
+
+#[test]
+fn show_json_describes_the_state() {
+    let (code, text) = stdout(&["--format", "json", "show", "--at", "6", "corpus/survival-chess/valid/01-bishop-queen-mate.fgn"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["game"], "survival-chess");
+    assert_eq!(v["events_applied"], 6);
+    assert_eq!(v["board"], "12x12");
+    assert!(v["pieces"].as_array().unwrap().len() > 4);
+}
+
+#[test]
+fn show_at_beyond_the_log_is_a_usage_error() {
+    let (code, _) = stdout(&["show", "--at", "9999", "corpus/survival-chess/valid/01-bishop-queen-mate.fgn"]);
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn leaderboard_counts_multiplayer_vk_wins_of_valid_logs() {
+    let (code, text) = stdout(&["leaderboard", "corpus/survival-chess"]);
+    // Invalid logs are skipped and make the status 1; the standings still print.
+    assert_eq!(code, Some(1));
+    assert!(text.contains("skipped: corpus/survival-chess/invalid/"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn validate_json_gives_a_line_per_file_and_a_summary() {
+    let (code, text) = stdout(&["--format", "json", "validate", "corpus/survival-chess/valid"]);
+    assert_eq!(code, Some(0));
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["invalid"], 0);
+    assert_eq!(summary["valid"].as_u64().unwrap() as usize, lines.len() - 1);
+    assert!(lines[..lines.len() - 1].iter().all(|l| l["status"] == "valid"));
+}
