@@ -283,10 +283,19 @@ impl<E: Engine> Session<E> {
             _ => {}
         }
         if let Some(owed) = self.engine.owed_world_event() {
-            if event.actor != Actor::World {
+            // The world writes what an action owes right after it; only a
+            // resignation (possible at any time) may come in between, and the
+            // result then waits for the owed events.
+            let allowed = match (event.actor, action) {
+                (Actor::Player(_), Action::Resign) => true,
+                (Actor::World, Action::Timeout { .. }) => false,
+                (Actor::World, _) => true,
+                (Actor::Player(_), _) => false,
+            };
+            if !allowed {
                 return Err(Fault::new(
                     "world-event",
-                    format!("the world owes {owed} before the next player event"),
+                    format!("the world owes {owed} before anything else happens"),
                 ));
             }
         }

@@ -28,7 +28,14 @@ fn show_as_a_player_during_setup_hides_the_opponent() {
 
 #[test]
 fn show_json_describes_the_state() {
-    let (code, text) = stdout(&["--format", "json", "show", "--at", "6", "corpus/survival-chess/valid/01-bishop-queen-mate.fgn"]);
+    let (code, text) = stdout(&[
+        "--format",
+        "json",
+        "show",
+        "--at",
+        "6",
+        "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+    ]);
     assert_eq!(code, Some(0));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["game"], "survival-chess");
@@ -39,7 +46,12 @@ fn show_json_describes_the_state() {
 
 #[test]
 fn show_at_beyond_the_log_is_a_usage_error() {
-    let (code, _) = stdout(&["show", "--at", "9999", "corpus/survival-chess/valid/01-bishop-queen-mate.fgn"]);
+    let (code, _) = stdout(&[
+        "show",
+        "--at",
+        "9999",
+        "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+    ]);
     assert_eq!(code, Some(2));
 }
 

@@ -355,18 +355,20 @@ impl MagicDraughts {
                 return Err(Fault::new("reveal", format!("the checker on {square} was put back by Koschei's Revenge, so it is plain: `reveal {square} 0`")));
             }
             Checker::Original { .. } if self.counts[idx(owner)][usize::from(n)] >= NUMBERS[usize::from(n)] => {
-                let what = if n == 0 {
-                    "plain checkers".to_string()
+                let have = NUMBERS[usize::from(n)];
+                let what = match (n, have) {
+                    (0, _) => format!("{have} plain checkers"),
+                    (_, 1) => format!("one checker numbered {n}"),
+                    _ => format!("{have} checkers numbered {n}"),
+                };
+                let all = if have == 1 {
+                    "it is revealed already"
                 } else {
-                    format!("checkers numbered {n}")
+                    "all of them are revealed already"
                 };
                 return Err(Fault::new(
                     "reveal",
-                    format!(
-                        "{} has only {} {what}, and all of them are revealed already",
-                        owner.name(),
-                        NUMBERS[usize::from(n)]
-                    ),
+                    format!("{} has only {what}, and {all}", owner.name()),
                 ));
             }
             _ => {}
