@@ -43,8 +43,10 @@ pub enum Checked {
     Valid(Box<Replay>),
     /// The log is invalid (already reported).
     Invalid,
-    /// The game has no engine yet, or the command could not run (already reported).
+    /// The game has no engine yet (already reported).
     Unsupported,
+    /// The command could not check it, for example a bad `--rules` file (already reported).
+    Failed,
 }
 
 /// Replays one parsed log, reporting its first rule error.
@@ -58,7 +60,7 @@ pub fn check(name: &str, doc: &Document, rules_file: Option<&Path>, rep: &mut Re
         Ok(r) => r,
         Err(e) => {
             rep.error(&e);
-            return Checked::Unsupported;
+            return Checked::Failed;
         }
     };
     let verdict = match rules {
@@ -98,7 +100,7 @@ fn result_text(replay: &Replay) -> String {
 /// `fgn validate`.
 pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mut Reporter) {
     let parsed = parse_all(paths, rep);
-    let (mut valid, mut invalid, mut unsupported) = (0, 0, 0);
+    let (mut valid, mut invalid, mut unsupported, mut failed) = (0, 0, 0, 0);
     for (input, _, p) in parsed {
         let name = input.name();
         if !p.is_ok() {
@@ -123,20 +125,26 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                 unsupported += 1;
                 rep.file_status(&name, "unsupported", None);
             }
+            Checked::Failed => {
+                failed += 1;
+                rep.file_status(&name, "not checked", None);
+            }
         }
     }
     match rep.format {
         Format::Text => {
-            let extra = if unsupported > 0 {
-                format!(", {unsupported} unsupported")
-            } else {
-                String::new()
-            };
+            let mut extra = String::new();
+            if unsupported > 0 {
+                extra += &format!(", {unsupported} unsupported");
+            }
+            if failed > 0 {
+                extra += &format!(", {failed} not checked");
+            }
             println!("{valid} valid, {invalid} invalid{extra}");
         }
         Format::Json => println!(
             "{}",
-            serde_json::json!({"valid": valid, "invalid": invalid, "unsupported": unsupported})
+            serde_json::json!({"valid": valid, "invalid": invalid, "unsupported": unsupported, "not_checked": failed})
         ),
     }
 }
@@ -238,7 +246,7 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
         }
         let replay = match check(&name, &p.document, None, rep) {
             Checked::Valid(r) => r,
-            Checked::Invalid | Checked::Unsupported => {
+            Checked::Invalid | Checked::Unsupported | Checked::Failed => {
                 skipped.push(name);
                 continue;
             }

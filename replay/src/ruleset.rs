@@ -135,10 +135,37 @@ impl Ruleset {
     /// subset of the fields; unknown fields are errors).
     pub fn from_json(game: GameKind, json: &str) -> Result<Ruleset, String> {
         let bad = |e: serde_json::Error| format!("rules for {game}: {e}");
-        match game {
-            GameKind::SurvivalChess => serde_json::from_str(json).map(Ruleset::Survival).map_err(bad),
-            GameKind::MagicDraughts => serde_json::from_str(json).map(Ruleset::Draughts).map_err(bad),
-            _ => Err(format!("{game} is not supported yet")),
+        let rules = match game {
+            GameKind::SurvivalChess => serde_json::from_str(json).map(Ruleset::Survival).map_err(bad)?,
+            GameKind::MagicDraughts => serde_json::from_str(json).map(Ruleset::Draughts).map_err(bad)?,
+            _ => return Err(format!("{game} is not supported yet")),
+        };
+        rules.check().map_err(|e| format!("rules for {game}: {e}"))?;
+        Ok(rules)
+    }
+
+    /// Checks what the rules require of the parameters themselves, wherever
+    /// they came from.
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            Ruleset::Survival(r) => {
+                if let Some(problem) = survival_board_problem(r.board.0) {
+                    return Err(problem);
+                }
+                let l = &r.limits;
+                // The board keeps one king per side, and checkmate needs one.
+                if l.king != 1 {
+                    return Err(format!(
+                        "limits.king must be 1 (exactly one king per side), not {}",
+                        l.king
+                    ));
+                }
+                if l.total == 0 {
+                    return Err("limits.total must be at least 1".into());
+                }
+                Ok(())
+            }
+            Ruleset::Draughts(_) => Ok(()),
         }
     }
 
@@ -160,7 +187,7 @@ impl Ruleset {
                 Ruleset::Survival(r) => match name {
                     "Board" => {
                         let size: BoardSize = value.parse().map_err(|_| fault("a board size WxH"))?;
-                        if !(6..=26).contains(&size.files) || !(6..=26).contains(&size.ranks) || size.ranks % 2 != 0 {
+                        if survival_board_problem(size).is_some() {
                             return Err(fault("a survival-chess board: W and H from 6 to 26, H even"));
                         }
                         r.board = Board(size);
@@ -219,6 +246,12 @@ impl Ruleset {
             },
         }
     }
+}
+
+/// Why `size` is not a survival-chess board (W and H from 6 to 26, H even).
+fn survival_board_problem(size: BoardSize) -> Option<String> {
+    let ok = (6..=26).contains(&size.files) && (6..=26).contains(&size.ranks) && size.ranks % 2 == 0;
+    (!ok).then(|| format!("board {size}: survival-chess boards are W x H with W and H from 6 to 26 and H even"))
 }
 
 fn seconds(value: &str) -> Option<u32> {

@@ -86,6 +86,12 @@ pub trait Engine {
         Err(Fault::new("seed", "this game has no randomness to reveal a seed for"))
     }
 
+    /// Why a game that might look over is not decided yet (for example,
+    /// spells still to be cast), for the message on an early result.
+    fn undecided_because(&self) -> Option<String> {
+        None
+    }
+
     /// Tells the engine the index of the event it is about to see, so that
     /// it can name earlier events in later messages.
     fn at_event(&mut self, index: usize) {
@@ -228,7 +234,11 @@ impl<E: Engine> Session<E> {
             (Phase::Over(d), _, _) => {
                 return Err(Fault::new(
                     "after-result",
-                    format!("the game is over ({}); only chat and `@ seed` may follow", d.text()),
+                    format!(
+                        "the game is over ({}); only {} may follow",
+                        d.text(),
+                        if self.has_seed { "chat and `@ seed`" } else { "chat" }
+                    ),
                 ))
             }
             (Phase::ResultDue(d), Actor::World, Action::Result { outcome, reason }) => {
@@ -255,24 +265,29 @@ impl<E: Engine> Session<E> {
                 return Ok(Phase::ResultDue(d));
             }
             (Phase::ResultDue(d), _, _) => {
+                // What the log needs next: the owed world events, then the result.
+                let next = match self.engine.owed_world_event() {
+                    Some(owed) => format!("the world owes {owed} first, then `@ result {}`", d.text()),
+                    None => format!("the next event must be `@ result {}`", d.text()),
+                };
                 return Err(Fault::new(
                     "result",
-                    format!(
-                        "the game is decided ({}): the next event must be `@ result {}`",
-                        d.reason.name(),
-                        d.text()
-                    ),
-                ))
+                    format!("the game is decided ({}): {next}", d.reason.name()),
+                ));
             }
             (_, Actor::World, Action::Result { outcome, reason }) => {
                 let said = Decision {
                     outcome: *outcome,
                     reason: *reason,
                 };
+                let why = self
+                    .engine
+                    .undecided_because()
+                    .map_or(String::new(), |w| format!(": {w}"));
                 return Err(Fault::new(
                     "result",
                     format!(
-                        "the game is not decided, so `result {}` cannot be recorded",
+                        "the game is not decided, so `result {}` cannot be recorded{why}",
                         said.text()
                     ),
                 ));
@@ -442,7 +457,7 @@ impl<E: Engine> Session<E> {
 
     /// Checks the end of the log: nothing owed may be missing.
     pub fn finish(&self) -> Result<(), RuleError> {
-        if let Phase::ResultDue(d) = self.phase {
+        if let (Phase::ResultDue(d), None) = (self.phase, self.engine.owed_world_event()) {
             return Err(RuleError::at(
                 Place::End,
                 Fault::new(

@@ -145,6 +145,7 @@ pub struct MagicDraughts {
     /// Whose legal moves `moves_scratch` holds for the current position:
     /// judging a turn generates them, and the move that follows reuses them.
     moves_for: Option<Color>,
+    seed_seen: bool,
 }
 
 impl MagicDraughts {
@@ -174,6 +175,7 @@ impl MagicDraughts {
             event: 0,
             moves_scratch: Vec::new(),
             moves_for: None,
+            seed_seen: false,
         }
     }
 
@@ -624,6 +626,18 @@ impl Engine for MagicDraughts {
             .map(|o| format!("`@ reveal {} N` for the checker captured there", o.square))
     }
 
+    fn undecided_because(&self) -> Option<String> {
+        let Turn::Move { side, .. } = self.turn else {
+            return None;
+        };
+        let next = self.spells[idx(side)].first()?;
+        Some(format!(
+            "{} first casts its spells (next: spell {next}, {})",
+            side.name(),
+            spell_name(*next)
+        ))
+    }
+
     fn at_event(&mut self, index: usize) {
         self.event = index;
     }
@@ -634,6 +648,9 @@ impl Engine for MagicDraughts {
                 "seed",
                 "magic is off in this game: there is nothing a seed decides",
             ));
+        }
+        if self.seed_seen {
+            return Err(Fault::new("seed", "the seed is revealed already"));
         }
         let Some(commit) = self.commit else {
             return Err(Fault::new(
@@ -666,6 +683,7 @@ impl Engine for MagicDraughts {
                 .at(r.event));
             }
         }
+        self.seed_seen = true;
         Ok(())
     }
 }

@@ -147,14 +147,15 @@ impl Survival {
                 return Err(Fault::new("setup", format!("{} is already occupied", p.square)));
             }
             squares.push(p.square);
-            counts[kind_index(kind)] += 1;
             let limit = self.limit(kind);
-            if counts[kind_index(kind)] > limit {
+            // Checked before counting, so that no limit can overflow the count.
+            if counts[kind_index(kind)] >= limit {
                 return Err(Fault::new(
                     "setup-limit",
                     format!("{} may set up at most {limit} of `{}`", side.name(), kind.char()),
                 ));
             }
+            counts[kind_index(kind)] += 1;
             let total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
             if total > u32::from(self.rules.limits.total) {
                 return Err(Fault::new(
