@@ -54,6 +54,25 @@ pub enum Turn {
     },
 }
 
+/// The turn after `side`'s turn numbered `number`: the opponent's, and the
+/// next full move after black's. Move numbers end at `u32::MAX`; a game that
+/// reaches it cannot go on.
+pub fn next_turn(side: Color, number: MoveNumber) -> Result<Turn, Fault> {
+    let number = match side {
+        Color::White => number,
+        Color::Black => MoveNumber(
+            number
+                .0
+                .checked_add(1)
+                .ok_or_else(|| Fault::new("move-number", "the game is too long: move numbers end at 4294967295"))?,
+        ),
+    };
+    Ok(Turn::Move {
+        side: side.opponent(),
+        number,
+    })
+}
+
 /// What a game engine provides to the session.
 pub trait Engine {
     /// The current turn.

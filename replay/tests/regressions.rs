@@ -73,3 +73,26 @@ fn a_second_seed_is_refused() {
     let e = verdict(&text).expect("refused");
     assert!(e.message.contains("revealed already"), "{e}");
 }
+
+#[test]
+fn the_last_move_number_ends_the_game_without_overflow() {
+    use fgn_notation::{Color, MoveNumber};
+    use fgn_replay::session::{next_turn, Turn};
+    let max = MoveNumber(u32::MAX);
+    assert_eq!(
+        next_turn(Color::White, max).unwrap(),
+        Turn::Move {
+            side: Color::Black,
+            number: max
+        }
+    );
+    let e = next_turn(Color::Black, max).expect_err("no number after the last");
+    assert_eq!(e.rule, "move-number");
+    assert_eq!(
+        next_turn(Color::Black, MoveNumber(7)).unwrap(),
+        Turn::Move {
+            side: Color::White,
+            number: MoveNumber(8)
+        }
+    );
+}

@@ -11,7 +11,7 @@ use crate::draughts::{DMove, Position};
 use crate::error::Fault;
 use crate::ruleset::DraughtsRules;
 use crate::seed::{commitment, Draws};
-use crate::session::{Decision, Engine, Turn};
+use crate::session::{next_turn, Decision, Engine, Turn};
 
 /// How many checkers of each number a side has: plain (0), then 1 to 5.
 pub const NUMBERS: [u8; 6] = [3, 1, 2, 2, 2, 2];
@@ -292,6 +292,7 @@ impl MagicDraughts {
                 .find_move(path, capture)
                 .map_err(|e| Fault::new("move", e.to_string()))?,
         };
+        let next = next_turn(side, number)?;
         let mut checkers = self.checkers;
         let from = mv.path.from();
         let moving = checkers[sq_index(from)].take();
@@ -316,15 +317,7 @@ impl MagicDraughts {
         if self.rules.magic {
             self.owed = owed;
         }
-        let opponent = side.opponent();
-        self.turn = Turn::Move {
-            side: opponent,
-            number: if side == Color::Black {
-                MoveNumber(number.0 + 1)
-            } else {
-                number
-            },
-        };
+        self.turn = next;
         Ok(self.judge_turn_start())
     }
 

@@ -8,7 +8,7 @@ use fgn_notation::{Action, Check, ChessMove, Color, Figure, MoveNumber, PieceKin
 
 use crate::error::Fault;
 use crate::ruleset::SurvivalRules;
-use crate::session::{Decision, Engine, Turn};
+use crate::session::{next_turn, Decision, Engine, Turn};
 use board::{Board, Move, Piece};
 
 /// The state of a survival-chess game.
@@ -313,6 +313,7 @@ impl Survival {
                 ),
             ));
         }
+        let next = next_turn(side, number)?;
         // Played in place and taken back if a marker lies, so that a rejected
         // move leaves the position untouched without copying the board.
         let undo = self.board.make_move(mv);
@@ -331,14 +332,7 @@ impl Survival {
             return Err(Fault::new("marker", message));
         }
         self.check = check;
-        self.turn = Turn::Move {
-            side: opponent,
-            number: if side == Color::Black {
-                MoveNumber(number.0 + 1)
-            } else {
-                number
-            },
-        };
+        self.turn = next;
         if mate {
             return Ok(Some(Decision::win(side, Reason::Mate)));
         }
