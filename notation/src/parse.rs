@@ -647,6 +647,13 @@ fn read_placements(tokens: &[Token<'_>]) -> Result<Vec<Placement>, Fault> {
 fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -> Result<Action, Fault> {
     let mut args = Args { text, tokens, next: 0 };
     let head = args.take("an action")?;
+    // Keywords are words without digits; most events are moves, and a token
+    // with a digit skips the keyword comparisons.
+    if head.text.bytes().any(|c| c.is_ascii_digit()) {
+        let action = read_move(game, &head)?;
+        args.done()?;
+        return Ok(action);
+    }
     let action = match head.text {
         "place" => {
             let list = args.rest();
@@ -817,26 +824,31 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
                 &format!("an action of {game} ({})", keywords(game, actor)),
             ));
         }
-        _ => match game {
-            GameKind::SurvivalChess | GameKind::OpenWorldChess => Action::Move(token_grammar(
-                &head,
-                chess_move,
-                "a chess move such as e2-e4, Ng1xf3+ or e7-e8=Q, or an action keyword",
-            )?),
-            GameKind::GreatWarChess => token_grammar(
-                &head,
-                unit_action,
-                "a unit move such as ICb2-b7 or Ib2xb3, a shot such as Ad1*d6, or an action keyword",
-            )?,
-            GameKind::MagicDraughts => token_grammar(
-                &head,
-                draughts_move,
-                "a draughts move such as c3-d4 or a capture such as c3:e5:c7, or an action keyword",
-            )?,
-        },
+        _ => read_move(game, &head)?,
     };
     args.done()?;
     Ok(action)
+}
+
+/// A move token of `game`.
+fn read_move(game: GameKind, head: &Token<'_>) -> Result<Action, Fault> {
+    Ok(match game {
+        GameKind::SurvivalChess | GameKind::OpenWorldChess => Action::Move(token_grammar(
+            head,
+            chess_move,
+            "a chess move such as e2-e4, Ng1xf3+ or e7-e8=Q, or an action keyword",
+        )?),
+        GameKind::GreatWarChess => token_grammar(
+            head,
+            unit_action,
+            "a unit move such as ICb2-b7 or Ib2xb3, a shot such as Ad1*d6, or an action keyword",
+        )?,
+        GameKind::MagicDraughts => token_grammar(
+            head,
+            draughts_move,
+            "a draughts move such as c3-d4 or a capture such as c3:e5:c7, or an action keyword",
+        )?,
+    })
 }
 
 /// The action keywords a game admits for an actor, for messages.
