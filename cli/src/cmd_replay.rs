@@ -10,6 +10,18 @@ use crate::cmd_syntax::parse_all;
 use crate::render;
 use crate::report::{Format, Reporter, Status};
 
+/// A rule error's message, led by the event it concerns as the log spells
+/// it (which names its move number and actor), when it concerns one.
+fn message(doc: &Document, error: &RuleError) -> String {
+    match error.place {
+        Place::Event(i) => match doc.game.events.get(i) {
+            Some(event) => format!("`{event}`: {}", error.message),
+            None => error.message.clone(),
+        },
+        Place::End | Place::Header => error.message.clone(),
+    }
+}
+
 /// Where a rule error points in the file: line and column.
 fn locate(doc: &Document, error: &RuleError) -> (u32, u32) {
     match error.place {
@@ -80,7 +92,7 @@ pub fn check(name: &str, doc: &Document, rules_file: Option<&Path>, rep: &mut Re
         Ok(v) => match v.error {
             Some(error) => {
                 let (line, col) = locate(doc, &error);
-                rep.rule_error(name, line, col, error.rule, &error.message);
+                rep.rule_error(name, line, col, error.rule, &message(doc, &error));
                 Checked::Invalid
             }
             None => Checked::Valid(Box::new(v.replay)),
@@ -212,7 +224,7 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
     for (i, event) in game.events.iter().take(upto).enumerate() {
         if let Err(error) = replay.apply(i, event) {
             let (line, col) = locate(&p.document, &error);
-            rep.rule_error(&name, line, col, error.rule, &error.message);
+            rep.rule_error(&name, line, col, error.rule, &message(&p.document, &error));
             rep.note(&format!(
                 "showing the position after event {i}, the last one that applied"
             ));
