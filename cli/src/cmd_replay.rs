@@ -7,6 +7,7 @@ use fgn_notation::{Color, Document, Outcome};
 use fgn_replay::{Phase, Place, Replay, RuleError, Ruleset, StartError, Turn};
 
 use crate::cmd_syntax::parse_all;
+use crate::out::outln;
 use crate::render;
 use crate::report::{Format, Reporter, Status};
 
@@ -84,6 +85,12 @@ pub fn check(name: &str, doc: &Document, rules_file: Option<&Path>, rep: &mut Re
             rep.unsupported(name, &format!("{g} is not supported yet: no rules engine validates it"));
             Checked::Unsupported
         }
+        Err(StartError::Header { error, .. }) if matches!(error.rule, "perspective" | "rules-version") => {
+            // A view, or a rules version without an engine, is not invalid:
+            // it cannot be checked, which is what "unsupported" says.
+            rep.unsupported(name, &error.message);
+            Checked::Unsupported
+        }
         Err(StartError::Header { tag, error }) => {
             let line = header_line(doc, tag.as_deref());
             rep.rule_error(name, line, 1, error.rule, &error.message);
@@ -125,7 +132,7 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                 valid += 1;
                 let result = result_text(&replay);
                 if verbose && rep.format == Format::Text {
-                    println!("valid: {name} ({result})");
+                    outln!("valid: {name} ({result})");
                 }
                 rep.file_status(&name, "valid", Some(&result));
             }
@@ -152,9 +159,9 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
             if failed > 0 {
                 extra += &format!(", {failed} not checked");
             }
-            println!("{valid} valid, {invalid} invalid{extra}");
+            outln!("{valid} valid, {invalid} invalid{extra}");
         }
-        Format::Json => println!(
+        Format::Json => outln!(
             "{}",
             serde_json::json!({"valid": valid, "invalid": invalid, "unsupported": unsupported, "not_checked": failed})
         ),
@@ -194,6 +201,11 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
     }
     let (input, _, p) = parsed.remove(0);
     let name = input.name();
+    if !p.is_ok() {
+        // The lines that failed would be missing from the replay, and the
+        // position and event numbers would be wrong; the errors are reported.
+        return;
+    }
     let game = &p.document.game;
     let Some(kind) = game.kind() else { return };
     let total = game.events.len();
@@ -236,8 +248,8 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
         .checked_sub(1)
         .map(|i| (game.events[i].to_string(), p.document.event_lines[i]));
     match rep.format {
-        Format::Text => print!("{}", render::text(&replay, viewer.color(), shown, last.as_ref())),
-        Format::Json => println!(
+        Format::Text => crate::out::print(&render::text(&replay, viewer.color(), shown, last.as_ref())),
+        Format::Json => outln!(
             "{}",
             serde_json::to_string_pretty(&render::json(&replay, viewer.color(), shown)).expect("JSON value")
         ),
@@ -293,7 +305,7 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
     rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     match rep.format {
         Format::Text => {
-            println!("{:>4}  {:<20} {:<24} {:>6}", "rank", "player id", "name", "points");
+            outln!("{:>4}  {:<20} {:<24} {:>6}", "rank", "player id", "name", "points");
             let mut rank = 0;
             let mut prev = None;
             for (i, (id, pts, n)) in rows.iter().enumerate() {
@@ -301,11 +313,11 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
                     rank = i + 1;
                     prev = Some(*pts);
                 }
-                println!("{rank:>4}  {id:<20} {n:<24} {pts:>6}");
+                outln!("{rank:>4}  {id:<20} {n:<24} {pts:>6}");
             }
-            println!("{counted} logs counted, {} skipped", skipped.len());
+            outln!("{counted} logs counted, {} skipped", skipped.len());
             for s in &skipped {
-                println!("skipped: {s}");
+                outln!("skipped: {s}");
             }
         }
         Format::Json => {
@@ -313,7 +325,7 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
                 .iter()
                 .map(|(id, pts, n)| serde_json::json!({"id": id, "name": n, "points": pts}))
                 .collect();
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({"standings": standings, "counted": counted, "skipped": skipped})
             );

@@ -12,14 +12,11 @@ use crate::report::{Reporter, Status};
 /// Reads and parses every input, reporting syntax errors; yields the inputs
 /// that parsed without fault.
 pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, Parsed)> {
-    let inputs = match collect(paths) {
-        Ok(i) => i,
-        Err(e) => {
-            rep.error(&e);
-            return Vec::new();
-        }
-    };
-    if inputs.is_empty() {
+    let (inputs, errors) = collect(paths);
+    for e in &errors {
+        rep.error(e);
+    }
+    if inputs.is_empty() && errors.is_empty() {
         rep.error("no .fgn files found in the given paths");
     }
     let mut out = Vec::new();
@@ -51,7 +48,6 @@ pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
         rep.error("formatting several files needs --check or --write (without them fmt prints one file)");
         return;
     }
-    let mut stdout = std::io::stdout().lock();
     let mut unformatted = 0;
     for (input, bytes, p) in parsed {
         // Formatting a torn file would drop its last line, so fmt refuses it
@@ -78,14 +74,14 @@ pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
             match &input {
                 Input::Stdin => rep.error("--write needs files, not standard input"),
                 Input::File(path) if text.as_bytes() != bytes.as_slice() => {
-                    if let Err(e) = write_atomically(path, text.as_bytes()) {
-                        rep.error(&format!("{}: cannot write: {e}", path.display()));
+                    if let Err(e) = write_in_place(path, &bytes, text.as_bytes()) {
+                        rep.error(&format!("{}: not rewritten: {e}", path.display()));
                     }
                 }
                 Input::File(_) => {}
             }
-        } else if let Err(e) = stdout.write_all(text.as_bytes()) {
-            rep.error(&format!("cannot write to standard output: {e}"));
+        } else {
+            crate::out::print(&text);
         }
     }
     if check && unformatted == 0 && rep.status == Status::Ok {
@@ -93,22 +89,45 @@ pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
     }
 }
 
-/// Replaces a file by writing a sibling and renaming it over, so that an
-/// interrupted write never leaves half a log.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
+/// Rewrites a log in place, safely: the new text goes to a sibling file
+/// with the original's permissions, is synced, and is renamed over the
+/// original only if the original still holds exactly what was read (a log is
+/// append-only, and a line appended meanwhile must not be lost). A symbolic
+/// link is followed, so the link stays and its target is formatted; a
+/// read-only file is refused.
+fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Result<(), String> {
+    let target = std::fs::canonicalize(path).map_err(|e| format!("cannot resolve: {e}"))?;
+    let meta = std::fs::metadata(&target).map_err(|e| e.to_string())?;
+    if meta.permissions().readonly() {
+        return Err("the file is read-only".into());
+    }
+    let mut tmp = target.as_os_str().to_owned();
     tmp.push(".fgn-fmt.tmp");
     let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.set_permissions(meta.permissions())?;
+        f.sync_all()
+    };
+    if let Err(e) = write() {
         let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot write {}: {e}", tmp.display()));
+    }
+    let unchanged = std::fs::read(&target).is_ok_and(|now| now == original);
+    if !unchanged {
+        let _ = std::fs::remove_file(&tmp);
+        return Err("the file changed while it was being formatted; nothing was written".into());
+    }
+    std::fs::rename(&tmp, &target).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        e.to_string()
     })
 }
 
 /// `fgn json`.
 pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
     let parsed = parse_all(paths, rep);
-    let mut stdout = std::io::stdout().lock();
     for (input, _, p) in parsed {
         if !p.is_ok() {
             continue;
@@ -123,10 +142,7 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
         } else {
             serde_json::to_string_pretty(&doc).expect("a game always serializes")
         };
-        if let Err(e) = writeln!(stdout, "{text}") {
-            rep.error(&format!("cannot write to standard output: {e}"));
-            return;
-        }
+        crate::out::print(&format!("{text}\n"));
     }
 }
 
@@ -144,27 +160,13 @@ pub fn from_json_cmd(path: &std::path::Path, rep: &mut Reporter) {
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return rep.invalid(&input.name(), "not UTF-8 text");
     };
-    // `fgn json --ndjson` adds the source file's name; it is not part of the game.
-    let text = strip_file_field(text);
-    match from_json(&text) {
+    match from_json(text) {
         Ok(game) => {
             // A faithful conversion: the events as the JSON has them (so that
             // json -> from-json -> json is the identity); `fgn fmt` adds the
             // markers the rules derive.
-            if let Err(e) = std::io::stdout().lock().write_all(game.canonical_text().as_bytes()) {
-                rep.error(&format!("cannot write to standard output: {e}"));
-            }
+            crate::out::print(&game.canonical_text());
         }
         Err(e) => rep.invalid(&input.name(), &e),
-    }
-}
-
-fn strip_file_field(text: &str) -> String {
-    match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(serde_json::Value::Object(mut obj)) if obj.contains_key("file") => {
-            obj.remove("file");
-            serde_json::Value::Object(obj).to_string()
-        }
-        _ => text.to_string(),
     }
 }

@@ -40,38 +40,66 @@ impl Input {
 
 /// Expands the paths of the command line: `-` is standard input, a directory
 /// stands for every `*.fgn` file below it (sorted, symbolic links to
-/// directories not followed), anything else is a file.
-pub fn collect(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
-    let mut out = Vec::new();
+/// directories not followed), anything else is a file. A path that cannot
+/// be used is reported in the second list and the others are still
+/// expanded, so one bad path never hides the rest.
+pub fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
+    let (mut out, mut errors) = (Vec::new(), Vec::new());
+    let mut stdin_taken = false;
     for p in paths {
         if p.as_os_str() == "-" {
-            out.push(Input::Stdin);
+            if stdin_taken {
+                errors.push("`-` is given twice: standard input can be read only once".to_string());
+            } else {
+                stdin_taken = true;
+                out.push(Input::Stdin);
+            }
             continue;
         }
-        let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let meta = match std::fs::metadata(p) {
+            Ok(m) => m,
+            Err(e) => {
+                errors.push(format!("{}: {e}", p.display()));
+                continue;
+            }
+        };
         if meta.is_dir() {
             let mut found = Vec::new();
-            walk(p, &mut found)?;
+            walk(p, &mut found, &mut errors);
+            if found.is_empty() {
+                errors.push(format!("{}: no .fgn files in this directory", p.display()));
+            }
             found.sort();
             out.extend(found.into_iter().map(Input::File));
         } else {
             out.push(Input::File(p.clone()));
         }
     }
-    Ok(out)
+    (out, errors)
 }
 
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+fn walk(dir: &Path, found: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => return errors.push(format!("{}: {e}", dir.display())),
+    };
     for entry in entries {
-        let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                errors.push(format!("{}: {e}", dir.display()));
+                continue;
+            }
+        };
         let path = entry.path();
-        let kind = entry.file_type().map_err(|e| format!("{}: {e}", path.display()))?;
+        let Ok(kind) = entry.file_type() else {
+            errors.push(format!("{}: cannot tell what it is", path.display()));
+            continue;
+        };
         if kind.is_dir() {
-            walk(&path, found)?;
+            walk(&path, found, errors);
         } else if path.extension().is_some_and(|e| e == "fgn") && (kind.is_file() || path.is_file()) {
             found.push(path);
         }
     }
-    Ok(())
 }

@@ -7,6 +7,8 @@
 mod cmd_replay;
 mod cmd_syntax;
 mod inputs;
+#[macro_use]
+mod out;
 mod render;
 mod report;
 
@@ -20,13 +22,15 @@ use report::{Format, Reporter};
 /// Check, format, convert and replay FGN (Fog Game Notation) game logs.
 ///
 /// PATH arguments may be files, directories (every *.fgn file below them) or
-/// `-` for standard input. Exit codes: 0 success, 1 some input is invalid,
-/// 2 a usage or I/O error. Diagnostics go to standard error.
+/// `-` for standard input; FILE arguments one file or `-`. Exit codes: 0
+/// success, 1 some input is invalid, 2 a usage or I/O error or a game that
+/// cannot be checked yet. Diagnostics go to standard error.
 #[derive(Debug, Parser)]
 #[command(name = "fgn", version, about, long_about)]
 struct Cli {
-    /// How to write diagnostics: `text` for people, `json` for one JSON
-    /// object per line.
+    /// `text` for people; `json` for programs: diagnostics as one JSON object
+    /// per line on standard error, and the results of validate, show and
+    /// leaderboard as JSON on standard output.
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
 
@@ -56,7 +60,8 @@ enum Command {
     /// Each log becomes one pretty-printed JSON document; several logs give a
     /// stream of documents. See docs/json.md for the fields.
     Json {
-        /// One compact document per line, each with a "file" field naming its source.
+        /// One compact document per line; documents read from files carry a
+        /// "file" field naming their source.
         #[arg(long)]
         ndjson: bool,
         /// Files, directories or `-`.
@@ -65,10 +70,11 @@ enum Command {
     },
     /// Check that logs are legal under their game's rules.
     ///
-    /// Prints one line per invalid log (file:line:col, the rule broken and
-    /// why) on standard error and a summary `N valid, M invalid` on standard
-    /// output. Exit 0 when all are valid, 1 when some are invalid, 2 when a
-    /// game is not supported yet or a file cannot be read.
+    /// Reports each invalid log on standard error (syntax errors with the line
+    /// shown; a rule error as one line: file:line:col, the rule, the event and
+    /// why) and a summary `N valid, M invalid` on standard output. Exit 0 when
+    /// all are valid, 1 when some are invalid, 2 when a log cannot be checked
+    /// (a game without an engine yet, a player's view) or a file cannot be read.
     Validate {
         /// Also print a line for each valid log with its result.
         #[arg(long, short)]
@@ -131,9 +137,21 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
             // clap's own exit code is 2 for usage errors and 0 for --help.
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let args: Vec<String> = std::env::args().collect();
+            let json = args.windows(2).any(|w| w[0] == "--format" && w[1] == "json")
+                || args.iter().any(|a| a == "--format=json");
+            if json && e.use_stderr() {
+                let message = e.render().to_string();
+                eprintln!(
+                    "{}",
+                    serde_json::json!({"kind": "usage", "message": message.trim_end()})
+                );
+            } else {
+                let _ = e.print();
+            }
+            return ExitCode::from(code);
         }
     };
     let mut rep = Reporter::new(cli.format);
@@ -154,7 +172,7 @@ fn main() -> ExitCode {
         Command::Rules {
             command: RulesCommand::Show { game },
         } => match fgn_replay::Ruleset::defaults(*game) {
-            Some(r) => println!("{}", serde_json::to_string_pretty(&r).expect("rulesets serialize")),
+            Some(r) => outln!("{}", serde_json::to_string_pretty(&r).expect("rulesets serialize")),
             None => rep.unsupported(game.name(), "no rules engine yet, so no ruleset"),
         },
     }

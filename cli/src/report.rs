@@ -116,7 +116,7 @@ impl Reporter {
     /// In JSON mode, one line per file on standard output with its status.
     pub fn file_status(&self, file: &str, status: &str, result: Option<&str>) {
         if self.format == Format::Json {
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({"file": file, "status": status, "result": result})
             );

@@ -194,14 +194,9 @@ pub fn normalize_known_tag(name: &str, value: &str) -> Result<String, ValueError
         "Rules" if value.is_empty() => Err(ValueError {
             expected: "a rules version such as 1.0",
         }),
-        "Perspective" => match value.parse::<Perspective>()? {
-            // `all` is what an absent tag means; writing it would give the
-            // full log a second spelling.
-            Perspective::All => Err(ValueError {
-                expected: "white or black (a full log has no Perspective tag)",
-            }),
-            Perspective::Of(_) => same(),
-        },
+        // NOTATION.md lists `all` (the full log, as when the tag is absent)
+        // among the values, and other programs write it; it is kept as written.
+        "Perspective" => value.parse::<Perspective>().map(|_| value.to_string()),
         "Mode" => match value {
             "single" | "multiplayer" => same(),
             _ => Err(ValueError {

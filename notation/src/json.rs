@@ -55,7 +55,15 @@ pub fn to_json(game: &Game) -> serde_json::Value {
 /// hold: it is printed and read back, and any fault is reported with the line
 /// of the canonical text it would have stood on.
 pub fn from_json(text: &str) -> Result<Game, String> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    // `fgn json --ndjson` names each document's source file; it is not part
+    // of the game, so it is dropped, but only in the form that command writes.
+    if let Some(obj) = value.as_object_mut() {
+        match obj.remove("file") {
+            None | Some(serde_json::Value::String(_)) => {}
+            Some(_) => return Err("\"file\" names a source file: expected a string".into()),
+        }
+    }
     // The format and version come first, so that a document of another
     // version is named as such rather than failing on a field it adds.
     let (format, version) = (value.get("format"), value.get("version"));
@@ -76,7 +84,10 @@ pub fn from_json(text: &str) -> Result<Game, String> {
                     Some("ready" | "end" | "resign" | "hidden")
                 );
                 if bare && action.len() > 1 {
-                    return Err(format!("event {i}: this action has no fields besides \"type\""));
+                    return Err(format!(
+                        "event {} (counting from 1): this action has no fields besides \"type\"",
+                        i + 1
+                    ));
                 }
             }
         }
@@ -105,7 +116,8 @@ pub fn from_json(text: &str) -> Result<Game, String> {
     // (a draughts move in a chess game reads back as a pawn move) is refused.
     if let Some(i) = (0..game.events.len()).find(|&i| parsed.document.game.events.get(i) != game.events.get(i)) {
         return Err(format!(
-            "event {i} (`{}`) is not a form its game can write",
+            "event {} (counting from 1, `{}`) is not a form its game can write",
+            i + 1,
             game.events[i]
         ));
     }

@@ -166,6 +166,17 @@ impl LogParser {
     /// Reads one line; `known` is its text when the whole file is known to
     /// be valid UTF-8.
     fn line(&mut self, line_no: u32, bytes: &[u8], known: Option<&str>) {
+        // What kind of line it is shows in its first byte, even when the rest
+        // cannot be read: an event line ends the header whether or not it is
+        // readable, so that a tag after it is still reported.
+        let first = bytes.iter().find(|&&b| b != b' ');
+        if first.is_some_and(|&b| b != b'[' && b != b';') && !self.seen_event_line {
+            self.seen_event_line = true;
+            self.close_header(
+                line_no,
+                std::str::from_utf8(bytes).ok().filter(|t| t.len() <= MAX_LINE_BYTES),
+            );
+        }
         if bytes.len() > MAX_LINE_BYTES {
             self.diag(Diagnostic::at_bytes(
                 line_no,
@@ -223,7 +234,7 @@ impl LogParser {
             return;
         }
         if let Some(comment) = body.strip_prefix(';') {
-            self.pending_comments.push(comment.trim().to_string());
+            self.pending_comments.push(comment.trim_matches(' ').to_string());
             return;
         }
         let result = if body.starts_with('[') {
@@ -467,7 +478,7 @@ fn trailing_comment(text: &str, pos: usize) -> Result<Option<String>, Fault> {
         return Ok(None);
     }
     match trimmed.strip_prefix(';') {
-        Some(c) => Ok(Some(c.trim().to_string())),
+        Some(c) => Ok(Some(c.trim_matches(' ').to_string())),
         None => {
             let start = pos + rest.len() - trimmed.len();
             Err(Fault {
@@ -487,7 +498,7 @@ fn tokenize<'a>(text: &'a str, tokens: &mut Tokens<'a>) -> Result<Option<String>
     while i < bytes.len() {
         match bytes[i] {
             b' ' => i += 1,
-            b';' => return Ok(Some(text[i + 1..].trim().to_string())),
+            b';' => return Ok(Some(text[i + 1..].trim_matches(' ').to_string())),
             b'"' => {
                 let (_, used) = read_quoted(&text[i..]).map_err(|(off, message)| Fault {
                     start: i + off,

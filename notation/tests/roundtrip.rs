@@ -320,3 +320,27 @@ fn invalid_utf8_is_pinned_to_its_column() {
     assert_eq!(parsed.diagnostics.len(), 1);
     assert_eq!((parsed.diagnostics[0].line, parsed.diagnostics[0].column), (4, 13));
 }
+
+#[test]
+fn perspective_all_is_the_full_log() {
+    let src = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Perspective \"all\"]\n\n1 w e2-e4\n";
+    let parsed = parse(src.as_bytes());
+    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+    assert_eq!(parsed.document.game.perspective(), None);
+    assert_eq!(parsed.document.formatted(), src, "kept as written");
+}
+
+#[test]
+fn comments_keep_non_ascii_spaces_inside() {
+    let src = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n1 w e2-e4 ;\u{3000}x\u{3000}\n";
+    let parsed = parse(src.as_bytes());
+    assert_eq!(parsed.document.formatted(), src.replace(";\u{3000}", "; \u{3000}"));
+}
+
+#[test]
+fn an_unreadable_event_line_still_ends_the_header() {
+    let src = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n1 w chat \"a\tb\"\n[White \"late\"]\n";
+    let parsed = parse(src.as_bytes());
+    let lines: Vec<u32> = parsed.diagnostics.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [4, 5], "{:?}", parsed.diagnostics);
+}

@@ -124,3 +124,88 @@ fn a_bad_token_on_line_4_exits_1_naming_line_and_column() {
     let line: serde_json::Value = serde_json::from_slice(out.stderr.split(|&b| b == b'\n').next().unwrap()).unwrap();
     assert_eq!((line["line"].as_u64(), line["column"].as_u64()), (Some(4), Some(15)));
 }
+
+#[test]
+fn a_missing_path_is_reported_and_the_others_are_still_checked() {
+    let out = fgn(&["validate", "no/such/file.fgn", "corpus/magic-draughts/valid"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("16 valid, 0 invalid"), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/file.fgn"));
+}
+
+#[test]
+fn standard_input_twice_is_a_usage_error() {
+    let out = fgn(&["validate", "-", "-"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only once"));
+}
+
+#[test]
+fn fmt_write_keeps_links_and_permissions_and_refuses_read_only_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("fgn-fmt-write-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let messy = "[Game \"survival-chess\"]\n[Rules   \"1.0\"]\n\n0 w place KE1\n";
+    let real = dir.join("real.fgn");
+    std::fs::write(&real, messy).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.join("link.fgn");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = fgn(&["fmt", "--write", link.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
+        "the link is kept"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&real).unwrap(),
+        "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n"
+    );
+    assert_eq!(
+        std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o600,
+        "permissions are kept"
+    );
+    let ro = dir.join("ro.fgn");
+    std::fs::write(&ro, messy).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = fgn(&["fmt", "--write", ro.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(&ro).unwrap(),
+        messy,
+        "a read-only file is left alone"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    for args in [
+        &["validate", "--verbose", "corpus"][..],
+        &["json", "corpus"],
+        &["rules", "show", "survival-chess"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fgn"))
+            .args(args)
+            .current_dir(crate::util::root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read one byte, then hang up, as `| head -c1` would.
+        let mut stdout = child.stdout.take().unwrap();
+        let mut one = [0u8; 1];
+        let _ = stdout.read(&mut one);
+        drop(stdout);
+        let mut stderr = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        let status = child.wait().unwrap();
+        assert!(matches!(status.code(), Some(0..=2)), "{args:?}: {status:?}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

@@ -74,3 +74,19 @@ fn validate_json_gives_a_line_per_file_and_a_summary() {
     assert_eq!(summary["valid"].as_u64().unwrap() as usize, lines.len() - 1);
     assert!(lines[..lines.len() - 1].iter().all(|l| l["status"] == "valid"));
 }
+
+#[test]
+fn show_refuses_a_log_with_syntax_errors() {
+    let log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n0 b place Ke12 Zz\n0 w ready\n";
+    let out = fgn(&["show", "-"], log);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "no position is drawn from a damaged log");
+}
+
+#[test]
+fn a_view_cannot_be_validated_and_is_not_called_invalid() {
+    let log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Perspective \"white\"]\n\n0 w place Ke1\n";
+    let out = fgn(&["validate", "-"], log);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0 invalid, 1 unsupported"));
+}

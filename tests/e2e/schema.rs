@@ -432,8 +432,8 @@ fn schema_rejects_invalid_documents() {
         ("a promotion to a king", |d| {
             d["events"][1]["action"]["promotion"] = json!("K")
         }),
-        ("a Perspective tag saying all", |d| {
-            d["header"]["Perspective"] = json!("all")
+        ("a Perspective tag saying everyone", |d| {
+            d["header"]["Perspective"] = json!("everyone")
         }),
     ];
     for (what, spoil) in spoils {
