@@ -2,8 +2,10 @@
 
 use std::fmt::Write as _;
 
+use fgn_notation::ObjectKind;
 use fgn_notation::{Color, Square};
 use fgn_replay::magic::{spell_name, MagicDraughts};
+use fgn_replay::owc::OpenWorld;
 use fgn_replay::{Replay, Turn};
 
 use crate::cmd_replay::{phase_text, turn_text};
@@ -91,6 +93,73 @@ fn draughts_notes(out: &mut String, game: &MagicDraughts) {
     }
 }
 
+fn object_letter(o: ObjectKind) -> char {
+    match o {
+        ObjectKind::Regen => 'r',
+        ObjectKind::Hp => 'h',
+        ObjectKind::Damage => 'd',
+        ObjectKind::Kinghp => 'k',
+        ObjectKind::Clone => 'c',
+        ObjectKind::Coin => '$',
+    }
+}
+
+/// What `viewer` knows of `sq`: own pieces always; other squares only when
+/// the viewer sees them (lit and near one of its pieces); merchants always.
+fn owc_known(game: &OpenWorld, viewer: Option<Color>, sq: Square) -> bool {
+    match viewer {
+        None => true,
+        Some(v) => game.piece(sq).is_some_and(|u| u.color == v) || game.sees(v, sq),
+    }
+}
+
+/// An open-world-chess board: three characters a square, a piece with its
+/// HP (`♘5`), an object letter, `M` for a merchant, `·` for a lit empty
+/// square, and shading for fog or what the viewer cannot see.
+fn owc_grid(game: &OpenWorld, viewer: Option<Color>) -> String {
+    let (files, ranks) = game.size();
+    let mut out = String::new();
+    let letters: String = (0..files).map(|f| format!(" {} ", (b'a' + f) as char)).collect();
+    let _ = writeln!(out, "    {letters}");
+    for r in (0..ranks).rev() {
+        let _ = write!(out, "{:>3} ", r + 1);
+        for f in 0..files {
+            let sq = Square::new(f, r).expect("on board");
+            let cell = game.cell(sq);
+            let known = owc_known(game, viewer, sq);
+            let text = match (game.piece(sq), known) {
+                (Some(u), true) => {
+                    let symbol = fgn_replay::survival::board::Piece {
+                        color: u.color,
+                        kind: u.kind,
+                    }
+                    .symbol();
+                    if u.hp > 99 {
+                        format!("{symbol}**")
+                    } else {
+                        format!("{symbol}{:<2}", u.hp)
+                    }
+                }
+                _ if cell.merchant => " M ".to_string(),
+                (_, false) => "░░░".to_string(),
+                _ if !cell.lit => "░░░".to_string(),
+                _ => match cell.object {
+                    Some(o) => format!(" {} ", object_letter(o)),
+                    None => " · ".to_string(),
+                },
+            };
+            out.push_str(&text);
+        }
+        let _ = writeln!(out, " {}", r + 1);
+    }
+    let _ = writeln!(out, "    {letters}");
+    let _ = writeln!(
+        out,
+        "objects: r regen, h hp, d damage, k kinghp, c clone, $ coin; M merchant; ░ fog or unseen"
+    );
+    out
+}
+
 /// The position as text: the board with coordinates, then who is to move,
 /// check, spells and the result.
 pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>) -> String {
@@ -108,6 +177,7 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
         Replay::Draughts(s) => grid(8, 8, |sq| {
             s.engine.position().piece_at(sq).map(|(c, k)| draughts_symbol(c, k))
         }),
+        Replay::OpenWorld(s) => owc_grid(&s.engine, viewer),
     };
     let _ = writeln!(out);
     match last {
@@ -126,6 +196,17 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
             }
         }
         Replay::Draughts(s) => draughts_notes(&mut out, &s.engine),
+        Replay::OpenWorld(s) => {
+            if matches!(replay.turn(), Turn::Move { .. }) {
+                let _ = writeln!(out, "moves left in this turn: {}", s.engine.moves_left());
+            }
+            for c in [Color::White, Color::Black] {
+                // A player's coins are its own secret.
+                if viewer.is_none_or(|v| v == c) {
+                    let _ = writeln!(out, "{} has {} coins", c.name(), s.engine.coins(c));
+                }
+            }
+        }
     }
     let _ = writeln!(out, "result: {}", phase_text(replay));
     if let (Some(v), Turn::Setup { .. }) = (viewer, replay.turn()) {
@@ -167,6 +248,56 @@ pub fn json(replay: &Replay, viewer: Option<Color>, shown: usize) -> serde_json:
                 "board": board.size().to_string(),
                 "pieces": pieces,
                 "check": s.engine.in_check() && matches!(replay.turn(), Turn::Move { .. }),
+            })
+        }
+        Replay::OpenWorld(s) => {
+            let game = &s.engine;
+            let (files, ranks) = game.size();
+            let squares: Vec<Square> = (0..ranks)
+                .flat_map(|r| (0..files).map(move |f| Square::new(f, r).expect("on board")))
+                .collect();
+            let pieces: Vec<_> = squares
+                .iter()
+                .filter(|&&sq| owc_known(game, viewer, sq))
+                .filter_map(|&sq| game.piece(sq).map(|u| (sq, u)))
+                .map(|(sq, u)| {
+                    serde_json::json!({"square": sq.to_string(), "color": u.color.name(), "piece": u.kind.char().to_string(),
+                        "hp": u.hp, "max_hp": u.max, "range": u.range})
+                })
+                .collect();
+            let objects: Vec<_> = squares
+                .iter()
+                .filter(|&&sq| owc_known(game, viewer, sq) && game.cell(sq).lit)
+                .filter_map(|&sq| {
+                    game.cell(sq)
+                        .object
+                        .map(|o| serde_json::json!({"square": sq.to_string(), "object": o.name()}))
+                })
+                .collect();
+            let lit: Vec<String> = squares
+                .iter()
+                .filter(|&&sq| owc_known(game, viewer, sq) && game.cell(sq).lit)
+                .map(Square::to_string)
+                .collect();
+            let merchants: Vec<String> = squares
+                .iter()
+                .filter(|&&sq| game.cell(sq).merchant)
+                .map(Square::to_string)
+                .collect();
+            let coins: serde_json::Map<String, serde_json::Value> = [Color::White, Color::Black]
+                .into_iter()
+                .filter(|&c| viewer.is_none_or(|v| v == c))
+                .map(|c| (c.name().to_string(), serde_json::json!(game.coins(c))))
+                .collect();
+            serde_json::json!({
+                "game": "open-world-chess",
+                "board": format!("{files}x{ranks}"),
+                "pieces": pieces,
+                "objects": objects,
+                "lit": lit,
+                "merchants": merchants,
+                "coins": coins,
+                "moves_left": game.moves_left(),
             })
         }
         Replay::Draughts(s) => {

@@ -8,6 +8,7 @@
 pub mod draughts;
 pub mod error;
 pub mod magic;
+pub mod owc;
 pub mod ruleset;
 pub mod seed;
 pub mod session;
@@ -26,6 +27,8 @@ pub enum Replay {
     Survival(Session<survival::Survival>),
     /// magic-draughts
     Draughts(Session<magic::MagicDraughts>),
+    /// open-world-chess
+    OpenWorld(Session<owc::OpenWorld>),
 }
 
 /// Why a log cannot be replayed at all.
@@ -100,6 +103,12 @@ impl Replay {
         let time = rules.time_control();
         Ok(match rules {
             Ruleset::Survival(r) => Replay::Survival(Session::new(survival::Survival::new(r), time, game.has_seed())),
+            Ruleset::OpenWorld(r) => {
+                let commit = header
+                    .get("SeedCommit")
+                    .and_then(|c| fgn_notation::header::parse_seed_commit(c).ok());
+                Replay::OpenWorld(Session::new(owc::OpenWorld::new(r, commit), time, game.has_seed()))
+            }
             Ruleset::Draughts(r) => {
                 // The tag's form was checked when the header was read.
                 let commit = header
@@ -119,6 +128,7 @@ impl Replay {
         match self {
             Replay::Survival(s) => s.apply(index, event),
             Replay::Draughts(s) => s.apply(index, event),
+            Replay::OpenWorld(s) => s.apply(index, event),
         }
     }
 
@@ -127,6 +137,7 @@ impl Replay {
         match self {
             Replay::Survival(s) => s.finish(),
             Replay::Draughts(s) => s.finish(),
+            Replay::OpenWorld(s) => s.finish(),
         }
     }
 
@@ -135,6 +146,7 @@ impl Replay {
         match self {
             Replay::Survival(s) => s.phase(),
             Replay::Draughts(s) => s.phase(),
+            Replay::OpenWorld(s) => s.phase(),
         }
     }
 
@@ -143,6 +155,7 @@ impl Replay {
         match self {
             Replay::Survival(s) => s.engine.turn(),
             Replay::Draughts(s) => s.engine.turn(),
+            Replay::OpenWorld(s) => s.engine.turn(),
         }
     }
 }

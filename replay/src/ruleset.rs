@@ -103,6 +103,149 @@ impl Default for DraughtsRules {
     }
 }
 
+/// The bonus kinds' weights in open-world-chess (percent; they sum to 100).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BonusWeights {
+    /// Regen (HP +2).
+    pub regen: u32,
+    /// HP (maximum +1 and HP +1).
+    pub hp: u32,
+    /// Damage (the base of the damage ramp).
+    pub damage: u32,
+    /// King HP.
+    pub kinghp: u32,
+    /// Clone.
+    pub clone: u32,
+}
+
+impl Default for BonusWeights {
+    fn default() -> BonusWeights {
+        BonusWeights {
+            regen: 42,
+            hp: 32,
+            damage: 20,
+            kinghp: 3,
+            clone: 3,
+        }
+    }
+}
+
+/// Initial (and maximum) HP of each piece kind in open-world-chess.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PieceHp {
+    /// Pawn.
+    pub pawn: u16,
+    /// Knight.
+    pub knight: u16,
+    /// Bishop.
+    pub bishop: u16,
+    /// Rook.
+    pub rook: u16,
+    /// Queen.
+    pub queen: u16,
+    /// King.
+    pub king: u16,
+}
+
+impl Default for PieceHp {
+    fn default() -> PieceHp {
+        PieceHp {
+            pawn: 3,
+            knight: 5,
+            bishop: 5,
+            rook: 7,
+            queen: 9,
+            king: 10,
+        }
+    }
+}
+
+/// The parameters of open-world-chess 1.2 (RULES.md section 2).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpenWorldRules {
+    /// Board size, at least 8 files and 6 ranks. Tag `Board`.
+    pub board: Board,
+    /// Merchant squares; `None`: `d5 e4` on 8x8, none on other sizes. Tag `Merchants`.
+    pub merchants: Option<Vec<fgn_notation::Square>>,
+    /// Moves per turn. Tag `MovesPerTurn`.
+    pub moves_per_turn: u8,
+    /// Radius of the light around a piece (and of vision). Tag `LightRadius`.
+    pub light_radius: u8,
+    /// Percent chance that a square turning lit gets an object. Tag `SpawnChance`.
+    pub spawn_chance: u32,
+    /// Percent of objects that are coins rather than bonuses. Tag `CoinShare`.
+    pub coin_share: u32,
+    /// Bonus weights. Tag `BonusWeights "regen=42 hp=32 damage=20 kinghp=3 clone=3"`.
+    pub bonus_weights: BonusWeights,
+    /// The full move from which the damage share grows. Tag `DamageRampStart`.
+    pub damage_ramp_start: u32,
+    /// Percent added to the damage share per full move after the start. Tag `DamageRampStep`.
+    pub damage_ramp_step: u32,
+    /// The largest damage share, percent. Tag `DamageMax`.
+    pub damage_max: u32,
+    /// Turns after which an unvisited lit square fogs again. Tag `FogAfter`.
+    pub fog_after: u8,
+    /// Price of a shop item in coins. Tag `ShopPrice`.
+    pub shop_price: u32,
+    /// HP a regen bonus heals. Tag `RegenHeal`.
+    pub regen_heal: u16,
+    /// The largest damage roll (rolls are 1..=this). Tag `DamageRoll`.
+    pub damage_roll: u8,
+    /// Maximum and HP the shop's `hp` item adds. Tag `ShopHp`.
+    pub shop_hp: u16,
+    /// HP the shop's `drain` item takes. Tag `DrainHp`.
+    pub drain_hp: u16,
+    /// Step range the shop's `range` item gives a pawn or king. Tag `RangeSteps`.
+    pub range_steps: u8,
+    /// Initial HP per piece kind.
+    pub hp: PieceHp,
+    /// Seconds per turn; none by default. Tag `MoveSeconds` or `TimeControl "move=..."`.
+    pub move_seconds: Option<u32>,
+}
+
+impl Default for OpenWorldRules {
+    fn default() -> OpenWorldRules {
+        OpenWorldRules {
+            board: Board(BoardSize { files: 8, ranks: 8 }),
+            merchants: None,
+            moves_per_turn: 3,
+            light_radius: 2,
+            spawn_chance: 10,
+            coin_share: 5,
+            bonus_weights: BonusWeights::default(),
+            damage_ramp_start: 100,
+            damage_ramp_step: 1,
+            damage_max: 50,
+            fog_after: 5,
+            shop_price: 6,
+            regen_heal: 2,
+            damage_roll: 5,
+            shop_hp: 2,
+            drain_hp: 2,
+            range_steps: 2,
+            hp: PieceHp::default(),
+            move_seconds: None,
+        }
+    }
+}
+
+impl OpenWorldRules {
+    /// The merchant squares in force.
+    pub fn merchant_squares(&self) -> Vec<fgn_notation::Square> {
+        match &self.merchants {
+            Some(m) => m.clone(),
+            None if self.board.0 == (BoardSize { files: 8, ranks: 8 }) => ["d5", "e4"]
+                .iter()
+                .map(|s| s.parse().expect("literal squares"))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
 /// The ruleset of any game.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 #[serde(untagged)]
@@ -111,6 +254,8 @@ pub enum Ruleset {
     Survival(SurvivalRules),
     /// magic-draughts
     Draughts(DraughtsRules),
+    /// open-world-chess
+    OpenWorld(OpenWorldRules),
 }
 
 /// The rules version each supported game implements.
@@ -127,7 +272,8 @@ impl Ruleset {
         match game {
             GameKind::SurvivalChess => Some(Ruleset::Survival(SurvivalRules::default())),
             GameKind::MagicDraughts => Some(Ruleset::Draughts(DraughtsRules::default())),
-            GameKind::OpenWorldChess | GameKind::GreatWarChess => None,
+            GameKind::OpenWorldChess => Some(Ruleset::OpenWorld(OpenWorldRules::default())),
+            GameKind::GreatWarChess => None,
         }
     }
 
@@ -138,6 +284,7 @@ impl Ruleset {
         let rules = match game {
             GameKind::SurvivalChess => serde_json::from_str(json).map(Ruleset::Survival).map_err(bad)?,
             GameKind::MagicDraughts => serde_json::from_str(json).map(Ruleset::Draughts).map_err(bad)?,
+            GameKind::OpenWorldChess => serde_json::from_str(json).map(Ruleset::OpenWorld).map_err(bad)?,
             _ => return Err(format!("{game} is not supported yet")),
         };
         rules.check().map_err(|e| format!("rules for {game}: {e}"))?;
@@ -166,6 +313,37 @@ impl Ruleset {
                 Ok(())
             }
             Ruleset::Draughts(_) => Ok(()),
+            Ruleset::OpenWorld(r) => {
+                let size = r.board.0;
+                if size.files < 8 || size.ranks < 6 {
+                    return Err(format!(
+                        "board {size}: open-world-chess needs at least 8 files and 6 ranks"
+                    ));
+                }
+                if r.moves_per_turn == 0 || r.damage_roll == 0 || r.shop_price == 0 {
+                    return Err("moves_per_turn, damage_roll and shop_price must be at least 1".into());
+                }
+                if r.spawn_chance > 100 || r.coin_share > 100 || r.damage_max > 100 {
+                    return Err("spawn_chance, coin_share and damage_max are percentages (0..100)".into());
+                }
+                let w = r.bonus_weights;
+                if w.regen + w.hp + w.kinghp + w.clone == 0 {
+                    return Err("bonus_weights: regen, hp, kinghp and clone may not all be 0".into());
+                }
+                let hp = r.hp;
+                if [hp.pawn, hp.knight, hp.bishop, hp.rook, hp.queen, hp.king].contains(&0) {
+                    return Err("every piece starts with at least 1 HP".into());
+                }
+                if let Some(m) = &r.merchants {
+                    if let Some(sq) = m
+                        .iter()
+                        .find(|sq| sq.file_index() >= size.files || sq.rank_index() >= size.ranks)
+                    {
+                        return Err(format!("merchant square {sq} is not on the {size} board"));
+                    }
+                }
+                Ok(())
+            }
         }
     }
 
@@ -228,9 +406,80 @@ impl Ruleset {
                     }
                     _ => {}
                 },
+                Ruleset::OpenWorld(r) => {
+                    let int = |what: &str| decimal(value).ok_or_else(|| fault(what));
+                    let small = |what: &str| {
+                        decimal(value)
+                            .and_then(|v| u8::try_from(v).ok())
+                            .ok_or_else(|| fault(what))
+                    };
+                    let hp = |what: &str| {
+                        decimal(value)
+                            .and_then(|v| u16::try_from(v).ok())
+                            .ok_or_else(|| fault(what))
+                    };
+                    match name {
+                        "Board" => {
+                            let size: BoardSize = value.parse().map_err(|_| fault("a board size WxH"))?;
+                            if size.files < 8 || size.ranks < 6 {
+                                return Err(fault("an open-world-chess board: at least 8 files and 6 ranks"));
+                            }
+                            r.board = Board(size);
+                        }
+                        "Merchants" => {
+                            let squares = fgn_notation::header::parse_square_list(value)
+                                .map_err(|_| fault("space-separated squares such as \"d5 e4\""))?;
+                            r.merchants = Some(squares);
+                        }
+                        "MovesPerTurn" => r.moves_per_turn = small("a whole number of moves 1..255")?,
+                        "LightRadius" => r.light_radius = small("a whole number of squares 0..255")?,
+                        "SpawnChance" => r.spawn_chance = int("a percentage 0..100")?,
+                        "CoinShare" => r.coin_share = int("a percentage 0..100")?,
+                        "DamageRampStart" => r.damage_ramp_start = int("a full-move number")?,
+                        "DamageRampStep" => r.damage_ramp_step = int("a percentage per full move")?,
+                        "DamageMax" => r.damage_max = int("a percentage 0..100")?,
+                        "FogAfter" => r.fog_after = small("a number of turns 0..255")?,
+                        "ShopPrice" => r.shop_price = int("a price in coins, at least 1")?,
+                        "RegenHeal" => r.regen_heal = hp("HP 0..65535")?,
+                        "DamageRoll" => r.damage_roll = small("the largest roll 1..255")?,
+                        "ShopHp" => r.shop_hp = hp("HP 0..65535")?,
+                        "DrainHp" => r.drain_hp = hp("HP 0..65535")?,
+                        "RangeSteps" => r.range_steps = small("a number of squares 1..255")?,
+                        "BonusWeights" => {
+                            let expected = "weights such as \"regen=42 hp=32 damage=20 kinghp=3 clone=3\"";
+                            let mut w = r.bonus_weights;
+                            for part in value.split(' ') {
+                                let (k, v) = part.split_once('=').ok_or_else(|| fault(expected))?;
+                                let v = decimal(v).ok_or_else(|| fault(expected))?;
+                                match k {
+                                    "regen" => w.regen = v,
+                                    "hp" => w.hp = v,
+                                    "damage" => w.damage = v,
+                                    "kinghp" => w.kinghp = v,
+                                    "clone" => w.clone = v,
+                                    _ => return Err(fault(expected)),
+                                }
+                            }
+                            r.bonus_weights = w;
+                        }
+                        "TimeControl" => {
+                            let tc: TimeControl =
+                                value.parse().map_err(|_| fault("a time control such as \"move=60\""))?;
+                            if tc.setup_seconds.is_some() {
+                                return Err(fault("a move limit only: open-world-chess has no setup"));
+                            }
+                            r.move_seconds = tc.move_seconds.or(r.move_seconds);
+                        }
+                        "MoveSeconds" => {
+                            r.move_seconds = Some(seconds(value).ok_or_else(|| fault("whole seconds, at least 1"))?)
+                        }
+                        _ => {}
+                    }
+                }
             }
         }
-        Ok(())
+        self.check()
+            .map_err(|e| ("Rules".to_string(), Fault::new("parameter", e)))
     }
 
     /// The time limits of the ruleset.
@@ -238,6 +487,10 @@ impl Ruleset {
         match self {
             Ruleset::Survival(r) => TimeControl {
                 setup_seconds: r.setup_seconds,
+                move_seconds: r.move_seconds,
+            },
+            Ruleset::OpenWorld(r) => TimeControl {
+                setup_seconds: None,
                 move_seconds: r.move_seconds,
             },
             Ruleset::Draughts(r) => TimeControl {
@@ -252,6 +505,14 @@ impl Ruleset {
 fn survival_board_problem(size: BoardSize) -> Option<String> {
     let ok = (6..=26).contains(&size.files) && (6..=26).contains(&size.ranks) && size.ranks % 2 == 0;
     (!ok).then(|| format!("board {size}: survival-chess boards are W x H with W and H from 6 to 26 and H even"))
+}
+
+/// A decimal number without sign or leading zeros.
+fn decimal(value: &str) -> Option<u32> {
+    if value.is_empty() || (value.len() > 1 && value.starts_with('0')) || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok()
 }
 
 fn seconds(value: &str) -> Option<u32> {

@@ -1,0 +1,274 @@
+//! Random legal open-world-chess games with a seed: every random outcome is
+//! what the seed derives, and the players' choices (moves, `end`,
+//! purchases) come from a second, independent generator. For benchmarks,
+//! property tests and the corpus.
+
+use fgn_notation::{Action, Actor, Color, Event, Game, Header, Item, MoveNumber, PieceKind, Seed, Tag};
+
+use super::{derive_clone, derive_damage, derive_spawn, OpenWorld};
+use crate::ruleset::OpenWorldRules;
+use crate::seed::{commitment, Draws};
+use crate::session::{Decision, Engine, Turn};
+use crate::survival::random::Rng;
+
+/// A random game from the world seed `world` and the choices of `choices`,
+/// at most `max_events` events long; it ends with its result and the
+/// revealed seed when a king dies (or a player resigns, now and then).
+pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_events: usize) -> Game {
+    let mut rng = Rng::new(choices);
+    let draws = Draws::new(&world);
+    let commit = commitment(&world);
+    let mut game = OpenWorld::new(rules.clone(), Some(commit));
+    let mut events: Vec<Event> = Vec::new();
+    let mut last_n = MoveNumber(0);
+    let mut decision: Option<Decision> = None;
+    // The starting light's spawns come first.
+    for sq in game.spawnable() {
+        if let Some(object) = derive_spawn(&rules, &draws, 0, None, sq) {
+            game.at_event(events.len());
+            let action = Action::Spawn { square: sq, object };
+            game.world(&action).expect("a derived spawn is legal");
+            events.push(Event {
+                n: last_n,
+                actor: Actor::World,
+                action,
+                clock_ms: None,
+            });
+        }
+    }
+    while decision.is_none() && events.len() < max_events {
+        game.at_event(events.len());
+        if let Some((square, candidates)) = game.owed() {
+            let (n, cause) = game.cause().expect("an owed outcome belongs to a move");
+            let action = match candidates {
+                None => Action::Damage {
+                    square,
+                    amount: derive_damage(&rules, &draws, n, cause, square),
+                },
+                Some(c) => Action::Clone {
+                    square: derive_clone(&draws, n, cause, square, &c),
+                },
+            };
+            decision = game.world(&action).expect("a derived outcome is legal");
+            events.push(Event {
+                n: last_n,
+                actor: Actor::World,
+                action,
+                clock_ms: None,
+            });
+            if decision.is_none() {
+                push_spawns(&mut game, &rules, &draws, &mut events, last_n);
+            }
+            continue;
+        }
+        let Turn::Move { side, number } = game.turn() else {
+            break;
+        };
+        let action = choose(&game, side, &mut rng, &rules);
+        let Some(action) = action else { break };
+        if action == Action::Resign {
+            events.push(Event {
+                n: last_n,
+                actor: Actor::Player(side),
+                action,
+                clock_ms: None,
+            });
+            decision = Some(Decision::win(side.opponent(), fgn_notation::Reason::Resign));
+            break;
+        }
+        match game.player(side, number, &action) {
+            Ok(d) => decision = d,
+            // A choice the rules refuse is simply not played.
+            Err(_) => continue,
+        }
+        let cause_index = events.len();
+        events.push(Event {
+            n: number,
+            actor: Actor::Player(side),
+            action,
+            clock_ms: None,
+        });
+        last_n = number;
+        let _ = cause_index;
+        if decision.is_none() {
+            push_spawns(&mut game, &rules, &draws, &mut events, last_n);
+        }
+    }
+    let hex: String = commit.iter().map(|b| format!("{b:02x}")).collect();
+    let mut tags = vec![
+        Tag {
+            name: "Game".into(),
+            value: "open-world-chess".into(),
+        },
+        Tag {
+            name: "Rules".into(),
+            value: "1.2".into(),
+        },
+        Tag {
+            name: "SeedCommit".into(),
+            value: format!("blake3:{hex}"),
+        },
+    ];
+    // The parameters that differ from the defaults, as header tags, so that
+    // the log replays under the rules it was made with.
+    let d = OpenWorldRules::default();
+    let mut param = |name: &str, value: String, default: String| {
+        if value != default {
+            tags.push(Tag {
+                name: name.into(),
+                value,
+            });
+        }
+    };
+    param("Board", rules.board.0.to_string(), d.board.0.to_string());
+    param(
+        "MovesPerTurn",
+        rules.moves_per_turn.to_string(),
+        d.moves_per_turn.to_string(),
+    );
+    param(
+        "SpawnChance",
+        rules.spawn_chance.to_string(),
+        d.spawn_chance.to_string(),
+    );
+    param("CoinShare", rules.coin_share.to_string(), d.coin_share.to_string());
+    param(
+        "DamageRampStart",
+        rules.damage_ramp_start.to_string(),
+        d.damage_ramp_start.to_string(),
+    );
+    param("FogAfter", rules.fog_after.to_string(), d.fog_after.to_string());
+    param("ShopPrice", rules.shop_price.to_string(), d.shop_price.to_string());
+    param(
+        "LightRadius",
+        rules.light_radius.to_string(),
+        d.light_radius.to_string(),
+    );
+    if rules.merchants.is_some() {
+        let list: Vec<String> = rules.merchant_squares().iter().map(|s| s.to_string()).collect();
+        tags.push(Tag {
+            name: "Merchants".into(),
+            value: list.join(" "),
+        });
+    }
+    if let Some(d) = decision {
+        events.push(Event {
+            n: last_n,
+            actor: Actor::World,
+            action: Action::Result {
+                outcome: d.outcome,
+                reason: d.reason,
+            },
+            clock_ms: None,
+        });
+        events.push(Event {
+            n: last_n,
+            actor: Actor::World,
+            action: Action::Seed { seed: Seed(world) },
+            clock_ms: None,
+        });
+    }
+    Game {
+        header: Header { tags },
+        events,
+    }
+}
+
+/// The spawns the seed gives on the squares the last move lit.
+fn push_spawns(game: &mut OpenWorld, rules: &OpenWorldRules, draws: &Draws, events: &mut Vec<Event>, n: MoveNumber) {
+    let Some((turn_n, cause)) = game.last_cause() else {
+        return;
+    };
+    for sq in game.spawnable() {
+        if let Some(object) = derive_spawn(rules, draws, turn_n, Some(cause), sq) {
+            game.at_event(events.len());
+            let action = Action::Spawn { square: sq, object };
+            game.world(&action).expect("a derived spawn is legal");
+            events.push(Event {
+                n,
+                actor: Actor::World,
+                action,
+                clock_ms: None,
+            });
+        }
+    }
+}
+
+/// A player's choice: mostly moves (attacks preferred), sometimes `end`
+/// or a purchase, rarely a resignation.
+fn choose(game: &OpenWorld, side: Color, rng: &mut Rng, rules: &OpenWorldRules) -> Option<Action> {
+    if game.shop_open() && game.coins(side) >= rules.shop_price && rng.below(2) == 0 {
+        let own: Vec<_> = game
+            .squares()
+            .filter(|&sq| game.piece(sq).is_some_and(|u| u.color == side))
+            .collect();
+        let seen_enemy: Vec<_> = game
+            .squares()
+            .filter(|&sq| game.piece(sq).is_some_and(|u| u.color != side) && game.sees(side, sq))
+            .collect();
+        let pick = |v: &[fgn_notation::Square], rng: &mut Rng| v.get(rng.below(v.len().max(1))).copied();
+        return Some(match rng.below(4) {
+            0 => Action::Buy {
+                item: Item::Curse,
+                square: None,
+                hidden: false,
+            },
+            1 => Action::Buy {
+                item: Item::Hp,
+                square: pick(&own, rng),
+                hidden: false,
+            },
+            2 => match pick(&seen_enemy, rng) {
+                Some(sq) => Action::Buy {
+                    item: Item::Drain,
+                    square: Some(sq),
+                    hidden: false,
+                },
+                None => Action::Buy {
+                    item: Item::Curse,
+                    square: None,
+                    hidden: false,
+                },
+            },
+            _ => {
+                let ranged: Vec<_> = own
+                    .iter()
+                    .copied()
+                    .filter(|&sq| {
+                        game.piece(sq)
+                            .is_some_and(|u| matches!(u.kind, PieceKind::Pawn | PieceKind::King) && !u.range)
+                    })
+                    .collect();
+                match pick(&ranged, rng) {
+                    Some(sq) => Action::Buy {
+                        item: Item::Range,
+                        square: Some(sq),
+                        hidden: false,
+                    },
+                    None => Action::Buy {
+                        item: Item::Curse,
+                        square: None,
+                        hidden: false,
+                    },
+                }
+            }
+        });
+    }
+    if game.moves_left() > 0 && rng.below(12) == 0 {
+        return Some(Action::End);
+    }
+    if rng.below(400) == 0 {
+        return Some(Action::Resign);
+    }
+    let moves = game.moves(side);
+    if moves.is_empty() {
+        return (game.moves_left() > 0).then_some(Action::End);
+    }
+    let attacks: Vec<_> = moves.iter().filter(|m| m.capture).copied().collect();
+    let m = if !attacks.is_empty() && rng.below(3) != 0 {
+        attacks[rng.below(attacks.len())]
+    } else {
+        moves[rng.below(moves.len())]
+    };
+    Some(Action::Move(m))
+}
