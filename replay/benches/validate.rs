@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Action, BoardSize, Game};
 use fgn_replay::magic::random::random_game as random_draughts;
+use fgn_replay::owc::random::random_game as random_owc;
+use fgn_replay::ruleset::OpenWorldRules;
 use fgn_replay::survival::random::random_game;
 
 /// Runs `f` repeatedly for at least `min` and returns the best time per run,
@@ -155,6 +157,72 @@ fn main() {
         println!(
             "{:<7} {:>8} {:>8.2} {:>11.2} M/s {:>11.2} M/s {:>11.2} M/s {:>7.0} MiB/s {:>7.1}x",
             if magic { "on" } else { "off" },
+            n,
+            mib,
+            rate(full) / 1e6,
+            rate(parse_only) / 1e6,
+            rate(replay) / 1e6,
+            mib / hash.as_secs_f64(),
+            full.as_secs_f64() / hash.as_secs_f64(),
+        );
+    }
+    println!();
+    println!("open-world-chess validation ({games_per_size} random seeded games, seed re-derivation included)");
+    println!(
+        "{:<7} {:>8} {:>8} {:>15} {:>15} {:>15} {:>13} {:>8}",
+        "rules", "events", "MiB", "parse+replay", "parse only", "replay only", "blake3", "ratio"
+    );
+    for (name, rules) in [
+        ("default", OpenWorldRules::default()),
+        (
+            "busy",
+            OpenWorldRules {
+                spawn_chance: 50,
+                shop_price: 1,
+                coin_share: 30,
+                ..OpenWorldRules::default()
+            },
+        ),
+    ] {
+        let games: Vec<Game> = (0..games_per_size)
+            .map(|i| {
+                let world: [u8; 32] = std::array::from_fn(|b| (b * 7 + i) as u8);
+                random_owc(rules.clone(), world, i as u64, 600)
+            })
+            .collect();
+        let texts: Vec<String> = games.iter().map(Game::canonical_text).collect();
+        let bytes: usize = texts.iter().map(String::len).sum();
+        let n: usize = games.iter().map(|g| g.events.len()).sum();
+        for g in &games {
+            let v = fgn_replay::validate(g).expect("supported game");
+            assert!(v.error.is_none(), "generated games are legal: {:?}", v.error);
+        }
+        let full = best_of(min, || {
+            for t in &texts {
+                let parsed = parse(t.as_bytes());
+                black_box(fgn_replay::validate(&parsed.document.game).expect("supported").applied);
+            }
+        });
+        let parse_only = best_of(min, || {
+            for t in &texts {
+                black_box(parse(t.as_bytes()).document.game.events.len());
+            }
+        });
+        let replay = best_of(min, || {
+            for g in &games {
+                black_box(fgn_replay::validate(g).expect("supported").applied);
+            }
+        });
+        let hash = best_of(min, || {
+            for t in &texts {
+                black_box(blake3::hash(t.as_bytes()));
+            }
+        });
+        let rate = |d: Duration| n as f64 / d.as_secs_f64();
+        let mib = bytes as f64 / (1024.0 * 1024.0);
+        println!(
+            "{:<7} {:>8} {:>8.2} {:>11.2} M/s {:>11.2} M/s {:>11.2} M/s {:>7.0} MiB/s {:>7.1}x",
+            name,
             n,
             mib,
             rate(full) / 1e6,
