@@ -97,3 +97,52 @@ fn games_under_changed_parameters_carry_them_in_the_header() {
     }
     assert!(bought, "no purchase in twelve games with cheap shops");
 }
+
+/// The open-world-chess test vectors of docs/notation.md, computed by an
+/// independent Python implementation (the `blake3` package).
+#[test]
+fn the_documented_open_world_test_vectors_hold() {
+    use fgn_replay::owc::{derive_clone, derive_damage, derive_spawn};
+    use fgn_replay::seed::Draws;
+    let sq = |s: &str| s.parse::<fgn_notation::Square>().unwrap();
+    let rules = OpenWorldRules::default();
+    let files = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    for (seed, starts, ramp, dmg, cln) in [
+        (
+            [0u8; 32],
+            vec![("f3", ObjectKind::Regen), ("a6", ObjectKind::Regen), ("d6", ObjectKind::Damage)],
+            ["damage", "damage", "hp", "damage", "damage", "damage", "damage", "damage"],
+            1,
+            "f4",
+        ),
+        (
+            std::array::from_fn(|i| i as u8),
+            vec![
+                ("a3", ObjectKind::Hp),
+                ("d3", ObjectKind::Regen),
+                ("h5", ObjectKind::Regen),
+                ("b6", ObjectKind::Regen),
+                ("f6", ObjectKind::Clone),
+            ],
+            ["kinghp", "damage", "coin", "damage", "hp", "regen", "damage", "regen"],
+            2,
+            "e4",
+        ),
+    ] {
+        let draws = Draws::new(&seed);
+        let got: Vec<(String, ObjectKind)> = (3..=6)
+            .flat_map(|r| files.iter().map(move |f| format!("{f}{r}")))
+            .filter_map(|s| derive_spawn(&rules, &draws, 0, None, sq(&s)).map(|o| (s, o)))
+            .collect();
+        let want: Vec<(String, ObjectKind)> = starts.iter().map(|(s, o)| (s.to_string(), *o)).collect();
+        assert_eq!(got, want);
+        let always = OpenWorldRules { spawn_chance: 100, ..OpenWorldRules::default() };
+        let got: Vec<&str> = files
+            .iter()
+            .map(|f| derive_spawn(&always, &draws, 150, Some(9), sq(&format!("{f}1"))).unwrap().name())
+            .collect();
+        assert_eq!(got, ramp);
+        assert_eq!(derive_damage(&rules, &draws, 7, 42, sq("d4")), dmg);
+        assert_eq!(derive_clone(&draws, 7, 42, sq("e5"), &[sq("d4"), sq("e4"), sq("f4")]), sq(cln));
+    }
+}

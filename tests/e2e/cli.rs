@@ -209,3 +209,14 @@ fn a_closed_output_pipe_ends_quietly() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn rules_show_prints_the_open_world_defaults() {
+    let out = fgn(&["rules", "show", "open-world-chess"], b"");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["moves_per_turn"], 3);
+    assert_eq!(v["shop_price"], 6);
+    assert_eq!(v["bonus_weights"]["regen"], 42);
+    assert_eq!(v["damage_ramp_start"], 100);
+}
