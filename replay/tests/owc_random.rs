@@ -110,8 +110,14 @@ fn the_documented_open_world_test_vectors_hold() {
     for (seed, starts, ramp, dmg, cln) in [
         (
             [0u8; 32],
-            vec![("f3", ObjectKind::Regen), ("a6", ObjectKind::Regen), ("d6", ObjectKind::Damage)],
-            ["damage", "damage", "hp", "damage", "damage", "damage", "damage", "damage"],
+            vec![
+                ("f3", ObjectKind::Regen),
+                ("a6", ObjectKind::Regen),
+                ("d6", ObjectKind::Damage),
+            ],
+            [
+                "damage", "damage", "hp", "damage", "damage", "damage", "damage", "damage",
+            ],
             1,
             "f4",
         ),
@@ -136,13 +142,23 @@ fn the_documented_open_world_test_vectors_hold() {
             .collect();
         let want: Vec<(String, ObjectKind)> = starts.iter().map(|(s, o)| (s.to_string(), *o)).collect();
         assert_eq!(got, want);
-        let always = OpenWorldRules { spawn_chance: 100, ..OpenWorldRules::default() };
+        let always = OpenWorldRules {
+            spawn_chance: 100,
+            ..OpenWorldRules::default()
+        };
         let got: Vec<&str> = files
             .iter()
-            .map(|f| derive_spawn(&always, &draws, 150, Some(9), sq(&format!("{f}1"))).unwrap().name())
+            .map(|f| {
+                derive_spawn(&always, &draws, 150, Some(9), sq(&format!("{f}1")))
+                    .unwrap()
+                    .name()
+            })
             .collect();
         assert_eq!(got, ramp);
         assert_eq!(derive_damage(&rules, &draws, 7, 42, sq("d4")), dmg);
-        assert_eq!(derive_clone(&draws, 7, 42, sq("e5"), &[sq("d4"), sq("e4"), sq("f4")]), sq(cln));
+        assert_eq!(
+            derive_clone(&draws, 7, 42, sq("e5"), &[sq("d4"), sq("e4"), sq("f4")]),
+            sq(cln)
+        );
     }
 }

@@ -96,3 +96,13 @@ fn the_last_move_number_ends_the_game_without_overflow() {
         }
     );
 }
+
+#[test]
+fn random_survival_games_work_on_every_board_size() {
+    for (files, ranks) in [(6u8, 6u8), (7, 6), (8, 8), (26, 26), (26, 6), (6, 26)] {
+        let size = fgn_notation::BoardSize { files, ranks };
+        let game = fgn_replay::survival::random::random_game(size, 5, 60);
+        let v = validate(&game).expect("supported");
+        assert!(v.error.is_none(), "{size}: {:?}", v.error);
+    }
+}

@@ -59,8 +59,11 @@ fn army(size: BoardSize, color: Color) -> Vec<Placement> {
         PieceKind::Knight,
         PieceKind::Rook,
     ];
+    // A board narrower than eight files gets the army's right-hand part,
+    // which always holds the king (boards have at least six files).
+    let dropped = 8usize.saturating_sub(usize::from(size.files));
     let mut out = Vec::new();
-    for (i, kind) in order.into_iter().enumerate() {
+    for (i, kind) in order.into_iter().skip(dropped).enumerate() {
         let file = shift + i as u8;
         out.push(Placement {
             figure: Figure::Piece(kind),
@@ -74,7 +77,7 @@ fn army(size: BoardSize, color: Color) -> Vec<Placement> {
     out
 }
 
-/// A random legal game on a board of `size` (at least 8 files), at most
+/// A random legal game on a survival-chess board of `size`, at most
 /// `max_plies` long, ending with its result when it is decided.
 pub fn random_game(size: BoardSize, seed: u64, max_plies: usize) -> Game {
     let mut rng = Rng::new(seed);
