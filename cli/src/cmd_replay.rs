@@ -244,9 +244,21 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
         }
         shown = i + 1;
     }
-    let last = shown
-        .checked_sub(1)
-        .map(|i| (game.events[i].to_string(), p.document.event_lines[i]));
+    // A player sees its own events; any other event may tell what it could
+    // not see (an opponent's move in the fog, a spawn in the dark), so a
+    // player's view names only where the log stands.
+    let last = shown.checked_sub(1).map(|i| {
+        let event = &game.events[i];
+        let own = viewer
+            .color()
+            .is_none_or(|v| event.actor == fgn_notation::Actor::Player(v));
+        let text = if own {
+            event.to_string()
+        } else {
+            format!("(an event not shown from {}'s view)", viewer_name(viewer))
+        };
+        (text, p.document.event_lines[i])
+    });
     match rep.format {
         Format::Text => crate::out::print(&render::text(&replay, viewer.color(), shown, last.as_ref())),
         Format::Json => outln!(
@@ -254,6 +266,10 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
             serde_json::to_string_pretty(&render::json(&replay, viewer.color(), shown)).expect("JSON value")
         ),
     }
+}
+
+fn viewer_name(viewer: Viewer) -> &'static str {
+    viewer.color().map_or("all", Color::name)
 }
 
 /// `fgn leaderboard`.

@@ -17,7 +17,7 @@ pub fn print(text: &str) {
     }
 }
 
-/// `println!` through [`print`].
+/// `println!` through [`print()`].
 macro_rules! outln {
     ($($t:tt)*) => {
         $crate::out::print(&format!("{}\n", format_args!($($t)*)))

@@ -261,8 +261,15 @@ pub fn json(replay: &Replay, viewer: Option<Color>, shown: usize) -> serde_json:
                 .filter(|&&sq| owc_known(game, viewer, sq))
                 .filter_map(|&sq| game.piece(sq).map(|u| (sq, u)))
                 .map(|(sq, u)| {
-                    serde_json::json!({"square": sq.to_string(), "color": u.color.name(), "piece": u.kind.char().to_string(),
-                        "hp": u.hp, "max_hp": u.max, "range": u.range})
+                    let mut piece = serde_json::json!({"square": sq.to_string(), "color": u.color.name(),
+                        "piece": u.kind.char().to_string(), "hp": u.hp});
+                    // An enemy is seen with its type and HP only; its maximum
+                    // and upgrades are its owner's knowledge.
+                    if viewer.is_none_or(|v| v == u.color) {
+                        piece["max_hp"] = u.max.into();
+                        piece["range"] = u.range.into();
+                    }
+                    piece
                 })
                 .collect();
             let objects: Vec<_> = squares

@@ -173,6 +173,13 @@ impl Replay {
                     ..event.clone()
                 })
             }
+            (Replay::OpenWorld(s), fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) => {
+                let full = s.engine.canonical_move(side, m)?;
+                Some(Event {
+                    action: fgn_notation::Action::Move(full),
+                    ..event.clone()
+                })
+            }
             _ => None,
         }
     }

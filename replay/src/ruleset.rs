@@ -200,7 +200,7 @@ pub struct OpenWorldRules {
     pub drain_hp: u16,
     /// Step range the shop's `range` item gives a pawn or king. Tag `RangeSteps`.
     pub range_steps: u8,
-    /// Initial HP per piece kind.
+    /// Initial HP per piece kind. Tag `PieceHp "pawn=3 knight=5 bishop=5 rook=7 queen=9 king=10"`.
     pub hp: PieceHp,
     /// Seconds per turn; none by default. Tag `MoveSeconds` or `TimeControl "move=..."`.
     pub move_seconds: Option<u32>,
@@ -320,8 +320,15 @@ impl Ruleset {
                         "board {size}: open-world-chess needs at least 8 files and 6 ranks"
                     ));
                 }
-                if r.moves_per_turn == 0 || r.damage_roll == 0 || r.shop_price == 0 {
-                    return Err("moves_per_turn, damage_roll and shop_price must be at least 1".into());
+                if r.moves_per_turn == 0
+                    || r.damage_roll == 0
+                    || r.shop_price == 0
+                    || r.range_steps == 0
+                    || r.fog_after == 0
+                {
+                    return Err(
+                        "moves_per_turn, damage_roll, shop_price, range_steps and fog_after must be at least 1".into(),
+                    );
                 }
                 if r.spawn_chance > 100 || r.coin_share > 100 || r.damage_max > 100 {
                     return Err("spawn_chance, coin_share and damage_max are percentages (0..100)".into());
@@ -445,6 +452,26 @@ impl Ruleset {
                         "ShopHp" => r.shop_hp = hp("HP 0..65535")?,
                         "DrainHp" => r.drain_hp = hp("HP 0..65535")?,
                         "RangeSteps" => r.range_steps = small("a number of squares 1..255")?,
+                        "PieceHp" => {
+                            let expected = "HP such as \"pawn=3 knight=5 bishop=5 rook=7 queen=9 king=10\"";
+                            let mut h = r.hp;
+                            for part in value.split(' ') {
+                                let (k, v) = part.split_once('=').ok_or_else(|| fault(expected))?;
+                                let v = decimal(v)
+                                    .and_then(|v| u16::try_from(v).ok())
+                                    .ok_or_else(|| fault(expected))?;
+                                match k {
+                                    "pawn" => h.pawn = v,
+                                    "knight" => h.knight = v,
+                                    "bishop" => h.bishop = v,
+                                    "rook" => h.rook = v,
+                                    "queen" => h.queen = v,
+                                    "king" => h.king = v,
+                                    _ => return Err(fault(expected)),
+                                }
+                            }
+                            r.hp = h;
+                        }
                         "BonusWeights" => {
                             let expected = "weights such as \"regen=42 hp=32 damage=20 kinghp=3 clone=3\"";
                             let mut w = r.bonus_weights;

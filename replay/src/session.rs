@@ -231,12 +231,15 @@ impl<E: Engine> Session<E> {
         if event.clock_ms.is_some() {
             self.last_clock = event.clock_ms;
         }
+        // A turn begins at the event that passed it on; a world event without
+        // a clock reading (the usual case) begins it at the last reading.
+        let now = event.clock_ms.or(self.last_clock);
         let turn_after = self.engine.turn();
         if turn_after != turn_before && !matches!(turn_after, Turn::Setup { .. }) {
-            self.turn_start = event.clock_ms;
+            self.turn_start = now;
         }
         if let (Action::Extra { granted: true }, _) = (&event.action, event.actor) {
-            self.turn_start = event.clock_ms;
+            self.turn_start = now;
         }
         Ok(())
     }

@@ -106,3 +106,80 @@ fn random_survival_games_work_on_every_board_size() {
         assert!(v.error.is_none(), "{size}: {:?}", v.error);
     }
 }
+
+const OWC: &str = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[TimeControl \"move=60\"]\n\n";
+
+#[test]
+fn after_a_last_move_onto_a_merchant_the_opponent_is_on_the_clock() {
+    // e3-e4 ends white's turn on the merchant e4: black is now to move, and
+    // its late move is caught even though white may still buy.
+    let e = verdict(&format!(
+        "{OWC}1 w e2-e3 {{t=1}}\n1 w Qd1-e2 {{t=2}}\n1 w e3-e4 {{t=3}}\n1 b e7-e6 {{t=500}}\n"
+    ))
+    .expect("late");
+    assert_eq!(e.rule, "time-limit", "{e}");
+    let log = format!("{OWC}1 w e2-e3 {{t=1}}\n1 w Qd1-e2 {{t=2}}\n1 w e3-e4 {{t=3}}\n1 @ timeout b {{t=70}}\n1 w extra no\n1 @ result 1-0 timeout\n");
+    assert!(verdict(&log).is_none());
+}
+
+#[test]
+fn a_world_event_without_a_clock_starts_the_next_turn_at_the_last_reading() {
+    let log = format!(
+        "{OWC}0 @ spawn d3 damage\n1 w e2-e3 {{t=1}}\n1 w Qd1-e2 {{t=2}}\n1 w d2-d3 {{t=3}}\n1 @ damage d3 1\n1 b e7-e6 {{t=500}}\n"
+    );
+    let e = verdict(&log).expect("black is late");
+    assert_eq!(e.rule, "time-limit", "{e}");
+}
+
+#[test]
+fn an_open_world_promotion_is_written_out_canonically() {
+    let parsed = parse(b"[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n1 w e2-e3\n");
+    let game = parsed.document.game;
+    let replay = fgn_replay::Replay::new(&game.header).unwrap();
+    // A pawn move to the far rank written without a piece becomes =Q.
+    let m = parse(b"[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n5 w g7-g8\n")
+        .document
+        .game
+        .events[0]
+        .clone();
+    let full = replay.canonical(&m).expect("a promotion is completed");
+    assert_eq!(full.to_string(), "5 w g7-g8=Q");
+}
+
+#[test]
+fn spawns_the_parameters_rule_out_are_refused_without_a_seed() {
+    let e = verdict("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[SpawnChance \"0\"]\n\n0 @ spawn c3 coin\n")
+        .expect("refused");
+    assert_eq!(e.rule, "world-event", "{e}");
+    let e = verdict("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[CoinShare \"0\"]\n\n0 @ spawn c3 coin\n")
+        .expect("refused");
+    assert_eq!(e.rule, "world-event", "{e}");
+    assert!(verdict("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n0 @ spawn c3 coin\n").is_none());
+}
+
+#[test]
+fn generated_games_under_any_parameters_carry_them() {
+    use fgn_replay::ruleset::{BonusWeights, OpenWorldRules, PieceHp};
+    let rules = OpenWorldRules {
+        bonus_weights: BonusWeights {
+            regen: 10,
+            hp: 10,
+            damage: 40,
+            kinghp: 20,
+            clone: 20,
+        },
+        hp: PieceHp {
+            pawn: 2,
+            ..PieceHp::default()
+        },
+        damage_roll: 3,
+        range_steps: 3,
+        spawn_chance: 40,
+        ..OpenWorldRules::default()
+    };
+    for i in 0..6u64 {
+        let game = fgn_replay::owc::random::random_game(rules.clone(), [i as u8; 32], i, 800);
+        let v = validate(&game).expect("supported");
+        assert!(v.error.is_none(), "game {i}: {:?}", v.error);
+    }
+}

@@ -143,6 +143,9 @@ pub struct OpenWorld {
     decided: bool,
     /// The full-move number and event index of the last move.
     last_cause: Option<(u32, usize)>,
+    /// The side whose turn ended with a move onto a merchant square, and
+    /// that turn's number: it may still buy.
+    late_shop: Option<(Color, MoveNumber)>,
     /// The state before the event being applied, to go back to when it is
     /// rejected (buffers reused from event to event).
     saved: Box<Saved>,
@@ -164,6 +167,7 @@ struct Saved {
     draws: usize,
     decided: bool,
     last_cause: Option<(u32, usize)>,
+    late_shop: Option<(Color, MoveNumber)>,
 }
 
 impl OpenWorld {
@@ -184,6 +188,7 @@ impl OpenWorld {
         s.draws = self.draws.len();
         s.decided = self.decided;
         s.last_cause = self.last_cause;
+        s.late_shop = self.late_shop;
     }
 
     /// Goes back to the last checkpoint.
@@ -202,6 +207,7 @@ impl OpenWorld {
         self.draws.truncate(s.draws);
         self.decided = s.decided;
         self.last_cause = s.last_cause;
+        self.late_shop = s.late_shop;
     }
 
     /// A game at its start: both armies on their first two ranks and the
@@ -232,6 +238,7 @@ impl OpenWorld {
             decided: false,
             saved: Box::default(),
             last_cause: None,
+            late_shop: None,
             rules,
         };
         for sq in game.rules.merchant_squares() {
@@ -666,11 +673,24 @@ impl OpenWorld {
 
     /// After a move is fully resolved: with no moves left and no shop open,
     /// the turn ends at once.
+    /// After a move is fully resolved: with no moves left the turn ends at
+    /// once, so that the opponent is the side to move (for its clock too). If
+    /// the last move ended on a merchant square, the mover may still buy until
+    /// the next event that is not a purchase: those purchases belong to the
+    /// turn just ended.
     fn maybe_close(&mut self) -> Result<(), Fault> {
-        if self.transit.is_none() && self.owed.is_none() && !self.decided && self.moves_left == 0 && !self.shop_open {
+        if self.transit.is_none() && self.owed.is_none() && !self.decided && self.moves_left == 0 {
+            let (mover, number) = self.current();
+            let late = self.shop_open.then_some((mover, number));
             self.close_turn()?;
+            self.late_shop = late;
         }
         Ok(())
+    }
+
+    /// The side that may still buy after its turn's last move, if any.
+    pub fn late_shop(&self) -> Option<(Color, MoveNumber)> {
+        self.late_shop
     }
 
     fn play_move(&mut self, mover: Color, n: MoveNumber, m: &ChessMove) -> Result<Option<Decision>, Fault> {
@@ -852,6 +872,19 @@ impl OpenWorld {
             ));
         };
         let (_, draw) = self.spawnable[pos];
+        let n = match self.draws.get(draw) {
+            Some(Draw::Spawn { n, .. }) => *n,
+            _ => 0,
+        };
+        if !spawn_possible(&self.rules, n, object) {
+            return Err(Fault::new(
+                "world-event",
+                format!(
+                    "a `{}` cannot spawn at move {n} under these parameters (its chance is 0)",
+                    object.name()
+                ),
+            ));
+        }
         self.spawnable.drain(..=pos);
         let i = self.index(square);
         self.cells[i].object = Some(object);
@@ -863,7 +896,8 @@ impl OpenWorld {
     }
 
     fn buy(&mut self, buyer: Color, item: Item, square: Option<Square>) -> Result<Option<Decision>, Fault> {
-        if !self.shop_open {
+        let late = self.late_shop.is_some_and(|(c, _)| c == buyer);
+        if !self.shop_open && !late {
             return Err(Fault::new(
                 "shop",
                 "purchases come right after a move that ended on a merchant square",
@@ -883,6 +917,9 @@ impl OpenWorld {
         let target = square.map(|sq| (sq, self.piece(sq)));
         let mut decision = None;
         match (item, target) {
+            // After the buyer's last move the opponent's turn has begun but
+            // not been played: the curse shortens that turn.
+            (Item::Curse, _) if late => self.moves_left = self.moves_left.saturating_sub(1).max(1),
             (Item::Curse, _) => self.curses[side(buyer.opponent())] += 1,
             (Item::Range, Some((sq, Some(mut u))))
                 if u.color == buyer && matches!(u.kind, PieceKind::Pawn | PieceKind::King) =>
@@ -1120,13 +1157,37 @@ pub fn derive_clone(draws: &Draws, n: u32, cause: usize, square: Square, candida
     candidates[k as usize]
 }
 
+/// The damage share (percent of bonuses) at full move `n`.
+fn damage_share(r: &OpenWorldRules, n: u32) -> u32 {
+    let ramp = n.saturating_sub(r.damage_ramp_start).saturating_mul(r.damage_ramp_step);
+    r.bonus_weights.damage.saturating_add(ramp).min(r.damage_max)
+}
+
+/// Whether `object` can spawn at full move `n` at all: without the seed
+/// that is all a log's spawns can be checked for.
+fn spawn_possible(r: &OpenWorldRules, n: u32, object: ObjectKind) -> bool {
+    if r.spawn_chance == 0 {
+        return false;
+    }
+    let w = r.bonus_weights;
+    let share = damage_share(r, n);
+    match object {
+        ObjectKind::Coin => r.coin_share > 0,
+        _ if r.coin_share >= 100 => false,
+        ObjectKind::Damage => share > 0,
+        _ if share >= 100 => false,
+        ObjectKind::Regen => w.regen > 0,
+        ObjectKind::Hp => w.hp > 0,
+        ObjectKind::Kinghp => w.kinghp > 0,
+        ObjectKind::Clone => w.clone > 0,
+    }
+}
+
 /// The bonus a roll `x` in 0..100 gives at full move `n`: damage with the
 /// ramped share, otherwise one of the others by their weights.
 fn bonus_kind(r: &OpenWorldRules, n: u32, x: u64, draws: &Draws, base: &str) -> ObjectKind {
     let w = r.bonus_weights;
-    let ramp = n.saturating_sub(r.damage_ramp_start).saturating_mul(r.damage_ramp_step);
-    let share = w.damage.saturating_add(ramp).min(r.damage_max);
-    if x < u64::from(share) {
+    if x < u64::from(damage_share(r, n)) {
         return ObjectKind::Damage;
     }
     let total = u64::from(w.regen + w.hp + w.kinghp + w.clone);
@@ -1229,8 +1290,24 @@ impl OpenWorld {
     fn player_in_place(&mut self, actor: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
         // The spawn window closes at the first event that is not a spawn.
         self.spawnable.clear();
-        let (mover, number) = self.current();
         let buying = matches!(action, Action::Buy { .. });
+        if let (Some((buyer, turn_number)), Action::Buy { item, square, .. }) = (self.late_shop, action) {
+            if buyer == actor {
+                if n != turn_number {
+                    return Err(Fault::new(
+                        "move-number",
+                        format!(
+                            "a purchase after {}'s last move carries that turn's number {turn_number}, not {n}",
+                            actor.name()
+                        ),
+                    ));
+                }
+                return self.buy(actor, *item, *square);
+            }
+        }
+        // Any other event closes the late shop.
+        self.late_shop = None;
+        let (mover, number) = self.current();
         if actor != mover {
             // The mover's turn ends at the opponent's event once its moves are spent.
             if self.moves_left == 0 && !self.decided {

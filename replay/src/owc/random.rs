@@ -121,29 +121,46 @@ pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_eve
         }
     };
     param("Board", rules.board.0.to_string(), d.board.0.to_string());
-    param(
-        "MovesPerTurn",
-        rules.moves_per_turn.to_string(),
-        d.moves_per_turn.to_string(),
-    );
-    param(
-        "SpawnChance",
-        rules.spawn_chance.to_string(),
-        d.spawn_chance.to_string(),
-    );
-    param("CoinShare", rules.coin_share.to_string(), d.coin_share.to_string());
-    param(
-        "DamageRampStart",
-        rules.damage_ramp_start.to_string(),
-        d.damage_ramp_start.to_string(),
-    );
-    param("FogAfter", rules.fog_after.to_string(), d.fog_after.to_string());
-    param("ShopPrice", rules.shop_price.to_string(), d.shop_price.to_string());
-    param(
-        "LightRadius",
-        rules.light_radius.to_string(),
-        d.light_radius.to_string(),
-    );
+    for (name, value, default) in [
+        (
+            "MovesPerTurn",
+            u32::from(rules.moves_per_turn),
+            u32::from(d.moves_per_turn),
+        ),
+        ("LightRadius", u32::from(rules.light_radius), u32::from(d.light_radius)),
+        ("SpawnChance", rules.spawn_chance, d.spawn_chance),
+        ("CoinShare", rules.coin_share, d.coin_share),
+        ("DamageRampStart", rules.damage_ramp_start, d.damage_ramp_start),
+        ("DamageRampStep", rules.damage_ramp_step, d.damage_ramp_step),
+        ("DamageMax", rules.damage_max, d.damage_max),
+        ("FogAfter", u32::from(rules.fog_after), u32::from(d.fog_after)),
+        ("ShopPrice", rules.shop_price, d.shop_price),
+        ("RegenHeal", u32::from(rules.regen_heal), u32::from(d.regen_heal)),
+        ("DamageRoll", u32::from(rules.damage_roll), u32::from(d.damage_roll)),
+        ("ShopHp", u32::from(rules.shop_hp), u32::from(d.shop_hp)),
+        ("DrainHp", u32::from(rules.drain_hp), u32::from(d.drain_hp)),
+        ("RangeSteps", u32::from(rules.range_steps), u32::from(d.range_steps)),
+    ] {
+        param(name, value.to_string(), default.to_string());
+    }
+    let w = rules.bonus_weights;
+    let weights = |w: crate::ruleset::BonusWeights| {
+        format!(
+            "regen={} hp={} damage={} kinghp={} clone={}",
+            w.regen, w.hp, w.damage, w.kinghp, w.clone
+        )
+    };
+    param("BonusWeights", weights(w), weights(d.bonus_weights));
+    let hp = |h: crate::ruleset::PieceHp| {
+        format!(
+            "pawn={} knight={} bishop={} rook={} queen={} king={}",
+            h.pawn, h.knight, h.bishop, h.rook, h.queen, h.king
+        )
+    };
+    param("PieceHp", hp(rules.hp), hp(d.hp));
+    if let Some(m) = rules.move_seconds {
+        param("MoveSeconds", m.to_string(), String::new());
+    }
     if rules.merchants.is_some() {
         let list: Vec<String> = rules.merchant_squares().iter().map(|s| s.to_string()).collect();
         tags.push(Tag {
@@ -198,6 +215,14 @@ fn push_spawns(game: &mut OpenWorld, rules: &OpenWorldRules, draws: &Draws, even
 /// or a purchase, rarely a resignation.
 fn choose(game: &OpenWorld, side: Color, rng: &mut Rng, rules: &OpenWorldRules) -> Option<Action> {
     if game.shop_open() && game.coins(side) >= rules.shop_price && rng.below(2) == 0 {
+        return Some(purchase(game, side, rng));
+    }
+    choose_move(game, side, rng)
+}
+
+/// A random purchase of `side` (the engine decides whether it is allowed).
+fn purchase(game: &OpenWorld, side: Color, rng: &mut Rng) -> Action {
+    {
         let own: Vec<_> = game
             .squares()
             .filter(|&sq| game.piece(sq).is_some_and(|u| u.color == side))
@@ -207,7 +232,7 @@ fn choose(game: &OpenWorld, side: Color, rng: &mut Rng, rules: &OpenWorldRules) 
             .filter(|&sq| game.piece(sq).is_some_and(|u| u.color != side) && game.sees(side, sq))
             .collect();
         let pick = |v: &[fgn_notation::Square], rng: &mut Rng| v.get(rng.below(v.len().max(1))).copied();
-        return Some(match rng.below(4) {
+        match rng.below(4) {
             0 => Action::Buy {
                 item: Item::Curse,
                 square: None,
@@ -252,8 +277,12 @@ fn choose(game: &OpenWorld, side: Color, rng: &mut Rng, rules: &OpenWorldRules) 
                     },
                 }
             }
-        });
+        }
     }
+}
+
+/// A move, `end` or (rarely) a resignation of `side`.
+fn choose_move(game: &OpenWorld, side: Color, rng: &mut Rng) -> Option<Action> {
     if game.moves_left() > 0 && rng.below(12) == 0 {
         return Some(Action::End);
     }
