@@ -117,6 +117,12 @@ pub trait Engine {
         let _ = index;
     }
 
+    /// Whether the last action owes world events; a cheap test asked for
+    /// every event, where [`Engine::owed_world_event`] builds a message.
+    fn owes_world_event(&self) -> bool {
+        self.owed_world_event().is_some()
+    }
+
     /// World events the last action owes (for example reveals after a
     /// capture), described for messages; `None` when nothing is owed.
     fn owed_world_event(&self) -> Option<String> {
@@ -282,7 +288,7 @@ impl<E: Engine> Session<E> {
                 }
                 return Ok(Phase::Over(d));
             }
-            (Phase::ResultDue(d), Actor::World, _) if self.engine.owed_world_event().is_some() => {
+            (Phase::ResultDue(d), Actor::World, _) if self.engine.owes_world_event() => {
                 self.engine.world(action)?;
                 return Ok(Phase::ResultDue(d));
             }
@@ -319,7 +325,8 @@ impl<E: Engine> Session<E> {
             }
             _ => {}
         }
-        if let Some(owed) = self.engine.owed_world_event() {
+        if self.engine.owes_world_event() {
+            let owed = self.engine.owed_world_event().unwrap_or_default();
             // The world writes what an action owes right after it; only a
             // resignation (possible at any time) may come in between, and the
             // result then waits for the owed events.

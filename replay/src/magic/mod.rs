@@ -613,6 +613,10 @@ impl Engine for MagicDraughts {
         Err(Fault::new("timeout", "magic-draughts has no setup"))
     }
 
+    fn owes_world_event(&self) -> bool {
+        !self.owed.is_empty()
+    }
+
     fn owed_world_event(&self) -> Option<String> {
         self.owed
             .first()

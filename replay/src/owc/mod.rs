@@ -1233,6 +1233,10 @@ impl Engine for OpenWorld {
         Err(Fault::new("timeout", "open-world-chess has no setup"))
     }
 
+    fn owes_world_event(&self) -> bool {
+        self.owed.is_some()
+    }
+
     fn owed_world_event(&self) -> Option<String> {
         match &self.owed {
             Some(Owed::Damage { square, .. }) => Some(format!("`@ damage {square} N` for the damage object there")),
