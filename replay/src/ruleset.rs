@@ -505,8 +505,17 @@ impl Ruleset {
                 }
             }
         }
-        self.check()
-            .map_err(|e| ("Rules".to_string(), Fault::new("parameter", e)))
+        self.check().map_err(|e| {
+            // Point at the tag the problem comes from where one does.
+            let tag = if e.starts_with("merchant square") {
+                "Merchants"
+            } else if e.starts_with("board") {
+                "Board"
+            } else {
+                "Rules"
+            };
+            (tag.to_string(), Fault::new("parameter", e))
+        })
     }
 
     /// The time limits of the ruleset.

@@ -183,3 +183,10 @@ fn generated_games_under_any_parameters_carry_them() {
         assert!(v.error.is_none(), "game {i}: {:?}", v.error);
     }
 }
+
+#[test]
+fn a_purchase_naming_a_square_off_the_board_is_a_rule_error() {
+    let log = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[ShopPrice \"1\"]\n\n0 @ spawn c3 coin\n1 w Nb1-c3\n1 w Nc3-e4\n1 w buy hp a9\n";
+    let e = verdict(log).expect("refused, not a panic");
+    assert_eq!(e.rule, "square", "{e}");
+}

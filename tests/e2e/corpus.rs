@@ -140,3 +140,51 @@ fn games_without_engines_are_unsupported_never_valid() {
         }
     }
 }
+
+/// Issue 5's promise: in every seeded open-world-chess game of the corpus,
+/// changing any one recorded outcome fails validation at that event (or,
+/// when the change alters what follows, no later than the first event it
+/// makes impossible).
+#[test]
+fn changing_any_outcome_of_a_seeded_corpus_game_fails() {
+    use fgn_notation::{Action, ObjectKind};
+    let mut changed_count = 0;
+    for path in fgn_files(&corpus().join("open-world-chess/valid")) {
+        let parsed = fgn_notation::parse(&std::fs::read(&path).unwrap());
+        let game = parsed.document.game;
+        if !game.events.iter().any(|e| matches!(e.action, Action::Seed { .. })) {
+            continue;
+        }
+        for (i, e) in game.events.iter().enumerate() {
+            let other = match e.action {
+                Action::Damage { square, amount } => Action::Damage {
+                    square,
+                    amount: if amount == 1 { 2 } else { amount - 1 },
+                },
+                Action::Spawn { square, object } => Action::Spawn {
+                    square,
+                    object: if object == ObjectKind::Coin {
+                        ObjectKind::Hp
+                    } else {
+                        ObjectKind::Coin
+                    },
+                },
+                _ => continue,
+            };
+            let mut changed = game.clone();
+            changed.events[i].action = other;
+            let v = fgn_replay::validate(&changed).expect("supported");
+            let error = v
+                .error
+                .unwrap_or_else(|| panic!("{}: changing event {i} went unnoticed", rel(&path)));
+            if error.rule == "seed" {
+                assert_eq!(error.place, fgn_replay::Place::Event(i), "{}: {error}", rel(&path));
+            }
+            changed_count += 1;
+        }
+    }
+    assert!(
+        changed_count >= 50,
+        "only {changed_count} outcomes in the seeded corpus games"
+    );
+}

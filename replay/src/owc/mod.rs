@@ -459,8 +459,15 @@ impl OpenWorld {
             });
         }
         let how = match unit.kind {
-            PieceKind::Pawn if capture => "a pawn attacks diagonally forward",
-            PieceKind::Pawn => "a pawn moves straight forward onto an empty square",
+            PieceKind::Pawn if capture && unit.range => {
+                "a pawn with range attacks one or two squares diagonally forward, over an empty square"
+            }
+            PieceKind::Pawn if capture => "a pawn attacks one square diagonally forward",
+            PieceKind::Pawn if df != 0 => "a pawn moves diagonally only to attack an enemy piece",
+            PieceKind::Pawn if unit.range => {
+                "a pawn with range steps one or two squares straight forward onto empty squares"
+            }
+            PieceKind::Pawn => "a pawn steps one square straight forward onto an empty square (no double step)",
             _ => "that is not its move, or a piece stands in the way",
         };
         Err(format!(
@@ -912,6 +919,12 @@ impl OpenWorld {
                     buyer.name(),
                     self.coins[side(buyer)]
                 ),
+            ));
+        }
+        if let Some(sq) = square.filter(|&sq| !self.on_board(sq)) {
+            return Err(Fault::new(
+                "square",
+                format!("{sq} is not on the {}x{} board", self.files, self.ranks),
             ));
         }
         let target = square.map(|sq| (sq, self.piece(sq)));
