@@ -410,6 +410,18 @@ impl PieceKind {
         }
     }
 
+    /// The English name, for messages: `knight`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PieceKind::King => "king",
+            PieceKind::Queen => "queen",
+            PieceKind::Rook => "rook",
+            PieceKind::Bishop => "bishop",
+            PieceKind::Knight => "knight",
+            PieceKind::Pawn => "pawn",
+        }
+    }
+
     /// Reads an upper-case piece letter.
     pub const fn from_char(c: char) -> Option<PieceKind> {
         Some(match c {

@@ -1,9 +1,12 @@
-//! Validation throughput over a generated corpus, next to blake3 hashing of
-//! the same bytes in the same run (the baseline the figures are relative to).
+//! Validation throughput over generated corpora of every supported game,
+//! next to blake3 hashing of the same bytes in the same run (the baseline the
+//! figures are relative to).
 //!
-//! Run with `cargo bench -p fgn-replay`. It prints plies per second on one
-//! core for parsing plus replay, and for replay of already-parsed events,
-//! for 8x8 and 12x12 survival-chess games.
+//! Run with `cargo bench -p fgn-replay`. For each corpus it prints plies (or
+//! events) per second on one core for parsing plus replay, parsing alone and
+//! replay of already-parsed events, and blake3's speed over the same text.
+//! Set `FGN_BENCH_PROFILE_PARSE=1` to spend ten seconds parsing the first
+//! corpus first, for a profiler.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -12,7 +15,7 @@ use fgn_notation::{parse, Action, BoardSize, Game};
 use fgn_replay::magic::random::random_game as random_draughts;
 use fgn_replay::owc::random::random_game as random_owc;
 use fgn_replay::ruleset::OpenWorldRules;
-use fgn_replay::survival::random::random_game;
+use fgn_replay::survival::random::random_game as random_survival;
 
 /// Runs `f` repeatedly for at least `min` and returns the best time per run,
 /// which is the least disturbed by the rest of the machine.
@@ -29,150 +32,103 @@ fn best_of(min: Duration, mut f: impl FnMut()) -> Duration {
     best
 }
 
-fn plies(games: &[Game]) -> usize {
-    games
+fn header(title: &str, unit: &str) {
+    println!();
+    println!("{title}");
+    println!(
+        "{:<8} {:>8} {:>8} {:>15} {:>15} {:>15} {:>13} {:>8}",
+        "corpus", unit, "MiB", "parse+replay", "parse only", "replay only", "blake3", "ratio"
+    );
+}
+
+/// Measures one corpus; `count` says how many units (plies or events) a game has.
+fn measure(label: &str, games: &[Game], count: impl Fn(&Game) -> usize, min: Duration) {
+    let texts: Vec<String> = games.iter().map(Game::canonical_text).collect();
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let n: usize = games.iter().map(count).sum();
+    for g in games {
+        let v = fgn_replay::validate(g).expect("supported game");
+        assert!(v.error.is_none(), "generated games are legal: {:?}", v.error);
+    }
+    if std::env::var_os("FGN_BENCH_PROFILE_PARSE").is_some() {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            for t in &texts {
+                black_box(parse(t.as_bytes()).document.game.events.len());
+            }
+        }
+    }
+    let full = best_of(min, || {
+        for t in &texts {
+            let parsed = parse(t.as_bytes());
+            black_box(fgn_replay::validate(&parsed.document.game).expect("supported").applied);
+        }
+    });
+    let parse_only = best_of(min, || {
+        for t in &texts {
+            black_box(parse(t.as_bytes()).document.game.events.len());
+        }
+    });
+    let replay = best_of(min, || {
+        for g in games {
+            black_box(fgn_replay::validate(g).expect("supported").applied);
+        }
+    });
+    let hash = best_of(min, || {
+        for t in &texts {
+            black_box(blake3::hash(t.as_bytes()));
+        }
+    });
+    let rate = |d: Duration| n as f64 / d.as_secs_f64() / 1e6;
+    let mib = bytes as f64 / (1024.0 * 1024.0);
+    println!(
+        "{:<8} {:>8} {:>8.2} {:>11.2} M/s {:>11.2} M/s {:>11.2} M/s {:>7.0} MiB/s {:>7.1}x",
+        label,
+        n,
+        mib,
+        rate(full),
+        rate(parse_only),
+        rate(replay),
+        mib / hash.as_secs_f64(),
+        full.as_secs_f64() / hash.as_secs_f64(),
+    );
+}
+
+fn moves(g: &Game) -> usize {
+    g.events
         .iter()
-        .flat_map(|g| &g.events)
-        .filter(|e| matches!(e.action, Action::Move(_)))
+        .filter(|e| matches!(e.action, Action::Move(_) | Action::Draughts { .. }))
         .count()
 }
 
 fn main() {
-    // `cargo test --benches` runs this with `--bench` absent; keep that quick.
+    // `cargo test --benches` runs this without `--bench`; keep that quick.
     let quick = !std::env::args().any(|a| a == "--bench");
-    let games_per_size = if quick { 4 } else { 400 };
+    let count = if quick { 4 } else { 400 };
     let min = if quick {
         Duration::from_millis(10)
     } else {
         Duration::from_secs(2)
     };
-    println!("survival-chess validation, one core, best of repeated runs over {games_per_size} random games per size");
-    println!(
-        "{:<7} {:>8} {:>8} {:>15} {:>15} {:>15} {:>13} {:>8}",
-        "board", "plies", "MiB", "parse+replay", "parse only", "replay only", "blake3", "ratio"
-    );
+    println!("validation on one core, best of repeated runs, {count} random games per corpus");
+
+    header("survival-chess", "plies");
     for (files, ranks) in [(8u8, 8u8), (12, 12)] {
         let size = BoardSize { files, ranks };
-        let games: Vec<Game> = (0..games_per_size)
-            .map(|i| random_game(size, i as u64 + 1, 300))
-            .collect();
-        let texts: Vec<String> = games.iter().map(Game::canonical_text).collect();
-        let bytes: usize = texts.iter().map(String::len).sum();
-        let n = plies(&games);
-        for g in &games {
-            let v = fgn_replay::validate(g).expect("supported game");
-            assert!(v.error.is_none(), "generated games are legal: {:?}", v.error);
-        }
-        let full = best_of(min, || {
-            for t in &texts {
-                let parsed = parse(t.as_bytes());
-                black_box(fgn_replay::validate(&parsed.document.game).expect("supported").applied);
-            }
-        });
-        if std::env::var_os("FGN_BENCH_PROFILE_PARSE").is_some() {
-            // For profilers: parse the texts for a while and nothing else.
-            let start = Instant::now();
-            while start.elapsed() < Duration::from_secs(10) {
-                for t in &texts {
-                    black_box(parse(t.as_bytes()).document.game.events.len());
-                }
-            }
-        }
-        let parse_only = best_of(min, || {
-            for t in &texts {
-                black_box(parse(t.as_bytes()).document.game.events.len());
-            }
-        });
-        let replay = best_of(min, || {
-            for g in &games {
-                black_box(fgn_replay::validate(g).expect("supported").applied);
-            }
-        });
-        let hash = best_of(min, || {
-            for t in &texts {
-                black_box(blake3::hash(t.as_bytes()));
-            }
-        });
-        let rate = |d: Duration| n as f64 / d.as_secs_f64();
-        let mib = bytes as f64 / (1024.0 * 1024.0);
-        println!(
-            "{:<7} {:>8} {:>8.2} {:>11.2} M/s {:>11.2} M/s {:>11.2} M/s {:>7.0} MiB/s {:>7.1}x",
-            size.to_string(),
-            n,
-            mib,
-            rate(full) / 1e6,
-            rate(parse_only) / 1e6,
-            rate(replay) / 1e6,
-            mib / hash.as_secs_f64(),
-            full.as_secs_f64() / hash.as_secs_f64(),
-        );
+        let games: Vec<Game> = (0..count).map(|i| random_survival(size, i as u64 + 1, 300)).collect();
+        measure(&size.to_string(), &games, moves, min);
     }
-    println!();
-    println!("magic-draughts validation ({games_per_size} random seeded games each, spells and reveals included)");
-    println!(
-        "{:<7} {:>8} {:>8} {:>15} {:>15} {:>15} {:>13} {:>8}",
-        "magic", "plies", "MiB", "parse+replay", "parse only", "replay only", "blake3", "ratio"
-    );
+
+    header("magic-draughts (seeded; spells and reveals included)", "plies");
     for magic in [true, false] {
-        let games: Vec<Game> = (0..games_per_size)
-            .map(|i| {
-                let world: [u8; 32] = std::array::from_fn(|b| (b * 13 + i) as u8);
-                random_draughts(world, magic, i as u64, 300)
-            })
+        let games: Vec<Game> = (0..count)
+            .map(|i| random_draughts(std::array::from_fn(|b| (b * 13 + i) as u8), magic, i as u64, 300))
             .collect();
-        let texts: Vec<String> = games.iter().map(Game::canonical_text).collect();
-        let bytes: usize = texts.iter().map(String::len).sum();
-        let n = games
-            .iter()
-            .flat_map(|g| &g.events)
-            .filter(|e| matches!(e.action, Action::Draughts { .. }))
-            .count();
-        for g in &games {
-            let v = fgn_replay::validate(g).expect("supported game");
-            assert!(v.error.is_none(), "generated games are legal: {:?}", v.error);
-        }
-        let full = best_of(min, || {
-            for t in &texts {
-                let parsed = parse(t.as_bytes());
-                black_box(fgn_replay::validate(&parsed.document.game).expect("supported").applied);
-            }
-        });
-        let parse_only = best_of(min, || {
-            for t in &texts {
-                black_box(parse(t.as_bytes()).document.game.events.len());
-            }
-        });
-        let replay = best_of(min, || {
-            for g in &games {
-                black_box(fgn_replay::validate(g).expect("supported").applied);
-            }
-        });
-        let hash = best_of(min, || {
-            for t in &texts {
-                black_box(blake3::hash(t.as_bytes()));
-            }
-        });
-        let rate = |d: Duration| n as f64 / d.as_secs_f64();
-        let mib = bytes as f64 / (1024.0 * 1024.0);
-        println!(
-            "{:<7} {:>8} {:>8.2} {:>11.2} M/s {:>11.2} M/s {:>11.2} M/s {:>7.0} MiB/s {:>7.1}x",
-            if magic { "on" } else { "off" },
-            n,
-            mib,
-            rate(full) / 1e6,
-            rate(parse_only) / 1e6,
-            rate(replay) / 1e6,
-            mib / hash.as_secs_f64(),
-            full.as_secs_f64() / hash.as_secs_f64(),
-        );
+        measure(if magic { "magic" } else { "plain" }, &games, moves, min);
     }
-    println!();
-    println!("open-world-chess validation ({games_per_size} random seeded games, seed re-derivation included)");
-    println!(
-        "{:<7} {:>8} {:>8} {:>15} {:>15} {:>15} {:>13} {:>8}",
-        "rules", "events", "MiB", "parse+replay", "parse only", "replay only", "blake3", "ratio"
-    );
-    for (name, rules) in [
+
+    header("open-world-chess (seeded; seed re-derivation included)", "events");
+    for (label, rules) in [
         ("default", OpenWorldRules::default()),
         (
             "busy",
@@ -184,53 +140,11 @@ fn main() {
             },
         ),
     ] {
-        let games: Vec<Game> = (0..games_per_size)
-            .map(|i| {
-                let world: [u8; 32] = std::array::from_fn(|b| (b * 7 + i) as u8);
-                random_owc(rules.clone(), world, i as u64, 600)
-            })
+        let games: Vec<Game> = (0..count)
+            .map(|i| random_owc(rules.clone(), std::array::from_fn(|b| (b * 7 + i) as u8), i as u64, 600))
             .collect();
-        let texts: Vec<String> = games.iter().map(Game::canonical_text).collect();
-        let bytes: usize = texts.iter().map(String::len).sum();
-        let n: usize = games.iter().map(|g| g.events.len()).sum();
-        for g in &games {
-            let v = fgn_replay::validate(g).expect("supported game");
-            assert!(v.error.is_none(), "generated games are legal: {:?}", v.error);
-        }
-        let full = best_of(min, || {
-            for t in &texts {
-                let parsed = parse(t.as_bytes());
-                black_box(fgn_replay::validate(&parsed.document.game).expect("supported").applied);
-            }
-        });
-        let parse_only = best_of(min, || {
-            for t in &texts {
-                black_box(parse(t.as_bytes()).document.game.events.len());
-            }
-        });
-        let replay = best_of(min, || {
-            for g in &games {
-                black_box(fgn_replay::validate(g).expect("supported").applied);
-            }
-        });
-        let hash = best_of(min, || {
-            for t in &texts {
-                black_box(blake3::hash(t.as_bytes()));
-            }
-        });
-        let rate = |d: Duration| n as f64 / d.as_secs_f64();
-        let mib = bytes as f64 / (1024.0 * 1024.0);
-        println!(
-            "{:<7} {:>8} {:>8.2} {:>11.2} M/s {:>11.2} M/s {:>11.2} M/s {:>7.0} MiB/s {:>7.1}x",
-            name,
-            n,
-            mib,
-            rate(full) / 1e6,
-            rate(parse_only) / 1e6,
-            rate(replay) / 1e6,
-            mib / hash.as_secs_f64(),
-            full.as_secs_f64() / hash.as_secs_f64(),
-        );
+        measure(label, &games, |g| g.events.len(), min);
     }
+    println!();
     println!("ratio: time to parse and validate the bytes / time for blake3 to hash the same bytes");
 }

@@ -8,6 +8,13 @@ use fgn_notation::{BoardSize, GameKind, Header, TimeControl};
 
 use crate::error::Fault;
 
+/// The classical back rank, files a to h: the army open-world-chess starts
+/// with (and the one random survival-chess games set up).
+pub const CLASSICAL_BACK_RANK: [fgn_notation::PieceKind; 8] = {
+    use fgn_notation::PieceKind::{Bishop, King, Knight, Queen, Rook};
+    [Rook, Knight, Bishop, Queen, King, Bishop, Knight, Rook]
+};
+
 /// A board size as a ruleset value, written `"12x12"` in JSON.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Board(pub BoardSize);

@@ -10,7 +10,7 @@ pub mod random;
 use crate::draughts::{DMove, Position};
 use crate::error::Fault;
 use crate::ruleset::DraughtsRules;
-use crate::seed::{commitment, Draws};
+use crate::seed::Draws;
 use crate::session::{next_turn, Decision, Engine, Turn};
 
 /// How many checkers of each number a side has: plain (0), then 1 to 5.
@@ -646,21 +646,7 @@ impl Engine for MagicDraughts {
                 "magic is off in this game: there is nothing a seed decides",
             ));
         }
-        if self.seed_seen {
-            return Err(Fault::new("seed", "the seed is revealed already"));
-        }
-        let Some(commit) = self.commit else {
-            return Err(Fault::new(
-                "seed",
-                "the header has no `SeedCommit` to check the revealed seed against",
-            ));
-        };
-        if commitment(seed) != commit {
-            return Err(Fault::new(
-                "seed",
-                "the seed does not match the header's SeedCommit (blake3 of the seed)",
-            ));
-        }
+        crate::seed::check_revealed(seed, self.commit, self.seed_seen)?;
         let derived = [derive_numbers(seed, Color::White), derive_numbers(seed, Color::Black)];
         for r in &self.revealed {
             let expected = derived[idx(r.color)][usize::from(r.index)];

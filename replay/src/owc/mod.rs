@@ -15,7 +15,7 @@ pub mod random;
 
 use crate::error::Fault;
 use crate::ruleset::OpenWorldRules;
-use crate::seed::{commitment, Draws};
+use crate::seed::Draws;
 use crate::session::{next_turn, Decision, Engine, Turn};
 
 /// A piece on the board with its hit points.
@@ -103,17 +103,6 @@ fn side(c: Color) -> usize {
     match c {
         Color::White => 0,
         Color::Black => 1,
-    }
-}
-
-fn kind_name(k: PieceKind) -> &'static str {
-    match k {
-        PieceKind::King => "king",
-        PieceKind::Queen => "queen",
-        PieceKind::Rook => "rook",
-        PieceKind::Bishop => "bishop",
-        PieceKind::Knight => "knight",
-        PieceKind::Pawn => "pawn",
     }
 }
 
@@ -246,16 +235,7 @@ impl OpenWorld {
             game.cells[i].merchant = true;
         }
         let shift = (files - 8) / 2;
-        let back = [
-            PieceKind::Rook,
-            PieceKind::Knight,
-            PieceKind::Bishop,
-            PieceKind::Queen,
-            PieceKind::King,
-            PieceKind::Bishop,
-            PieceKind::Knight,
-            PieceKind::Rook,
-        ];
+        let back = crate::ruleset::CLASSICAL_BACK_RANK;
         for (i, kind) in back.into_iter().enumerate() {
             let f = shift + i as u8;
             for (color, back_rank, pawn_rank) in [(Color::White, 0, 1), (Color::Black, ranks - 1, ranks - 2)] {
@@ -470,10 +450,7 @@ impl OpenWorld {
             PieceKind::Pawn => "a pawn steps one square straight forward onto an empty square (no double step)",
             _ => "that is not its move, or a piece stands in the way",
         };
-        Err(format!(
-            "the {} on {from} cannot go to {to}: {how}",
-            kind_name(unit.kind)
-        ))
+        Err(format!("the {} on {from} cannot go to {to}: {how}", unit.kind.name()))
     }
 
     fn current(&self) -> (Color, MoveNumber) {
@@ -733,7 +710,7 @@ impl OpenWorld {
                 "marker",
                 format!(
                     "the piece on {from} is a {} (`{}`), not `{}`",
-                    kind_name(unit.kind),
+                    unit.kind.name(),
                     unit.kind.char(),
                     m.piece.char()
                 ),
@@ -940,7 +917,7 @@ impl OpenWorld {
                 if u.range {
                     return Err(Fault::new(
                         "shop",
-                        format!("the {} on {sq} has range already (once per piece)", kind_name(u.kind)),
+                        format!("the {} on {sq} has range already (once per piece)", u.kind.name()),
                     ));
                 }
                 u.range = true;
@@ -1263,21 +1240,7 @@ impl Engine for OpenWorld {
     }
 
     fn seed(&mut self, seed: &[u8; 32]) -> Result<(), Fault> {
-        if self.seed_seen {
-            return Err(Fault::new("seed", "the seed is revealed already"));
-        }
-        let Some(commit) = self.commit else {
-            return Err(Fault::new(
-                "seed",
-                "the header has no `SeedCommit` to check the revealed seed against",
-            ));
-        };
-        if commitment(seed) != commit {
-            return Err(Fault::new(
-                "seed",
-                "the seed does not match the header's SeedCommit (blake3 of the seed)",
-            ));
-        }
+        crate::seed::check_revealed(seed, self.commit, self.seed_seen)?;
         self.verify_seed(seed)?;
         self.seed_seen = true;
         Ok(())

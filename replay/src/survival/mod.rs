@@ -261,7 +261,7 @@ impl Survival {
                 "marker",
                 format!(
                     "the piece on {from} is a {} (`{}`), not `{}`",
-                    kind_name(piece.kind),
+                    piece.kind.name(),
                     piece.kind.char(),
                     m.piece.char()
                 ),
@@ -285,7 +285,7 @@ impl Survival {
                 "move",
                 format!(
                     "the {} on {from} cannot move to {to}; its legal moves: {}",
-                    kind_name(piece.kind),
+                    piece.kind.name(),
                     list(&legal, &self.board)
                 ),
             ));
@@ -308,7 +308,7 @@ impl Survival {
                 format!(
                     "the move leaves {}'s king attacked; legal moves of the {} on {from}: {}",
                     side.name(),
-                    kind_name(piece.kind),
+                    piece.kind.name(),
                     list(&legal, &self.board)
                 ),
             ));
@@ -379,17 +379,6 @@ impl Survival {
             Turn::Setup { .. } => MoveNumber(0),
             Turn::Move { number, .. } => number,
         }
-    }
-}
-
-fn kind_name(k: PieceKind) -> &'static str {
-    match k {
-        PieceKind::King => "king",
-        PieceKind::Queen => "queen",
-        PieceKind::Rook => "rook",
-        PieceKind::Bishop => "bishop",
-        PieceKind::Knight => "knight",
-        PieceKind::Pawn => "pawn",
     }
 }
 

@@ -49,16 +49,7 @@ fn army(size: BoardSize, color: Color) -> Vec<Placement> {
         Color::White => (0, 1 + deep),
         Color::Black => (size.ranks - 1, size.ranks - 2 - deep),
     };
-    let order = [
-        PieceKind::Rook,
-        PieceKind::Knight,
-        PieceKind::Bishop,
-        PieceKind::Queen,
-        PieceKind::King,
-        PieceKind::Bishop,
-        PieceKind::Knight,
-        PieceKind::Rook,
-    ];
+    let order = crate::ruleset::CLASSICAL_BACK_RANK;
     // A board narrower than eight files gets the army's right-hand part,
     // which always holds the king (boards have at least six files).
     let dropped = 8usize.saturating_sub(usize::from(size.files));
