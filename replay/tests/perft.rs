@@ -69,6 +69,16 @@ fn check(file: &str, min_cases: usize) {
     for case in cases {
         let mut board = board_from_placement(&case.placement, case.size, &case.unmoved)
             .unwrap_or_else(|e| panic!("{file}:{}: {e}", case.line));
+        // The early-exit test replay runs after every ply agrees with move
+        // generation, in check (mates included) and out of it (stalemates).
+        if let Some(&(_, d1)) = case.depths.iter().find(|(d, _)| *d == 1) {
+            assert_eq!(
+                board.has_legal_move(case.side),
+                d1 > 0,
+                "{file}:{}: has_legal_move",
+                case.line
+            );
+        }
         for &(depth, expected) in &case.depths {
             if cfg!(debug_assertions) && expected > DEBUG_NODE_CAP {
                 continue;

@@ -544,39 +544,129 @@ impl Board {
     /// `color` is in check.
     pub fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
         let king = self.kings[side(color)];
-        let mut hard: [usize; 32] = [0; 32];
-        let mut n_hard = 0;
-        let mut overflow = false;
+        if in_check && king != 0 {
+            return self.has_answer_to_check(color, king);
+        }
+        // Few pieces are pinned (or kings): they wait on the stack.
+        let mut pinned: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
         for from in self.own_cells(color) {
-            if !in_check && from != king && !self.is_pinned(from) {
-                if self.piece_moves(from, &mut |_, _| true) {
-                    return true;
-                }
-            } else if n_hard < hard.len() {
-                hard[n_hard] = from;
-                n_hard += 1;
-            } else {
-                overflow = true;
+            if from == king || self.is_pinned(from) {
+                pinned.push(from);
+            } else if self.piece_moves(from, &mut |_, _| true) {
+                return true;
             }
         }
-        let check_piece = |board: &mut Board, from: usize| {
-            let mut found = Vec::new();
-            board.piece_moves(from, &mut |to, p| {
+        // Pinned pieces may still move along the pin, and the king may step
+        // to a square that is not attacked: those need the full test.
+        pinned.into_iter().any(|from| self.any_legal_from(from, |_| true))
+    }
+
+    /// Whether some pseudo-legal move of the piece on `from` whose target
+    /// passes `wanted` leaves its king safe.
+    fn any_legal_from(&mut self, from: usize, wanted: impl Fn(usize) -> bool) -> bool {
+        let mut found: Vec<(usize, Option<PieceKind>)> = Vec::new();
+        self.piece_moves(from, &mut |to, p| {
+            if wanted(to) {
                 found.push((to, p));
-                false
-            });
-            found.into_iter().any(|(to, p)| board.is_legal(from, to, p))
-        };
-        if hard[..n_hard].iter().any(|&from| check_piece(self, from)) {
+            }
+            false
+        });
+        found.into_iter().any(|(to, p)| self.is_legal(from, to, p))
+    }
+
+    /// In check: the king steps away, or (against a single checker) another
+    /// piece captures the checker or blocks its line. Only king moves and
+    /// moves by pinned pieces need the attack test; the others answer the
+    /// check by where they land.
+    fn has_answer_to_check(&mut self, color: Color, king: usize) -> bool {
+        // The king is tried first: it usually has a safe square, found with
+        // one attack test, where the other pieces would all be looked at.
+        if self.any_legal_from(king, |_| true) {
             return true;
         }
-        if overflow {
-            // More than 32 pieces to check one by one: only possible with
-            // raised setup limits; take the plain path for all of them.
-            let all: Vec<usize> = self.own_cells(color).collect();
-            return all.into_iter().any(|from| check_piece(self, from));
+        let mut checkers = [0usize; 2];
+        // Against two checkers only the king can move.
+        if self.checkers(king, color.opponent(), &mut checkers) == 1 {
+            let checker = checkers[0];
+            let mut answers = [0usize; 32];
+            answers[0] = checker;
+            let mut n = 1;
+            if matches!(self.cells[checker] & KIND_MASK, 2..=4) {
+                let (ks, cs) = (self.square(king), self.square(checker));
+                let df = i32::from(cs.file_index()) - i32::from(ks.file_index());
+                let dr = i32::from(cs.rank_index()) - i32::from(ks.rank_index());
+                let step = dr.signum() as isize * self.stride + df.signum() as isize;
+                let mut i = king as isize + step;
+                while i as usize != checker && n < answers.len() {
+                    answers[n] = i as usize;
+                    n += 1;
+                    i += step;
+                }
+            }
+            let answers = &answers[..n];
+            let own: Vec<usize> = self.own_cells(color).filter(|&c| c != king).collect();
+            for from in own {
+                if self.is_pinned(from) {
+                    if self.any_legal_from(from, |to| answers.contains(&to)) {
+                        return true;
+                    }
+                } else if self.piece_moves(from, &mut |to, _| answers.contains(&to)) {
+                    return true;
+                }
+            }
         }
         false
+    }
+
+    /// The pieces of `by` attacking cell `target`, up to two (written to
+    /// `out`); returns how many were found.
+    fn checkers(&self, target: usize, by: Color, out: &mut [usize; 2]) -> usize {
+        let c = color_code(by);
+        let cells = &self.cells;
+        let mut n = 0;
+        let mut add = |i: usize, n: &mut usize| {
+            if *n < 2 {
+                out[*n] = i;
+            }
+            *n += 1;
+        };
+        let is = |code: u8, kind: u8| code != OFF && code != EMPTY && code & (KIND_MASK | COLOR_BIT) == kind | c;
+        let back = if by == Color::White { -self.stride } else { self.stride };
+        for d in [back - 1, back + 1] {
+            let i = (target as isize + d) as usize;
+            if is(cells[i], 6) {
+                add(i, &mut n);
+            }
+        }
+        for &d in &self.knight {
+            let i = (target as isize + d) as usize;
+            if is(cells[i], 5) {
+                add(i, &mut n);
+            }
+        }
+        for &d in &self.king {
+            let i = (target as isize + d) as usize;
+            if is(cells[i], 1) {
+                add(i, &mut n);
+            }
+        }
+        for (dirs, slider) in [(&self.rook, 3u8), (&self.bishop, 4u8)] {
+            for &d in dirs {
+                let mut i = target as isize + d;
+                loop {
+                    let code = cells[i as usize];
+                    if code == EMPTY {
+                        i += d;
+                        continue;
+                    }
+                    if code != OFF && code & COLOR_BIT == c && (code & KIND_MASK == slider || code & KIND_MASK == 2) {
+                        add(i as usize, &mut n);
+                    }
+                    break;
+                }
+            }
+        }
+        n
     }
 
     /// Whether `m` is a pseudo-legal move of the piece on its `from` square
@@ -920,9 +1010,13 @@ mod tests {
                         assert_eq!(accepted, moves.contains(&m), "{m:?} in {b}");
                     }
                 }
+                let check = b.in_check(side);
+                assert!(b.has_legal_move_in(side, check), "{b}");
                 let m = moves[rng.below(moves.len())];
                 b.make_move(m);
                 side = side.opponent();
+                let check = b.in_check(side);
+                assert_eq!(b.has_legal_move_in(side, check), !b.legal_moves(side).is_empty(), "{b}");
             }
         }
     }
