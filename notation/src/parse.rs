@@ -1045,14 +1045,13 @@ fn square(input: &str) -> TResult<'_, Square> {
 /// (the square's file is the last letter before the first digit).
 fn letters_then_square(input: &str) -> TResult<'_, (&str, Square)> {
     let (rest, letters) = take_while1(|c: char| c.is_ascii_alphabetic())(input)?;
-    let (prefix, file) = letters.split_at(letters.len() - 1);
+    let prefix = &letters[..letters.len() - 1];
     let (rest2, sq) = square(&input[prefix.len()..]).map_err(|_| {
         nom::Err::Error(TokenError {
             at: rest,
             expected: Some("a rank number 1..26"),
         })
     })?;
-    let _ = file;
     Ok((rest2, (prefix, sq)))
 }
 

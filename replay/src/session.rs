@@ -100,8 +100,7 @@ pub trait Engine {
 
     /// The world revealed its seed (after the result): the engine checks it
     /// against the commitment and re-derives every random outcome it saw.
-    fn seed(&mut self, seed: &[u8; 32]) -> Result<(), Fault> {
-        let _ = seed;
+    fn seed(&mut self, _seed: &[u8; 32]) -> Result<(), Fault> {
         Err(Fault::new("seed", "this game has no randomness to reveal a seed for"))
     }
 
@@ -113,9 +112,7 @@ pub trait Engine {
 
     /// Tells the engine the index of the event it is about to see, so that
     /// it can name earlier events in later messages.
-    fn at_event(&mut self, index: usize) {
-        let _ = index;
-    }
+    fn at_event(&mut self, _index: usize) {}
 
     /// Whether the last action owes world events; a cheap test asked for
     /// every event, where [`Engine::owed_world_event`] builds a message.

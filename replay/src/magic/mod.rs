@@ -475,7 +475,7 @@ impl MagicDraughts {
                         format!("Baba Yaga's Potion may not move a piece onto the opponent's first rank ({to})"),
                     ));
                 }
-                relocate(&mut pos, &mut checkers, *from, *to);
+                relocate(&mut pos, &mut checkers, *from, *to)?;
             }
             Spell::Charm { from, to } => {
                 match pos.piece_at(*from) {
@@ -494,7 +494,7 @@ impl MagicDraughts {
                         format!("Leshy's Charm may not move a piece onto the caster's own first rank ({to})"),
                     ));
                 }
-                relocate(&mut pos, &mut checkers, *from, *to);
+                relocate(&mut pos, &mut checkers, *from, *to)?;
             }
             Spell::Firebird { square } => match pos.piece_at(*square) {
                 Some((c, false)) if c == side => {
@@ -558,11 +558,14 @@ impl MagicDraughts {
 }
 
 /// Moves a piece and its checker identity from `from` to `to` (spells 2 and 3).
-fn relocate(pos: &mut Position, checkers: &mut [Option<Checker>; 64], from: Square, to: Square) {
+fn relocate(pos: &mut Position, checkers: &mut [Option<Checker>; 64], from: Square, to: Square) -> Result<(), Fault> {
     if let Some((color, king)) = pos.remove(from) {
-        let _ = pos.put(to, color, king);
+        // The spells' rank rules keep a man off its promotion rank, which is
+        // all `put` refuses; should it refuse anyway, the spell is refused.
+        pos.put(to, color, king).map_err(|e| Fault::new("spell", e))?;
     }
     checkers[sq_index(to)] = checkers[sq_index(from)].take();
+    Ok(())
 }
 
 impl Engine for MagicDraughts {

@@ -81,7 +81,6 @@ pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_eve
             // A choice the rules refuse is simply not played.
             Err(_) => continue,
         }
-        let cause_index = events.len();
         events.push(Event {
             n: number,
             actor: Actor::Player(side),
@@ -89,7 +88,6 @@ pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_eve
             clock_ms: None,
         });
         last_n = number;
-        let _ = cause_index;
         if decision.is_none() {
             push_spawns(&mut game, &rules, &draws, &mut events, last_n);
         }
