@@ -75,6 +75,19 @@ fn candidate(game: &MagicDraughts, side: Color, number: u8, rng: &mut Rng) -> Sp
     }
 }
 
+/// The reveal the world owes next, with the number the seed gave the checker.
+fn next_reveal(game: &MagicDraughts, numbers: &[[u8; 12]; 2]) -> Option<Action> {
+    let (square, checker) = game.next_owed()?;
+    let n = match checker {
+        Checker::Original { color, index } => numbers[usize::from(color == Color::Black)][usize::from(index)],
+        Checker::Returned(_) => 0,
+    };
+    Some(Action::Reveal {
+        square,
+        number: MagicNumber::new(n).expect("0..=5"),
+    })
+}
+
 /// A random legal game from the seed `world` (the numbers) and the choices
 /// of `choices` (moves and spells), at most `max_plies` normal moves long,
 /// ending with its result and the revealed seed when it is decided.
@@ -96,15 +109,7 @@ pub fn random_game(world: [u8; 32], magic: bool, choices: u64, max_plies: usize)
     let mut plies = 0;
     let mut moves: Vec<DMove> = Vec::new();
     while decision.is_none() && plies < max_plies {
-        if let Some((square, checker)) = game.next_owed() {
-            let n = match checker {
-                Checker::Original { color, index } => numbers[usize::from(color == Color::Black)][usize::from(index)],
-                Checker::Returned(_) => 0,
-            };
-            let action = Action::Reveal {
-                square,
-                number: MagicNumber::new(n).expect("0..=5"),
-            };
+        if let Some(action) = next_reveal(&game, &numbers) {
             decision = game.world(&action).expect("the derived number is a legal reveal");
             events.push(Event {
                 n: last_n,
@@ -148,15 +153,7 @@ pub fn random_game(world: [u8; 32], magic: bool, choices: u64, max_plies: usize)
         last_n = number;
     }
     // The reveals a deciding capture owes come before the result.
-    while let Some((square, checker)) = game.next_owed() {
-        let n = match checker {
-            Checker::Original { color, index } => numbers[usize::from(color == Color::Black)][usize::from(index)],
-            Checker::Returned(_) => 0,
-        };
-        let action = Action::Reveal {
-            square,
-            number: MagicNumber::new(n).expect("0..=5"),
-        };
+    while let Some(action) = next_reveal(&game, &numbers) {
         decision = game
             .world(&action)
             .expect("the derived number is a legal reveal")

@@ -793,6 +793,19 @@ impl Board {
         self.is_legal(fi, ti, m.promotion)
     }
 
+    /// The move `m` in notation as it stands here: piece letter and capture
+    /// marker from the board, no check marker.
+    pub fn notate(&self, m: Move) -> fgn_notation::ChessMove {
+        fgn_notation::ChessMove {
+            piece: self.piece_at(m.from).map_or(PieceKind::Pawn, |p| p.kind),
+            from: Some(m.from),
+            to: Some(m.to),
+            capture: self.piece_at(m.to).is_some(),
+            promotion: m.promotion,
+            check: None,
+        }
+    }
+
     /// Plays `m`, which must be pseudo-legal; returns the captured piece.
     pub fn play(&mut self, m: Move) -> Option<Piece> {
         let (fi, ti) = (self.index(m.from), self.index(m.to));

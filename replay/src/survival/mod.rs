@@ -37,24 +37,11 @@ fn kind_index(k: PieceKind) -> usize {
         .expect("every kind is in ALL")
 }
 
-fn describe(m: &Move, board: &Board) -> String {
-    let piece = board.piece_at(m.from).map(|p| p.kind).unwrap_or(PieceKind::Pawn);
-    let cm = ChessMove {
-        piece,
-        from: Some(m.from),
-        to: Some(m.to),
-        capture: board.piece_at(m.to).is_some(),
-        promotion: m.promotion,
-        check: None,
-    };
-    cm.to_string()
-}
-
 fn list(moves: &[Move], board: &Board) -> String {
     if moves.is_empty() {
         return "none".into();
     }
-    let mut names: Vec<String> = moves.iter().map(|m| describe(m, board)).collect();
+    let mut names: Vec<String> = moves.iter().map(|m| board.notate(*m).to_string()).collect();
     names.sort();
     names.dedup();
     names.join(", ")

@@ -5,11 +5,9 @@
 //! from an independent implementation do that).
 
 use fgn_notation::{
-    Action, Actor, BoardSize, ChessMove, Color, Event, Figure, Game, Header, MoveNumber, PieceKind, Placement, Square,
-    Tag,
+    Action, Actor, BoardSize, Color, Event, Figure, Game, Header, MoveNumber, PieceKind, Placement, Square, Tag,
 };
 
-use super::board::Board;
 use super::Survival;
 use crate::ruleset::{Board as BoardParam, SurvivalRules};
 use crate::session::{Engine, Turn};
@@ -108,16 +106,7 @@ pub fn random_game(size: BoardSize, seed: u64, max_plies: usize) -> Game {
         };
         let moves = engine.board().legal_moves(side);
         let m = moves[rng.below(moves.len())];
-        let board: &Board = engine.board();
-        let piece = board.piece_at(m.from).expect("a legal move has a piece").kind;
-        let raw = ChessMove {
-            piece,
-            from: Some(m.from),
-            to: Some(m.to),
-            capture: board.piece_at(m.to).is_some(),
-            promotion: m.promotion,
-            check: None,
-        };
+        let raw = engine.board().notate(m);
         let full = engine.canonical_move(side, &raw).expect("legal moves are canonical");
         let action = Action::Move(full);
         decision = engine.player(side, number, &action).expect("a legal move plays");
