@@ -85,21 +85,19 @@ pub fn check(name: &str, doc: &Document, rules_file: Option<&Path>, rep: &mut Re
             rep.unsupported(name, &format!("{g} is not supported yet: no rules engine validates it"));
             Checked::Unsupported
         }
-        Err(StartError::Header { error, .. }) if matches!(error.rule, "perspective" | "rules-version") => {
-            // A view, or a rules version without an engine, is not invalid:
-            // it cannot be checked, which is what "unsupported" says.
+        Err(ref e @ StartError::Header { ref error, .. }) if e.is_unsupported() => {
             rep.unsupported(name, &error.message);
             Checked::Unsupported
         }
         Err(StartError::Header { tag, error }) => {
             let line = header_line(doc, tag.as_deref());
-            rep.rule_error(name, line, 1, error.rule, &error.message);
+            rep.rule_error(name, line, 1, error.rule.name(), &error.message);
             Checked::Invalid
         }
         Ok(v) => match v.error {
             Some(error) => {
                 let (line, col) = locate(doc, &error);
-                rep.rule_error(name, line, col, error.rule, &message(doc, &error));
+                rep.rule_error(name, line, col, error.rule.name(), &message(doc, &error));
                 Checked::Invalid
             }
             None => Checked::Valid(Box::new(v.replay)),
@@ -229,14 +227,14 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
         }
         Err(StartError::Header { tag, error }) => {
             let line = header_line(&p.document, tag.as_deref());
-            return rep.rule_error(&name, line, 1, error.rule, &error.message);
+            return rep.rule_error(&name, line, 1, error.rule.name(), &error.message);
         }
     };
     let mut shown = 0;
     for (i, event) in game.events.iter().take(upto).enumerate() {
         if let Err(error) = replay.apply(i, event) {
             let (line, col) = locate(&p.document, &error);
-            rep.rule_error(&name, line, col, error.rule, &message(&p.document, &error));
+            rep.rule_error(&name, line, col, error.rule.name(), &message(&p.document, &error));
             rep.note(&format!(
                 "showing the position after event {i}, the last one that applied"
             ));

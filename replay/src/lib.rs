@@ -16,7 +16,8 @@ pub mod survival;
 
 use fgn_notation::{Event, Game, GameKind, Header};
 
-pub use error::{Fault, Place, RuleError};
+
+pub use error::{Fault, Place, Rule, RuleError};
 pub use ruleset::Ruleset;
 pub use session::{Decision, Engine, Phase, Session, Turn};
 
@@ -54,6 +55,18 @@ impl std::fmt::Display for StartError {
     }
 }
 
+impl StartError {
+    /// Whether the log cannot be checked rather than breaks a rule: a game
+    /// or a rules version without an engine, or a player's view (which is
+    /// checked against its full log with `verify-view`, not against the rules).
+    pub fn is_unsupported(&self) -> bool {
+        match self {
+            StartError::Unsupported(_) => true,
+            StartError::Header { error, .. } => matches!(error.rule, Rule::Perspective | Rule::RulesVersion),
+        }
+    }
+}
+
 fn header_error(tag: Option<&str>, fault: Fault) -> StartError {
     StartError::Header {
         tag: tag.map(str::to_string),
@@ -67,7 +80,7 @@ impl Replay {
     pub fn new(header: &Header) -> Result<Replay, StartError> {
         let game = header
             .game()
-            .ok_or_else(|| header_error(Some("Game"), Fault::new("header", "the header names no game")))?;
+            .ok_or_else(|| header_error(Some("Game"), Fault::new(Rule::Header, "the header names no game")))?;
         let rules = Ruleset::defaults(game).ok_or(StartError::Unsupported(game))?;
         Replay::with_rules(header, rules)
     }
@@ -76,14 +89,14 @@ impl Replay {
     pub fn with_rules(header: &Header, mut rules: Ruleset) -> Result<Replay, StartError> {
         let game = header
             .game()
-            .ok_or_else(|| header_error(Some("Game"), Fault::new("header", "the header names no game")))?;
+            .ok_or_else(|| header_error(Some("Game"), Fault::new(Rule::Header, "the header names no game")))?;
         let version = header.get("Rules").unwrap_or("");
         let expected = ruleset::rules_version(game);
         if version != expected {
             return Err(header_error(
                 Some("Rules"),
                 Fault::new(
-                    "rules-version",
+                    Rule::RulesVersion,
                     format!("{game} rules version {expected} is implemented, not \"{version}\""),
                 ),
             ));
@@ -92,7 +105,7 @@ impl Replay {
             return Err(header_error(
                 Some("Perspective"),
                 Fault::new(
-                    "perspective",
+                    Rule::Perspective,
                     "a player's view cannot be validated against the rules; validate the full log",
                 ),
             ));

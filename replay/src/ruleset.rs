@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use fgn_notation::{BoardSize, GameKind, Header, TimeControl};
 
-use crate::error::Fault;
+use crate::error::{Fault, Rule};
 
 /// The classical back rank, files a to h: the army open-world-chess starts
 /// with (and the one random survival-chess games set up).
@@ -370,7 +370,7 @@ impl Ruleset {
                 (
                     name.to_string(),
                     Fault::new(
-                        "parameter",
+                        Rule::Parameter,
                         format!("tag `{name}`: expected {expected}, found \"{value}\""),
                     ),
                 )
@@ -521,7 +521,7 @@ impl Ruleset {
             } else {
                 "Rules"
             };
-            (tag.to_string(), Fault::new("parameter", e))
+            (tag.to_string(), Fault::new(Rule::Parameter, e))
         })
     }
 

@@ -28,19 +28,19 @@ pub fn commitment(seed: &[u8; 32]) -> [u8; 32] {
 /// Checks a revealed seed against the header's commitment: the one place
 /// that says what a revealed seed must satisfy before its draws are checked.
 pub fn check_revealed(seed: &[u8; 32], commit: Option<[u8; 32]>, seen_before: bool) -> Result<(), crate::error::Fault> {
-    use crate::error::Fault;
+    use crate::error::{Fault, Rule};
     if seen_before {
-        return Err(Fault::new("seed", "the seed is revealed already"));
+        return Err(Fault::new(Rule::Seed, "the seed is revealed already"));
     }
     let Some(commit) = commit else {
         return Err(Fault::new(
-            "seed",
+            Rule::Seed,
             "the header has no `SeedCommit` to check the revealed seed against",
         ));
     };
     if commitment(seed) != commit {
         return Err(Fault::new(
-            "seed",
+            Rule::Seed,
             "the seed does not match the header's SeedCommit (blake3 of the seed)",
         ));
     }

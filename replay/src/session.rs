@@ -10,7 +10,7 @@
 
 use fgn_notation::{Action, Actor, Clock, Color, Event, MoveNumber, Outcome, Reason, TimeControl};
 
-use crate::error::{Fault, Place, RuleError};
+use crate::error::{Fault, Place, Rule, RuleError};
 
 /// How a game was decided: the result the log must record next.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -64,7 +64,7 @@ pub fn next_turn(side: Color, number: MoveNumber) -> Result<Turn, Fault> {
             number
                 .0
                 .checked_add(1)
-                .ok_or_else(|| Fault::new("move-number", "the game is too long: move numbers end at 4294967295"))?,
+                .ok_or_else(|| Fault::new(Rule::MoveNumber, "the game is too long: move numbers end at 4294967295"))?,
         ),
     };
     Ok(Turn::Move {
@@ -87,7 +87,7 @@ pub trait Engine {
     /// engine is unchanged.
     fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
         Err(Fault::new(
-            "world-event",
+            Rule::WorldEvent,
             format!(
                 "`{}` is not an event of this game",
                 fgn_notation::forms::keyword(action)
@@ -101,7 +101,7 @@ pub trait Engine {
     /// The world revealed its seed (after the result): the engine checks it
     /// against the commitment and re-derives every random outcome it saw.
     fn seed(&mut self, _seed: &[u8; 32]) -> Result<(), Fault> {
-        Err(Fault::new("seed", "this game has no randomness to reveal a seed for"))
+        Err(Fault::new(Rule::Seed, "this game has no randomness to reveal a seed for"))
     }
 
     /// Why a game that might look over is not decided yet (for example,
@@ -207,7 +207,7 @@ impl<E: Engine> Session<E> {
         if let (Some(last), Some(now)) = (self.last_clock, event.clock_ms) {
             if now < last {
                 return Err(Fault::new(
-                    "clock",
+                    Rule::Clock,
                     format!("the clock goes backwards: t={now} after t={last}"),
                 ));
             }
@@ -219,7 +219,7 @@ impl<E: Engine> Session<E> {
             );
         if carried && event.n != self.last_n {
             return Err(Fault::new(
-                "move-number",
+                Rule::MoveNumber,
                 format!(
                     "this event carries the move number of the event before it, {}, not {}",
                     self.last_n, event.n
@@ -258,7 +258,7 @@ impl<E: Engine> Session<E> {
             }
             (Phase::Over(d), _, _) => {
                 return Err(Fault::new(
-                    "after-result",
+                    Rule::AfterResult,
                     format!(
                         "the game is over ({}); only {} may follow",
                         d.text(),
@@ -269,7 +269,7 @@ impl<E: Engine> Session<E> {
             (Phase::ResultDue(d), Actor::World, Action::Result { outcome, reason }) => {
                 if let Some(owed) = self.engine.owed_world_event() {
                     return Err(Fault::new(
-                        "result",
+                        Rule::Result,
                         format!("the result comes after the world events of the last action: {owed}"),
                     ));
                 }
@@ -279,7 +279,7 @@ impl<E: Engine> Session<E> {
                 };
                 if said != d {
                     return Err(Fault::new(
-                        "result",
+                        Rule::Result,
                         format!("the result is `{}`, not `{}`", d.text(), said.text()),
                     ));
                 }
@@ -296,7 +296,7 @@ impl<E: Engine> Session<E> {
                     None => format!("the next event must be `@ result {}`", d.text()),
                 };
                 return Err(Fault::new(
-                    "result",
+                    Rule::Result,
                     format!("the game is decided ({}): {next}", d.reason.name()),
                 ));
             }
@@ -310,7 +310,7 @@ impl<E: Engine> Session<E> {
                     .undecided_because()
                     .map_or(String::new(), |w| format!(": {w}"));
                 return Err(Fault::new(
-                    "result",
+                    Rule::Result,
                     format!(
                         "the game is not decided, so `result {}` cannot be recorded{why}",
                         said.text()
@@ -318,7 +318,7 @@ impl<E: Engine> Session<E> {
                 ));
             }
             (_, Actor::World, Action::Seed { .. }) => {
-                return Err(Fault::new("seed", "the world reveals its seed only after the result"));
+                return Err(Fault::new(Rule::Seed, "the world reveals its seed only after the result"));
             }
             _ => {}
         }
@@ -335,7 +335,7 @@ impl<E: Engine> Session<E> {
             };
             if !allowed {
                 return Err(Fault::new(
-                    "world-event",
+                    Rule::WorldEvent,
                     format!("the world owes {owed} before anything else happens"),
                 ));
             }
@@ -346,7 +346,7 @@ impl<E: Engine> Session<E> {
             (Phase::AwaitingExtra { late }, Actor::Player(p), Action::Extra { granted }) => {
                 if p != late.opponent() {
                     return Err(Fault::new(
-                        "extra",
+                        Rule::Extra,
                         format!(
                             "only {} may answer {}'s timeout, and {} ran out of time itself",
                             late.opponent().name(),
@@ -362,17 +362,17 @@ impl<E: Engine> Session<E> {
                 }
             }
             (_, Actor::Player(_), Action::Extra { .. }) => Err(Fault::new(
-                "extra",
+                Rule::Extra,
                 "`extra` answers a timeout, and no timeout awaits an answer",
             )),
             (_, Actor::Player(p), Action::Resign) => {
                 if matches!(turn, Turn::Setup { .. }) {
-                    return Err(Fault::new("resign", "a player may resign only after setup"));
+                    return Err(Fault::new(Rule::Resign, "a player may resign only after setup"));
                 }
                 Ok(Phase::ResultDue(Decision::win(p.opponent(), Reason::Resign)))
             }
             (Phase::AwaitingExtra { late }, _, _) => Err(Fault::new(
-                "extra",
+                Rule::Extra,
                 format!(
                     "{}'s time ran out: {} must answer `extra yes` or `extra no` first",
                     late.name(),
@@ -394,7 +394,7 @@ impl<E: Engine> Session<E> {
                 if let (Some(limit), false) = (self.time.setup_seconds, ready[side as usize]) {
                     if let Some((at, lim)) = late_by(limit, Some(Clock(0)), now) {
                         return Err(Fault::new(
-                            "time-limit",
+                            Rule::TimeLimit,
                             format!("{} acts at t={} in setup, after the {} s setup limit ran out, and no timeout was recorded", side.name(), secs(at), secs(lim)),
                         ));
                     }
@@ -404,7 +404,7 @@ impl<E: Engine> Session<E> {
                 if let Some(limit) = self.time.move_seconds {
                     if let Some((elapsed, lim)) = late_by(limit, self.turn_start, now) {
                         return Err(Fault::new(
-                            "time-limit",
+                            Rule::TimeLimit,
                             format!(
                                 "{} moves {} s into its turn, over the {} s move limit, and no timeout was recorded",
                                 side.name(),
@@ -426,7 +426,7 @@ impl<E: Engine> Session<E> {
                 let elapsed = now.millis().saturating_sub(start.millis());
                 if elapsed < u64::from(limit) * 1000 {
                     return Err(Fault::new(
-                        "timeout",
+                        Rule::Timeout,
                         format!(
                             "{}'s time has not run out: {} s of {} s used",
                             color.name(),
@@ -442,13 +442,13 @@ impl<E: Engine> Session<E> {
             Turn::Setup { ready } => {
                 let Some(limit) = self.time.setup_seconds else {
                     return Err(Fault::new(
-                        "timeout",
+                        Rule::Timeout,
                         "this game has no setup time limit, so nobody can run out of setup time",
                     ));
                 };
                 if ready[color as usize] {
                     return Err(Fault::new(
-                        "timeout",
+                        Rule::Timeout,
                         format!("{} is ready already, so its setup time cannot run out", color.name()),
                     ));
                 }
@@ -461,13 +461,13 @@ impl<E: Engine> Session<E> {
             Turn::Move { side, .. } => {
                 let Some(limit) = self.time.move_seconds else {
                     return Err(Fault::new(
-                        "timeout",
+                        Rule::Timeout,
                         "this game has no move time limit, so nobody can run out of time",
                     ));
                 };
                 if side != color {
                     return Err(Fault::new(
-                        "timeout",
+                        Rule::Timeout,
                         format!(
                             "it is {}'s turn, so {}'s time cannot run out",
                             side.name(),
@@ -487,7 +487,7 @@ impl<E: Engine> Session<E> {
             return Err(RuleError::at(
                 Place::End,
                 Fault::new(
-                    "result",
+                    Rule::Result,
                     format!(
                         "the game is decided ({}) but the log ends without `@ result {}`",
                         d.reason.name(),
@@ -499,7 +499,7 @@ impl<E: Engine> Session<E> {
         if let Some(owed) = self.engine.owed_world_event() {
             return Err(RuleError::at(
                 Place::End,
-                Fault::new("world-event", format!("the log ends while the world owes {owed}")),
+                Fault::new(Rule::WorldEvent, format!("the log ends while the world owes {owed}")),
             ));
         }
         Ok(())

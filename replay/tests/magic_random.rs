@@ -97,11 +97,11 @@ fn a_changed_reveal_is_refuted_by_the_seed_at_that_reveal() {
         };
         // Counts may already rule the changed number out; otherwise only the
         // seed can, and it names the reveal itself.
-        if error.rule == "seed" {
+        if error.rule == fgn_replay::Rule::Seed {
             assert_eq!(error.place, Place::Event(index), "game {i}: {error}");
             refuted += 1;
         } else {
-            assert_eq!(error.rule, "reveal", "game {i}: {error}");
+            assert_eq!(error.rule, fgn_replay::Rule::Reveal, "game {i}: {error}");
         }
     }
     assert!(refuted >= 5, "only {refuted} games were refuted by their seed");

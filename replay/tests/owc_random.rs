@@ -64,7 +64,7 @@ fn changing_any_recorded_outcome_fails_at_that_event() {
             // A changed outcome can change the game after it (a piece that
             // no longer dies); the error is never later than the change's
             // own event when only the seed can tell.
-            if error.rule == "seed" {
+            if error.rule == fgn_replay::Rule::Seed {
                 assert_eq!(error.place, Place::Event(index), "game {i}: {error}");
             } else {
                 assert!(

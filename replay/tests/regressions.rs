@@ -1,7 +1,7 @@
 //! One test per bug found in review, so that none comes back.
 
 use fgn_notation::parse;
-use fgn_replay::{validate, validate_with, Place, Ruleset};
+use fgn_replay::{validate, validate_with, Place, Rule, Ruleset};
 
 fn verdict(text: &str) -> Option<fgn_replay::RuleError> {
     let parsed = parse(text.as_bytes());
@@ -14,7 +14,7 @@ const CAPTURE: &str = "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[TimeControl 
 #[test]
 fn a_timeout_cannot_come_between_a_capture_and_its_reveals() {
     let e = verdict(&format!("{CAPTURE}2 @ timeout b {{t=70}}\n")).expect("refused");
-    assert_eq!((e.rule, e.place), ("world-event", Place::Event(3)), "{e}");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(3)), "{e}");
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn setup_counts_cannot_overflow_under_high_limits() {
     assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
     let v = validate_with(&parsed.document.game, rules).expect("supported");
     let e = v.error.expect("the 256th pawn is refused");
-    assert_eq!(e.rule, "setup-limit", "{e}");
+    assert_eq!(e.rule, Rule::SetupLimit, "{e}");
     assert_eq!(e.place, Place::Event(10), "the tenth pawn row holds the 256th pawn");
 }
 
@@ -87,7 +87,7 @@ fn the_last_move_number_ends_the_game_without_overflow() {
         }
     );
     let e = next_turn(Color::Black, max).expect_err("no number after the last");
-    assert_eq!(e.rule, "move-number");
+    assert_eq!(e.rule, Rule::MoveNumber);
     assert_eq!(
         next_turn(Color::Black, MoveNumber(7)).unwrap(),
         Turn::Move {
@@ -117,7 +117,7 @@ fn after_a_last_move_onto_a_merchant_the_opponent_is_on_the_clock() {
         "{OWC}1 w e2-e3 {{t=1}}\n1 w Qd1-e2 {{t=2}}\n1 w e3-e4 {{t=3}}\n1 b e7-e6 {{t=500}}\n"
     ))
     .expect("late");
-    assert_eq!(e.rule, "time-limit", "{e}");
+    assert_eq!(e.rule, Rule::TimeLimit, "{e}");
     let log = format!("{OWC}1 w e2-e3 {{t=1}}\n1 w Qd1-e2 {{t=2}}\n1 w e3-e4 {{t=3}}\n1 @ timeout b {{t=70}}\n1 w extra no\n1 @ result 1-0 timeout\n");
     assert!(verdict(&log).is_none());
 }
@@ -128,7 +128,7 @@ fn a_world_event_without_a_clock_starts_the_next_turn_at_the_last_reading() {
         "{OWC}0 @ spawn d3 damage\n1 w e2-e3 {{t=1}}\n1 w Qd1-e2 {{t=2}}\n1 w d2-d3 {{t=3}}\n1 @ damage d3 1\n1 b e7-e6 {{t=500}}\n"
     );
     let e = verdict(&log).expect("black is late");
-    assert_eq!(e.rule, "time-limit", "{e}");
+    assert_eq!(e.rule, Rule::TimeLimit, "{e}");
 }
 
 #[test]
@@ -150,10 +150,10 @@ fn an_open_world_promotion_is_written_out_canonically() {
 fn spawns_the_parameters_rule_out_are_refused_without_a_seed() {
     let e = verdict("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[SpawnChance \"0\"]\n\n0 @ spawn c3 coin\n")
         .expect("refused");
-    assert_eq!(e.rule, "world-event", "{e}");
+    assert_eq!(e.rule, Rule::WorldEvent, "{e}");
     let e = verdict("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[CoinShare \"0\"]\n\n0 @ spawn c3 coin\n")
         .expect("refused");
-    assert_eq!(e.rule, "world-event", "{e}");
+    assert_eq!(e.rule, Rule::WorldEvent, "{e}");
     assert!(verdict("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n0 @ spawn c3 coin\n").is_none());
 }
 
@@ -188,5 +188,5 @@ fn generated_games_under_any_parameters_carry_them() {
 fn a_purchase_naming_a_square_off_the_board_is_a_rule_error() {
     let log = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[ShopPrice \"1\"]\n\n0 @ spawn c3 coin\n1 w Nb1-c3\n1 w Nc3-e4\n1 w buy hp a9\n";
     let e = verdict(log).expect("refused, not a panic");
-    assert_eq!(e.rule, "square", "{e}");
+    assert_eq!(e.rule, Rule::Square, "{e}");
 }

@@ -177,7 +177,7 @@ fn changing_any_outcome_of_a_seeded_corpus_game_fails() {
             let error = v
                 .error
                 .unwrap_or_else(|| panic!("{}: changing event {i} went unnoticed", rel(&path)));
-            if error.rule == "seed" {
+            if error.rule == fgn_replay::Rule::Seed {
                 assert_eq!(error.place, fgn_replay::Place::Event(i), "{}: {error}", rel(&path));
             }
             changed_count += 1;

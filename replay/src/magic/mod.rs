@@ -8,7 +8,7 @@ use fgn_notation::{Action, Color, MagicNumber, MoveNumber, Reason, Spell, Square
 pub mod random;
 
 use crate::draughts::{DMove, Position};
-use crate::error::Fault;
+use crate::error::{Fault, Rule};
 use crate::ruleset::DraughtsRules;
 use crate::seed::Draws;
 use crate::session::{next_turn, Decision, Engine, Turn};
@@ -269,7 +269,7 @@ impl MagicDraughts {
     ) -> Result<Option<Decision>, Fault> {
         if let Some(&next) = self.spells[idx(side)].first() {
             return Err(Fault::new(
-                "spell",
+                Rule::Spell,
                 format!(
                     "{} must first cast its spells: next `spell {next} ...` ({}) or `spell {next} skip`",
                     side.name(),
@@ -290,7 +290,7 @@ impl MagicDraughts {
             None => self
                 .pos
                 .find_move(path, capture)
-                .map_err(|e| Fault::new("move", e.to_string()))?,
+                .map_err(|e| Fault::new(Rule::Move, e.to_string()))?,
         };
         let next = next_turn(side, number)?;
         let mut checkers = self.checkers;
@@ -324,7 +324,7 @@ impl MagicDraughts {
     fn reveal(&mut self, square: Square, number: MagicNumber) -> Result<Option<Decision>, Fault> {
         let Some(&next) = self.owed.first() else {
             return Err(Fault::new(
-                "reveal",
+                Rule::Reveal,
                 if self.rules.magic {
                     "no reveal is owed: reveals follow a capture, one per captured checker"
                 } else {
@@ -335,7 +335,7 @@ impl MagicDraughts {
         if square != next.square {
             let order: Vec<String> = self.owed.iter().map(|o| o.square.to_string()).collect();
             return Err(Fault::new(
-                "reveal",
+                Rule::Reveal,
                 format!(
                     "the next reveal is of the checker captured on {} (reveals follow the jump order: {})",
                     next.square,
@@ -347,7 +347,7 @@ impl MagicDraughts {
         let owner = next.checker.color();
         match next.checker {
             Checker::Returned(_) if n != 0 => {
-                return Err(Fault::new("reveal", format!("the checker on {square} was put back by Koschei's Revenge, so it is plain: `reveal {square} 0`")));
+                return Err(Fault::new(Rule::Reveal, format!("the checker on {square} was put back by Koschei's Revenge, so it is plain: `reveal {square} 0`")));
             }
             Checker::Original { .. } if self.counts[idx(owner)][usize::from(n)] >= NUMBERS[usize::from(n)] => {
                 let have = NUMBERS[usize::from(n)];
@@ -362,7 +362,7 @@ impl MagicDraughts {
                     "all of them are revealed already"
                 };
                 return Err(Fault::new(
-                    "reveal",
+                    Rule::Reveal,
                     format!("{} has only {what}, and {all}", owner.name()),
                 ));
             }
@@ -397,11 +397,11 @@ impl MagicDraughts {
 
     fn cast(&mut self, side: Color, spell: &Spell) -> Result<Option<Decision>, Fault> {
         if !self.rules.magic {
-            return Err(Fault::new("spell", "magic is off in this game: there are no spells"));
+            return Err(Fault::new(Rule::Spell, "magic is off in this game: there are no spells"));
         }
         let Some(&due) = self.spells[idx(side)].first() else {
             return Err(Fault::new(
-                "spell",
+                Rule::Spell,
                 format!(
                     "{} has no spell to cast: spells come from its captured magic checkers",
                     side.name()
@@ -411,7 +411,7 @@ impl MagicDraughts {
         let n = spell.number().get();
         if n != due {
             return Err(Fault::new(
-                "spell",
+                Rule::Spell,
                 format!(
                     "the next spell is {due} ({}), in the order the checkers were captured, not {n}",
                     spell_name(due)
@@ -423,12 +423,12 @@ impl MagicDraughts {
         let empty_dark = |pos: &Position, sq: Square, what: &str| -> Result<(), Fault> {
             if !is_dark(sq) {
                 return Err(Fault::new(
-                    "spell",
+                    Rule::Spell,
                     format!("{sq} is not a dark square of the board ({what})"),
                 ));
             }
             if pos.piece_at(sq).is_some() {
-                return Err(Fault::new("spell", format!("{sq} is not empty ({what})")));
+                return Err(Fault::new(Rule::Spell, format!("{sq} is not empty ({what})")));
             }
             Ok(())
         };
@@ -445,7 +445,7 @@ impl MagicDraughts {
                     .collect();
                 if squares.is_empty() {
                     return Err(Fault::new(
-                        "spell",
+                        Rule::Spell,
                         format!("file {file} holds no piece: Gorynych's Fury needs a file with at least one"),
                     ));
                 }
@@ -460,7 +460,7 @@ impl MagicDraughts {
                     Some((c, _)) if c == side => {}
                     _ => {
                         return Err(Fault::new(
-                            "spell",
+                            Rule::Spell,
                             format!(
                                 "Baba Yaga's Potion moves an own piece, and {from} holds none of {}'s",
                                 side.name()
@@ -471,7 +471,7 @@ impl MagicDraughts {
                 empty_dark(&pos, *to, "Baba Yaga's Potion needs an empty dark square")?;
                 if to.rank_index() == their_first_rank {
                     return Err(Fault::new(
-                        "spell",
+                        Rule::Spell,
                         format!("Baba Yaga's Potion may not move a piece onto the opponent's first rank ({to})"),
                     ));
                 }
@@ -482,7 +482,7 @@ impl MagicDraughts {
                     Some((c, _)) if c == side.opponent() => {}
                     _ => {
                         return Err(Fault::new(
-                            "spell",
+                            Rule::Spell,
                             format!("Leshy's Charm moves an enemy piece, and {from} holds none"),
                         ))
                     }
@@ -490,7 +490,7 @@ impl MagicDraughts {
                 empty_dark(&pos, *to, "Leshy's Charm needs an empty dark square")?;
                 if to.rank_index() == own_first_rank {
                     return Err(Fault::new(
-                        "spell",
+                        Rule::Spell,
                         format!("Leshy's Charm may not move a piece onto the caster's own first rank ({to})"),
                     ));
                 }
@@ -499,11 +499,11 @@ impl MagicDraughts {
             Spell::Firebird { square } => match pos.piece_at(*square) {
                 Some((c, false)) if c == side => {
                     pos.remove(*square);
-                    pos.put(*square, side, true).map_err(|e| Fault::new("spell", e))?;
+                    pos.put(*square, side, true).map_err(|e| Fault::new(Rule::Spell, e))?;
                 }
                 _ => {
                     return Err(Fault::new(
-                        "spell",
+                        Rule::Spell,
                         format!(
                             "Firebird's Call crowns an own man, and {square} holds none of {}'s men",
                             side.name()
@@ -521,13 +521,13 @@ impl MagicDraughts {
                 let due_count = usize::from(pool[idx(side)]).min(free);
                 if due_count == 0 {
                     return Err(Fault::new(
-                        "spell",
+                        Rule::Spell,
                         "Koschei's Revenge has nothing to do here (no captured plain checker or no free square): it must be skipped",
                     ));
                 }
                 if squares.len() != due_count {
                     return Err(Fault::new(
-                        "spell",
+                        Rule::Spell,
                         format!("Koschei's Revenge returns exactly {due_count} checkers here (captured plain checkers {}, free squares {free}), not {}", pool[idx(side)], squares.len()),
                     ));
                 }
@@ -535,11 +535,11 @@ impl MagicDraughts {
                     empty_dark(&pos, sq, "Koschei's Revenge needs empty dark squares")?;
                     if !ranks.contains(&sq.rank_index()) {
                         return Err(Fault::new(
-                            "spell",
+                            Rule::Spell,
                             format!("Koschei's Revenge returns checkers to the caster's first four ranks, not {sq}"),
                         ));
                     }
-                    pos.put(sq, side, false).map_err(|e| Fault::new("spell", e))?;
+                    pos.put(sq, side, false).map_err(|e| Fault::new(Rule::Spell, e))?;
                     checkers[sq_index(sq)] = Some(Checker::Returned(side));
                 }
                 pool[idx(side)] -= due_count as u8;
@@ -562,7 +562,7 @@ fn relocate(pos: &mut Position, checkers: &mut [Option<Checker>; 64], from: Squa
     if let Some((color, king)) = pos.remove(from) {
         // The spells' rank rules keep a man off its promotion rank, which is
         // all `put` refuses; should it refuse anyway, the spell is refused.
-        pos.put(to, color, king).map_err(|e| Fault::new("spell", e))?;
+        pos.put(to, color, king).map_err(|e| Fault::new(Rule::Spell, e))?;
     }
     checkers[sq_index(to)] = checkers[sq_index(from)].take();
     Ok(())
@@ -575,14 +575,14 @@ impl Engine for MagicDraughts {
 
     fn player(&mut self, side: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
         let Turn::Move { side: to_move, number } = self.turn else {
-            return Err(Fault::new("turn", "magic-draughts has no setup"));
+            return Err(Fault::new(Rule::Turn, "magic-draughts has no setup"));
         };
         if side != to_move {
-            return Err(Fault::new("turn", format!("it is {}'s turn", to_move.name())));
+            return Err(Fault::new(Rule::Turn, format!("it is {}'s turn", to_move.name())));
         }
         if n != number {
             return Err(Fault::new(
-                "move-number",
+                Rule::MoveNumber,
                 format!("{}'s turn carries move number {number}, not {n}", side.name()),
             ));
         }
@@ -590,7 +590,7 @@ impl Engine for MagicDraughts {
             Action::Draughts { path, capture } => self.normal_move(side, number, path, *capture),
             Action::Spell(spell) => self.cast(side, spell),
             other => Err(Fault::new(
-                "move",
+                Rule::Move,
                 format!(
                     "`{}` is not an action of magic-draughts",
                     fgn_notation::forms::keyword(other)
@@ -603,7 +603,7 @@ impl Engine for MagicDraughts {
         match action {
             Action::Reveal { square, number } => self.reveal(*square, *number),
             other => Err(Fault::new(
-                "world-event",
+                Rule::WorldEvent,
                 format!(
                     "`{}` is not a world event of magic-draughts",
                     fgn_notation::forms::keyword(other)
@@ -613,7 +613,7 @@ impl Engine for MagicDraughts {
     }
 
     fn setup_timeout(&mut self, _side: Color) -> Result<Option<Decision>, Fault> {
-        Err(Fault::new("timeout", "magic-draughts has no setup"))
+        Err(Fault::new(Rule::Timeout, "magic-draughts has no setup"))
     }
 
     fn owes_world_event(&self) -> bool {
@@ -645,7 +645,7 @@ impl Engine for MagicDraughts {
     fn seed(&mut self, seed: &[u8; 32]) -> Result<(), Fault> {
         if !self.rules.magic {
             return Err(Fault::new(
-                "seed",
+                Rule::Seed,
                 "magic is off in this game: there is nothing a seed decides",
             ));
         }
@@ -656,7 +656,7 @@ impl Engine for MagicDraughts {
             if expected != r.number {
                 // Reported at the reveal itself: that is the event the seed refutes.
                 return Err(Fault::new(
-                    "seed",
+                    Rule::Seed,
                     format!(
                         "the revealed seed gives {expected} to the {} checker that started on {}, not {} as `reveal {} {}` says",
                         r.color.name(),

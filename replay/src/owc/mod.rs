@@ -13,7 +13,7 @@ use fgn_notation::{Action, ChessMove, Color, Item, MoveNumber, ObjectKind, Piece
 
 pub mod random;
 
-use crate::error::Fault;
+use crate::error::{Fault, Rule};
 use crate::ruleset::OpenWorldRules;
 use crate::seed::Draws;
 use crate::session::{next_turn, Decision, Engine, Turn};
@@ -679,19 +679,19 @@ impl OpenWorld {
 
     fn play_move(&mut self, mover: Color, n: MoveNumber, m: &ChessMove) -> Result<Option<Decision>, Fault> {
         let (Some(from), Some(to)) = (m.from, m.to) else {
-            return Err(Fault::new("move", "a full log names both squares of a move"));
+            return Err(Fault::new(Rule::Move, "a full log names both squares of a move"));
         };
         for sq in [from, to] {
             if !self.on_board(sq) {
                 return Err(Fault::new(
-                    "square",
+                    Rule::Square,
                     format!("{sq} is not on the {}x{} board", self.files, self.ranks),
                 ));
             }
         }
         if self.moves_left == 0 {
             return Err(Fault::new(
-                "turn",
+                Rule::Turn,
                 format!("{} has no moves left in this turn", mover.name()),
             ));
         }
@@ -699,15 +699,15 @@ impl OpenWorld {
             Some(u) if u.color == mover => u,
             Some(_) => {
                 return Err(Fault::new(
-                    "move",
+                    Rule::Move,
                     format!("the piece on {from} is not {}'s", mover.name()),
                 ))
             }
-            None => return Err(Fault::new("move", format!("there is no piece on {from}"))),
+            None => return Err(Fault::new(Rule::Move, format!("there is no piece on {from}"))),
         };
         if unit.kind != m.piece {
             return Err(Fault::new(
-                "marker",
+                Rule::Marker,
                 format!(
                     "the piece on {from} is a {} (`{}`), not `{}`",
                     unit.kind.name(),
@@ -718,11 +718,11 @@ impl OpenWorld {
         }
         let target = self.piece(to);
         if target.is_some_and(|t| t.color == mover) {
-            return Err(Fault::new("move", format!("{to} holds {}'s own piece", mover.name())));
+            return Err(Fault::new(Rule::Move, format!("{to} holds {}'s own piece", mover.name())));
         }
         if target.is_some() != m.capture {
             return Err(Fault::new(
-                "marker",
+                Rule::Marker,
                 if m.capture {
                     format!("`x` marks an attack, but {to} holds no piece: write `-`")
                 } else {
@@ -732,12 +732,12 @@ impl OpenWorld {
         }
         let path = self
             .geometry(unit, from, to, m.capture)
-            .map_err(|e| Fault::new("move", e))?;
+            .map_err(|e| Fault::new(Rule::Move, e))?;
         let far = if mover == Color::White { self.ranks - 1 } else { 0 };
         let promotion = match (unit.kind == PieceKind::Pawn && to.rank_index() == far, m.promotion) {
             (true, p) => Some(p.unwrap_or(PieceKind::Queen)),
             (false, None) => None,
-            (false, Some(_)) => return Err(Fault::new("promotion", "a pawn promotes only on the far rank")),
+            (false, Some(_)) => return Err(Fault::new(Rule::Promotion, "a pawn promotes only on the far rank")),
         };
         self.shop_open = false;
         self.spawnable.clear();
@@ -758,19 +758,19 @@ impl OpenWorld {
     fn world_damage(&mut self, square: Square, amount: u8) -> Result<Option<Decision>, Fault> {
         let Some(Owed::Damage { square: due, on_path }) = self.owed.clone() else {
             return Err(Fault::new(
-                "world-event",
+                Rule::WorldEvent,
                 "no damage roll is owed: `@ damage` follows a move onto or over a damage object",
             ));
         };
         if square != due {
             return Err(Fault::new(
-                "world-event",
+                Rule::WorldEvent,
                 format!("the damage roll owed is for the object on {due}"),
             ));
         }
         if amount == 0 || amount > self.rules.damage_roll {
             return Err(Fault::new(
-                "world-event",
+                Rule::WorldEvent,
                 format!("a damage roll is 1..{}", self.rules.damage_roll),
             ));
         }
@@ -813,14 +813,14 @@ impl OpenWorld {
     fn world_clone(&mut self, square: Square) -> Result<Option<Decision>, Fault> {
         let Some(Owed::Clone { object, candidates }) = self.owed.clone() else {
             return Err(Fault::new(
-                "world-event",
+                Rule::WorldEvent,
                 "no clone is owed: `@ clone` follows a pick-up of a clone object",
             ));
         };
         if !candidates.contains(&square) {
             let list: Vec<String> = candidates.iter().map(Square::to_string).collect();
             return Err(Fault::new(
-                "world-event",
+                Rule::WorldEvent,
                 format!("the clone goes to one of {}, not {square}", list.join(", ")),
             ));
         }
@@ -844,7 +844,7 @@ impl OpenWorld {
         let Some(pos) = self.spawnable.iter().position(|&(sq, _)| sq == square) else {
             let list: Vec<String> = self.spawnable.iter().map(|(sq, _)| sq.to_string()).collect();
             return Err(Fault::new(
-                "world-event",
+                Rule::WorldEvent,
                 if list.is_empty() {
                     format!("nothing may spawn on {square} now: objects spawn on squares the last move turned from fogged to lit")
                 } else {
@@ -862,7 +862,7 @@ impl OpenWorld {
         };
         if !spawn_possible(&self.rules, n, object) {
             return Err(Fault::new(
-                "world-event",
+                Rule::WorldEvent,
                 format!(
                     "a `{}` cannot spawn at move {n} under these parameters (its chance is 0)",
                     object.name()
@@ -883,14 +883,14 @@ impl OpenWorld {
         let late = self.late_shop.is_some_and(|(c, _)| c == buyer);
         if !self.shop_open && !late {
             return Err(Fault::new(
-                "shop",
+                Rule::Shop,
                 "purchases come right after a move that ended on a merchant square",
             ));
         }
         let price = self.rules.shop_price;
         if self.coins[side(buyer)] < price {
             return Err(Fault::new(
-                "shop",
+                Rule::Shop,
                 format!(
                     "{} has {} coins; an item costs {price}",
                     buyer.name(),
@@ -900,7 +900,7 @@ impl OpenWorld {
         }
         if let Some(sq) = square.filter(|&sq| !self.on_board(sq)) {
             return Err(Fault::new(
-                "square",
+                Rule::Square,
                 format!("{sq} is not on the {}x{} board", self.files, self.ranks),
             ));
         }
@@ -916,7 +916,7 @@ impl OpenWorld {
             {
                 if u.range {
                     return Err(Fault::new(
-                        "shop",
+                        Rule::Shop,
                         format!("the {} on {sq} has range already (once per piece)", u.kind.name()),
                     ));
                 }
@@ -931,7 +931,7 @@ impl OpenWorld {
             (Item::Drain, Some((sq, Some(mut u)))) if u.color != buyer => {
                 if !self.sees(buyer, sq) {
                     return Err(Fault::new(
-                        "shop",
+                        Rule::Shop,
                         format!("{} does not see {sq}, so it cannot drain the piece there", buyer.name()),
                     ));
                 }
@@ -952,7 +952,7 @@ impl OpenWorld {
                     _ => "an enemy piece",
                 };
                 return Err(Fault::new(
-                    "shop",
+                    Rule::Shop,
                     format!("`buy {}` needs {what} on its square", item.name()),
                 ));
             }
@@ -990,7 +990,7 @@ impl OpenWorld {
                         let truth =
                             derived.map_or("no object".to_string(), |o| format!("`spawn {square} {}`", o.name()));
                         let fault = Fault::new(
-                            "seed",
+                            Rule::Seed,
                             format!("the revealed seed gives {truth} on {square}, but the log has {said}"),
                         );
                         return Err(match event.or(*cause) {
@@ -1009,7 +1009,7 @@ impl OpenWorld {
                     let derived = derive_damage(&self.rules, &draws, *n, *cause, *square);
                     if u16::from(derived) != *observed {
                         return Err(Fault::new(
-                            "seed",
+                            Rule::Seed,
                             format!("the revealed seed rolls {derived} for the damage on {square}, not {observed}"),
                         )
                         .at(*event));
@@ -1026,7 +1026,7 @@ impl OpenWorld {
                     let derived = derive_clone(&draws, *n, *cause, *square, candidates);
                     if derived != *observed {
                         return Err(Fault::new(
-                            "seed",
+                            Rule::Seed,
                             format!("the revealed seed puts the clone on {derived}, not {observed}"),
                         )
                         .at(*event));
@@ -1220,7 +1220,7 @@ impl Engine for OpenWorld {
     }
 
     fn setup_timeout(&mut self, _side: Color) -> Result<Option<Decision>, Fault> {
-        Err(Fault::new("timeout", "open-world-chess has no setup"))
+        Err(Fault::new(Rule::Timeout, "open-world-chess has no setup"))
     }
 
     fn owes_world_event(&self) -> bool {
@@ -1255,7 +1255,7 @@ impl OpenWorld {
             Action::Spawn { square, object } => return self.world_spawn(*square, *object),
             other => {
                 return Err(Fault::new(
-                    "world-event",
+                    Rule::WorldEvent,
                     format!(
                         "`{}` is not a world event of open-world-chess",
                         fgn_notation::forms::keyword(other)
@@ -1275,7 +1275,7 @@ impl OpenWorld {
             if buyer == actor {
                 if n != turn_number {
                     return Err(Fault::new(
-                        "move-number",
+                        Rule::MoveNumber,
                         format!(
                             "a purchase after {}'s last move carries that turn's number {turn_number}, not {n}",
                             actor.name()
@@ -1293,13 +1293,13 @@ impl OpenWorld {
             if self.moves_left == 0 && !self.decided {
                 self.close_turn()?;
             } else {
-                return Err(Fault::new("turn", format!("it is {}'s turn", mover.name())));
+                return Err(Fault::new(Rule::Turn, format!("it is {}'s turn", mover.name())));
             }
         } else if self.shop_open && !buying {
             self.shop_open = false;
             if self.moves_left == 0 {
                 return Err(Fault::new(
-                    "turn",
+                    Rule::Turn,
                     format!("{}'s turn is over: its moves are spent", mover.name()),
                 ));
             }
@@ -1311,7 +1311,7 @@ impl OpenWorld {
         };
         if n != number {
             return Err(Fault::new(
-                "move-number",
+                Rule::MoveNumber,
                 format!("{}'s turn carries move number {number}, not {n}", mover.name()),
             ));
         }
@@ -1320,7 +1320,7 @@ impl OpenWorld {
             Action::End => {
                 if self.moves_left == 0 {
                     return Err(Fault::new(
-                        "turn",
+                        Rule::Turn,
                         "`end` ends a turn early, while a move remains; this one has none left",
                     ));
                 }
@@ -1332,7 +1332,7 @@ impl OpenWorld {
             Action::Buy { item, square, .. } => self.buy(actor, *item, *square)?,
             other => {
                 return Err(Fault::new(
-                    "move",
+                    Rule::Move,
                     format!(
                         "`{}` is not an action of open-world-chess",
                         fgn_notation::forms::keyword(other)

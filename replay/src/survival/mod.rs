@@ -6,7 +6,7 @@ pub mod random;
 
 use fgn_notation::{Action, Check, ChessMove, Color, Figure, MoveNumber, PieceKind, Placement, Reason, Square};
 
-use crate::error::Fault;
+use crate::error::{Fault, Rule};
 use crate::ruleset::SurvivalRules;
 use crate::session::{next_turn, Decision, Engine, Turn};
 use board::{Board, Move, Piece};
@@ -88,7 +88,7 @@ impl Survival {
             Ok(())
         } else {
             Err(Fault::new(
-                "square",
+                Rule::Square,
                 format!("{sq} is not on the {} board", self.rules.board.0),
             ))
         }
@@ -111,7 +111,7 @@ impl Survival {
         let mut squares: Vec<Square> = Vec::with_capacity(placements.len());
         for p in placements {
             let Figure::Piece(kind) = p.figure else {
-                return Err(Fault::new("setup", format!("`{}` is not a chess piece", p.figure)));
+                return Err(Fault::new(Rule::Setup, format!("`{}` is not a chess piece", p.figure)));
             };
             self.on_board(p.square)?;
             if !self.in_own_half(side, p.square) {
@@ -122,7 +122,7 @@ impl Survival {
                     (half + 1, self.rules.board.0.ranks)
                 };
                 return Err(Fault::new(
-                    "setup",
+                    Rule::Setup,
                     format!(
                         "{} sets up on its own half, ranks {lo}..{hi}; {} is not",
                         side.name(),
@@ -131,14 +131,14 @@ impl Survival {
                 ));
             }
             if self.board.piece_at(p.square).is_some() || squares.contains(&p.square) {
-                return Err(Fault::new("setup", format!("{} is already occupied", p.square)));
+                return Err(Fault::new(Rule::Setup, format!("{} is already occupied", p.square)));
             }
             squares.push(p.square);
             let limit = self.limit(kind);
             // Checked before counting, so that no limit can overflow the count.
             if counts[kind_index(kind)] >= limit {
                 return Err(Fault::new(
-                    "setup-limit",
+                    Rule::SetupLimit,
                     format!("{} may set up at most {limit} of `{}`", side.name(), kind.char()),
                 ));
             }
@@ -146,7 +146,7 @@ impl Survival {
             let total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
             if total > u32::from(self.rules.limits.total) {
                 return Err(Fault::new(
-                    "setup-limit",
+                    Rule::SetupLimit,
                     format!("{} may set up at most {} pieces", side.name(), self.rules.limits.total),
                 ));
             }
@@ -169,7 +169,7 @@ impl Survival {
                 Ok(())
             }
             _ => Err(Fault::new(
-                "setup",
+                Rule::Setup,
                 format!("{} has no piece on {square} to remove", side.name()),
             )),
         }
@@ -219,7 +219,7 @@ impl Survival {
 
     fn play(&mut self, side: Color, number: MoveNumber, m: &ChessMove) -> Result<Option<Decision>, Fault> {
         let (Some(from), Some(to)) = (m.from, m.to) else {
-            return Err(Fault::new("move", "a full log names both squares of a move"));
+            return Err(Fault::new(Rule::Move, "a full log names both squares of a move"));
         };
         self.on_board(from)?;
         self.on_board(to)?;
@@ -227,14 +227,14 @@ impl Survival {
             Some(p) if p.color == side => p,
             Some(_) => {
                 return Err(Fault::new(
-                    "move",
+                    Rule::Move,
                     format!("the piece on {from} is not {}'s", side.name()),
                 ))
             }
             None => {
                 let legal = self.board.legal_moves(side);
                 return Err(Fault::new(
-                    "move",
+                    Rule::Move,
                     format!(
                         "there is no piece on {from}; {}'s legal moves: {}",
                         side.name(),
@@ -245,7 +245,7 @@ impl Survival {
         };
         if piece.kind != m.piece {
             return Err(Fault::new(
-                "marker",
+                Rule::Marker,
                 format!(
                     "the piece on {from} is a {} (`{}`), not `{}`",
                     piece.kind.name(),
@@ -263,13 +263,13 @@ impl Survival {
         let promotion = match (promotes, m.promotion) {
             (true, p) => Some(p.unwrap_or(PieceKind::Queen)),
             (false, None) => None,
-            (false, Some(_)) => return Err(Fault::new("promotion", "a pawn promotes only on the far rank")),
+            (false, Some(_)) => return Err(Fault::new(Rule::Promotion, "a pawn promotes only on the far rank")),
         };
         let mv = Move { from, to, promotion };
         if !self.board.is_pseudo_legal(mv) {
             let legal = self.board.legal_moves_from(from);
             return Err(Fault::new(
-                "move",
+                Rule::Move,
                 format!(
                     "the {} on {from} cannot move to {to}; its legal moves: {}",
                     piece.kind.name(),
@@ -280,7 +280,7 @@ impl Survival {
         let target = self.board.piece_at(to);
         if target.is_some() != m.capture {
             return Err(Fault::new(
-                "marker",
+                Rule::Marker,
                 if m.capture {
                     format!("`x` marks a capture, but {to} is empty: write `-`")
                 } else {
@@ -291,7 +291,7 @@ impl Survival {
         if !self.board.is_legal_move(mv, self.check) {
             let legal = self.board.legal_moves_from(from);
             return Err(Fault::new(
-                "king-safety",
+                Rule::KingSafety,
                 format!(
                     "the move leaves {}'s king attacked; legal moves of the {} on {from}: {}",
                     side.name(),
@@ -316,7 +316,7 @@ impl Survival {
         };
         if let Some(message) = lie {
             self.board.unmake_move(undo);
-            return Err(Fault::new("marker", message));
+            return Err(Fault::new(Rule::Marker, message));
         }
         self.check = check;
         self.turn = next;
@@ -380,7 +380,7 @@ impl Engine for Survival {
                 let is_setup = matches!(action, Action::Place { .. } | Action::Remove { .. } | Action::Ready);
                 if !is_setup {
                     return Err(Fault::new(
-                        "setup",
+                        Rule::Setup,
                         format!(
                             "setup is not over: {} and {} must both be ready before play",
                             Color::White.name(),
@@ -390,13 +390,13 @@ impl Engine for Survival {
                 }
                 if n != MoveNumber(0) {
                     return Err(Fault::new(
-                        "move-number",
+                        Rule::MoveNumber,
                         format!("setup actions carry move number 0, not {n}"),
                     ));
                 }
                 if ready[side_index(side)] {
                     return Err(Fault::new(
-                        "setup",
+                        Rule::Setup,
                         format!("{} is ready and may not change its setup", side.name()),
                     ));
                 }
@@ -407,7 +407,7 @@ impl Engine for Survival {
                         let kings = self.counts[side_index(side)][kind_index(PieceKind::King)];
                         if kings != self.rules.limits.king {
                             return Err(Fault::new(
-                                "setup",
+                                Rule::Setup,
                                 format!("{} needs its king on the board before `ready`", side.name()),
                             ));
                         }
@@ -418,7 +418,7 @@ impl Engine for Survival {
             Turn::Move { side: to_move, number } => {
                 let Action::Move(m) = action else {
                     return Err(Fault::new(
-                        "setup",
+                        Rule::Setup,
                         format!(
                             "setup is over: `{}` is not possible now",
                             fgn_notation::forms::keyword(action)
@@ -426,11 +426,11 @@ impl Engine for Survival {
                     ));
                 };
                 if side != to_move {
-                    return Err(Fault::new("turn", format!("it is {}'s turn", to_move.name())));
+                    return Err(Fault::new(Rule::Turn, format!("it is {}'s turn", to_move.name())));
                 }
                 if n != number {
                     return Err(Fault::new(
-                        "move-number",
+                        Rule::MoveNumber,
                         format!("{}'s move carries move number {number}, not {n}", side.name()),
                     ));
                 }
@@ -441,7 +441,7 @@ impl Engine for Survival {
 
     fn setup_timeout(&mut self, side: Color) -> Result<Option<Decision>, Fault> {
         let Turn::Setup { ready } = self.turn else {
-            return Err(Fault::new("timeout", "setup is over"));
+            return Err(Fault::new(Rule::Timeout, "setup is over"));
         };
         if self.board.king(side).is_none() {
             // The late side cannot start: the game is aborted at once.
