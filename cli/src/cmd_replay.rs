@@ -358,7 +358,7 @@ pub fn turn_text(replay: &Replay) -> String {
     match replay.turn() {
         Turn::Setup { ready } => {
             let who = |r: bool| if r { "ready" } else { "setting up" };
-            format!("setup (white {}, black {})", who(ready[0]), who(ready[1]))
+            format!("setup (white {}, black {})", who(ready.white), who(ready.black))
         }
         Turn::Move { side, number } => format!("move {number}, {} to move", side.name()),
     }

@@ -223,7 +223,7 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
 pub fn json(replay: &Replay, viewer: Option<Color>, shown: usize) -> serde_json::Value {
     let turn = match replay.turn() {
         Turn::Setup { ready } => {
-            serde_json::json!({"phase": "setup", "white_ready": ready[0], "black_ready": ready[1]})
+            serde_json::json!({"phase": "setup", "white_ready": ready.white, "black_ready": ready.black})
         }
         Turn::Move { side, number } => serde_json::json!({"phase": "play", "side": side.name(), "number": number.0}),
     };

@@ -29,6 +29,6 @@ pub use document::{Anchor, Comment, Document, Game};
 pub use header::{BoardSize, Header, Perspective, Tag, TimeControl};
 pub use parse::{parse, Parsed, MAX_DIAGNOSTICS, MAX_FILE_BYTES, MAX_LINE_BYTES};
 pub use types::{
-    Actor, Clock, Color, Figure, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet, ValueError,
+    Actor, ByColor, Clock, Color, Figure, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet, ValueError,
     MAX_BOARD_DIM,
 };

@@ -196,6 +196,70 @@ impl FromStr for Square {
 }
 serde_via_str!(Square);
 
+/// One value per side, indexed by [`Color`]: `counts[Color::White]`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct ByColor<T> {
+    /// White's value (`w` in JSON, the actor letter).
+    #[serde(rename = "w")]
+    pub white: T,
+    /// Black's value (`b` in JSON).
+    #[serde(rename = "b")]
+    pub black: T,
+}
+
+impl<T> ByColor<T> {
+    /// The same value for both sides.
+    pub fn both(value: T) -> ByColor<T>
+    where
+        T: Clone,
+    {
+        ByColor {
+            white: value.clone(),
+            black: value,
+        }
+    }
+
+    /// A value per side, from `f(color)`.
+    pub fn new_with(mut f: impl FnMut(Color) -> T) -> ByColor<T> {
+        ByColor {
+            white: f(Color::White),
+            black: f(Color::Black),
+        }
+    }
+
+    /// The values with their sides, white first.
+    pub fn iter(&self) -> impl Iterator<Item = (Color, &T)> {
+        [(Color::White, &self.white), (Color::Black, &self.black)].into_iter()
+    }
+
+    /// Each value mapped by `f`.
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByColor<U> {
+        ByColor {
+            white: f(self.white),
+            black: f(self.black),
+        }
+    }
+}
+
+impl<T> std::ops::Index<Color> for ByColor<T> {
+    type Output = T;
+    fn index(&self, color: Color) -> &T {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+impl<T> std::ops::IndexMut<Color> for ByColor<T> {
+    fn index_mut(&mut self, color: Color) -> &mut T {
+        match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+}
+
 /// A side of the game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Color {

@@ -61,7 +61,33 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order of docs/rules.md's table.
-    pub const ALL: [Rule; 25] = [Rule::Header, Rule::RulesVersion, Rule::Perspective, Rule::Parameter, Rule::MoveNumber, Rule::Clock, Rule::TimeLimit, Rule::Timeout, Rule::Extra, Rule::Resign, Rule::Result, Rule::AfterResult, Rule::Seed, Rule::WorldEvent, Rule::Turn, Rule::Setup, Rule::SetupLimit, Rule::Square, Rule::Move, Rule::KingSafety, Rule::Marker, Rule::Promotion, Rule::Shop, Rule::Reveal, Rule::Spell];
+    pub const ALL: [Rule; 25] = [
+        Rule::Header,
+        Rule::RulesVersion,
+        Rule::Perspective,
+        Rule::Parameter,
+        Rule::MoveNumber,
+        Rule::Clock,
+        Rule::TimeLimit,
+        Rule::Timeout,
+        Rule::Extra,
+        Rule::Resign,
+        Rule::Result,
+        Rule::AfterResult,
+        Rule::Seed,
+        Rule::WorldEvent,
+        Rule::Turn,
+        Rule::Setup,
+        Rule::SetupLimit,
+        Rule::Square,
+        Rule::Move,
+        Rule::KingSafety,
+        Rule::Marker,
+        Rule::Promotion,
+        Rule::Shop,
+        Rule::Reveal,
+        Rule::Spell,
+    ];
 
     /// The stable name: `king-safety`.
     pub fn name(self) -> &'static str {

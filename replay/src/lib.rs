@@ -7,8 +7,10 @@
 
 pub mod draughts;
 pub mod error;
+pub mod game;
 pub mod magic;
 pub mod owc;
+pub mod rng;
 pub mod ruleset;
 pub mod seed;
 pub mod session;
@@ -16,8 +18,8 @@ pub mod survival;
 
 use fgn_notation::{Event, Game, GameKind, Header};
 
-
 pub use error::{Fault, Place, Rule, RuleError};
+pub use game::Viewer;
 pub use ruleset::Ruleset;
 pub use session::{Decision, Engine, Phase, Session, Turn};
 

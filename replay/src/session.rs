@@ -8,7 +8,7 @@
 //! says how; after it only chat and the seed may follow. Everything about
 //! the board is the engine's.
 
-use fgn_notation::{Action, Actor, Clock, Color, Event, MoveNumber, Outcome, Reason, TimeControl};
+use fgn_notation::{Action, Actor, ByColor, Clock, Color, Event, MoveNumber, Outcome, Reason, TimeControl};
 
 use crate::error::{Fault, Place, Rule, RuleError};
 
@@ -43,7 +43,7 @@ pub enum Turn {
     /// The secret setup (move number 0): both sides act; the flags say who is ready.
     Setup {
         /// Whether white, then black, has declared `ready`.
-        ready: [bool; 2],
+        ready: ByColor<bool>,
     },
     /// A side's turn, with its full-move number.
     Move {
@@ -101,7 +101,10 @@ pub trait Engine {
     /// The world revealed its seed (after the result): the engine checks it
     /// against the commitment and re-derives every random outcome it saw.
     fn seed(&mut self, _seed: &[u8; 32]) -> Result<(), Fault> {
-        Err(Fault::new(Rule::Seed, "this game has no randomness to reveal a seed for"))
+        Err(Fault::new(
+            Rule::Seed,
+            "this game has no randomness to reveal a seed for",
+        ))
     }
 
     /// Why a game that might look over is not decided yet (for example,
@@ -113,6 +116,15 @@ pub trait Engine {
     /// Tells the engine the index of the event it is about to see, so that
     /// it can name earlier events in later messages.
     fn at_event(&mut self, _index: usize) {}
+
+    /// Remembers the state before an event. The session calls it before
+    /// every event and [`Engine::rollback`] when the event is rejected, so
+    /// that a rejected event leaves the game exactly as it was, however
+    /// many steps the engine took before it found the fault.
+    fn checkpoint(&mut self);
+
+    /// Goes back to the last checkpoint.
+    fn rollback(&mut self);
 
     /// Whether the last action owes world events; a cheap test asked for
     /// every event, where [`Engine::owed_world_event`] builds a message.
@@ -143,19 +155,27 @@ pub enum Phase {
     Over(Decision),
 }
 
+/// Where the shared rules stand between events: everything of theirs that
+/// an event can change, kept as one value so that a rejected event can put
+/// it back whole.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Progress {
+    phase: Phase,
+    last_n: MoveNumber,
+    last_clock: Option<Clock>,
+    /// When the current turn began (or the game, for setup), if known.
+    turn_start: Option<Clock>,
+    events: usize,
+}
+
 /// A game in progress: the engine and the shared rules around it.
 #[derive(Clone, Debug)]
 pub struct Session<E> {
     /// The game engine.
     pub engine: E,
     time: TimeControl,
-    phase: Phase,
-    last_n: MoveNumber,
-    last_clock: Option<Clock>,
-    /// When the current turn began (or the game, for setup), if known.
-    turn_start: Option<Clock>,
     has_seed: bool,
-    events: usize,
+    at: Progress,
 }
 
 fn late_by(limit: u32, start: Option<Clock>, now: Option<Clock>) -> Option<(u64, u64)> {
@@ -175,36 +195,48 @@ impl<E: Engine> Session<E> {
         Session {
             engine,
             time,
-            phase: Phase::Playing,
-            last_n: MoveNumber(0),
-            last_clock: None,
-            turn_start: Some(Clock(0)),
             has_seed,
-            events: 0,
+            at: Progress {
+                phase: Phase::Playing,
+                last_n: MoveNumber(0),
+                last_clock: None,
+                turn_start: Some(Clock(0)),
+                events: 0,
+            },
         }
     }
 
     /// The shared rules' phase.
     pub fn phase(&self) -> Phase {
-        self.phase
+        self.at.phase
     }
 
     /// How many events have been applied.
     pub fn events(&self) -> usize {
-        self.events
+        self.at.events
     }
 
     /// Applies the next event of the log (its index is `index`). On error
     /// nothing changes: the session stays at the state before the event.
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
+        let before = self.at;
+        self.engine.checkpoint();
         self.engine.at_event(index);
-        self.step(event).map_err(|f| RuleError::at(Place::Event(index), f))?;
-        self.events += 1;
-        Ok(())
+        match self.step(event) {
+            Ok(()) => {
+                self.at.events += 1;
+                Ok(())
+            }
+            Err(fault) => {
+                self.at = before;
+                self.engine.rollback();
+                Err(RuleError::at(Place::Event(index), fault))
+            }
+        }
     }
 
     fn step(&mut self, event: &Event) -> Result<(), Fault> {
-        if let (Some(last), Some(now)) = (self.last_clock, event.clock_ms) {
+        if let (Some(last), Some(now)) = (self.at.last_clock, event.clock_ms) {
             if now < last {
                 return Err(Fault::new(
                     Rule::Clock,
@@ -217,32 +249,32 @@ impl<E: Engine> Session<E> {
                 event.action,
                 Action::Chat { .. } | Action::Resign | Action::Extra { .. }
             );
-        if carried && event.n != self.last_n {
+        if carried && event.n != self.at.last_n {
             return Err(Fault::new(
                 Rule::MoveNumber,
                 format!(
                     "this event carries the move number of the event before it, {}, not {}",
-                    self.last_n, event.n
+                    self.at.last_n, event.n
                 ),
             ));
         }
         let turn_before = self.engine.turn();
         let next_phase = self.dispatch(event)?;
         // Committed: the engine has accepted the event (or it was the session's own).
-        self.phase = next_phase;
-        self.last_n = event.n;
+        self.at.phase = next_phase;
+        self.at.last_n = event.n;
         if event.clock_ms.is_some() {
-            self.last_clock = event.clock_ms;
+            self.at.last_clock = event.clock_ms;
         }
         // A turn begins at the event that passed it on; a world event without
         // a clock reading (the usual case) begins it at the last reading.
-        let now = event.clock_ms.or(self.last_clock);
+        let now = event.clock_ms.or(self.at.last_clock);
         let turn_after = self.engine.turn();
         if turn_after != turn_before && !matches!(turn_after, Turn::Setup { .. }) {
-            self.turn_start = now;
+            self.at.turn_start = now;
         }
         if let (Action::Extra { granted: true }, _) = (&event.action, event.actor) {
-            self.turn_start = now;
+            self.at.turn_start = now;
         }
         Ok(())
     }
@@ -250,11 +282,11 @@ impl<E: Engine> Session<E> {
     /// Checks and applies `event`, returning the phase that follows it.
     fn dispatch(&mut self, event: &Event) -> Result<Phase, Fault> {
         let action = &event.action;
-        match (self.phase, event.actor, action) {
-            (_, Actor::Player(_), Action::Chat { .. }) => return Ok(self.phase),
+        match (self.at.phase, event.actor, action) {
+            (_, Actor::Player(_), Action::Chat { .. }) => return Ok(self.at.phase),
             (Phase::Over(_), Actor::World, Action::Seed { seed }) if self.has_seed => {
                 self.engine.seed(&seed.0)?;
-                return Ok(self.phase);
+                return Ok(self.at.phase);
             }
             (Phase::Over(d), _, _) => {
                 return Err(Fault::new(
@@ -318,7 +350,10 @@ impl<E: Engine> Session<E> {
                 ));
             }
             (_, Actor::World, Action::Seed { .. }) => {
-                return Err(Fault::new(Rule::Seed, "the world reveals its seed only after the result"));
+                return Err(Fault::new(
+                    Rule::Seed,
+                    "the world reveals its seed only after the result",
+                ));
             }
             _ => {}
         }
@@ -342,7 +377,7 @@ impl<E: Engine> Session<E> {
         }
         let turn = self.engine.turn();
         let decided = |d: Option<Decision>| Ok(d.map_or(Phase::Playing, Phase::ResultDue));
-        match (self.phase, event.actor, action) {
+        match (self.at.phase, event.actor, action) {
             (Phase::AwaitingExtra { late }, Actor::Player(p), Action::Extra { granted }) => {
                 if p != late.opponent() {
                     return Err(Fault::new(
@@ -391,7 +426,7 @@ impl<E: Engine> Session<E> {
     fn check_time(&self, side: Color, turn: Turn, now: Option<Clock>) -> Result<(), Fault> {
         match turn {
             Turn::Setup { ready } => {
-                if let (Some(limit), false) = (self.time.setup_seconds, ready[side as usize]) {
+                if let (Some(limit), false) = (self.time.setup_seconds, ready[side]) {
                     if let Some((at, lim)) = late_by(limit, Some(Clock(0)), now) {
                         return Err(Fault::new(
                             Rule::TimeLimit,
@@ -402,7 +437,7 @@ impl<E: Engine> Session<E> {
             }
             Turn::Move { side: to_move, .. } if to_move == side => {
                 if let Some(limit) = self.time.move_seconds {
-                    if let Some((elapsed, lim)) = late_by(limit, self.turn_start, now) {
+                    if let Some((elapsed, lim)) = late_by(limit, self.at.turn_start, now) {
                         return Err(Fault::new(
                             Rule::TimeLimit,
                             format!(
@@ -446,7 +481,7 @@ impl<E: Engine> Session<E> {
                         "this game has no setup time limit, so nobody can run out of setup time",
                     ));
                 };
-                if ready[color as usize] {
+                if ready[color] {
                     return Err(Fault::new(
                         Rule::Timeout,
                         format!("{} is ready already, so its setup time cannot run out", color.name()),
@@ -475,7 +510,7 @@ impl<E: Engine> Session<E> {
                         ),
                     ));
                 }
-                early(limit, self.turn_start)?;
+                early(limit, self.at.turn_start)?;
                 Ok(Phase::AwaitingExtra { late: color })
             }
         }
@@ -483,7 +518,7 @@ impl<E: Engine> Session<E> {
 
     /// Checks the end of the log: nothing owed may be missing.
     pub fn finish(&self) -> Result<(), RuleError> {
-        if let (Phase::ResultDue(d), None) = (self.phase, self.engine.owed_world_event()) {
+        if let (Phase::ResultDue(d), None) = (self.at.phase, self.engine.owed_world_event()) {
             return Err(RuleError::at(
                 Place::End,
                 Fault::new(

@@ -3,7 +3,7 @@
 //! magic checker casts a spell for its owner at the start of the owner's
 //! next turn. With `magic = false` it is plain Russian draughts.
 
-use fgn_notation::{Action, Color, MagicNumber, MoveNumber, Reason, Spell, Square};
+use fgn_notation::{Action, ByColor, Color, MagicNumber, MoveNumber, Reason, Spell, Square};
 
 pub mod random;
 
@@ -83,13 +83,6 @@ pub struct Captured {
     pub number: Option<u8>,
 }
 
-fn idx(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 fn sq_index(sq: Square) -> usize {
     usize::from(sq.rank_index()) * 8 + usize::from(sq.file_index())
 }
@@ -130,13 +123,13 @@ pub struct MagicDraughts {
     /// Reveals owed after the last capture, in jump order (front first).
     owed: Vec<Owed>,
     /// Spells each side must cast at the start of its next turn, in capture order.
-    spells: [Vec<u8>; 2],
+    spells: ByColor<Vec<u8>>,
     /// Reveals of starting checkers, for the seed check.
     revealed: Vec<Revealed>,
     /// Revealed numbers of each side's starting checkers, counted by number.
-    counts: [[u8; 6]; 2],
+    counts: ByColor<[u8; 6]>,
     /// Each side's captured plain checkers not yet returned.
-    plain_pool: [u8; 2],
+    plain_pool: ByColor<u8>,
     /// Every capture so far, for display.
     captured: Vec<Captured>,
     commit: Option<[u8; 32]>,
@@ -166,10 +159,10 @@ impl MagicDraughts {
             },
             checkers,
             owed: Vec::new(),
-            spells: [Vec::new(), Vec::new()],
+            spells: ByColor::default(),
             revealed: Vec::new(),
-            counts: [[0; 6]; 2],
-            plain_pool: [0; 2],
+            counts: ByColor::default(),
+            plain_pool: ByColor::default(),
             captured: Vec::new(),
             commit,
             event: 0,
@@ -202,12 +195,12 @@ impl MagicDraughts {
 
     /// How many captured plain checkers Koschei's Revenge could return to `color`.
     pub fn returnable(&self, color: Color) -> u8 {
-        self.plain_pool[idx(color)]
+        self.plain_pool[color]
     }
 
     /// The spells `color` must cast at the start of its next turn.
     pub fn pending_spells(&self, color: Color) -> &[u8] {
-        &self.spells[idx(color)]
+        &self.spells[color]
     }
 
     /// Every legal normal move of `side` (the side to move) into `out`.
@@ -252,7 +245,7 @@ impl MagicDraughts {
         let Turn::Move { side, .. } = self.turn else {
             return None;
         };
-        if !self.owed.is_empty() || !self.spells[idx(side)].is_empty() {
+        if !self.owed.is_empty() || !self.spells[side].is_empty() {
             return None;
         }
         // Without spells, a side that has lost its last piece loses; the
@@ -267,7 +260,7 @@ impl MagicDraughts {
         path: &fgn_notation::Path,
         capture: bool,
     ) -> Result<Option<Decision>, Fault> {
-        if let Some(&next) = self.spells[idx(side)].first() {
+        if let Some(&next) = self.spells[side].first() {
             return Err(Fault::new(
                 Rule::Spell,
                 format!(
@@ -349,7 +342,7 @@ impl MagicDraughts {
             Checker::Returned(_) if n != 0 => {
                 return Err(Fault::new(Rule::Reveal, format!("the checker on {square} was put back by Koschei's Revenge, so it is plain: `reveal {square} 0`")));
             }
-            Checker::Original { .. } if self.counts[idx(owner)][usize::from(n)] >= NUMBERS[usize::from(n)] => {
+            Checker::Original { .. } if self.counts[owner][usize::from(n)] >= NUMBERS[usize::from(n)] => {
                 let have = NUMBERS[usize::from(n)];
                 let what = match (n, have) {
                     (0, _) => format!("{have} plain checkers"),
@@ -369,7 +362,7 @@ impl MagicDraughts {
             _ => {}
         }
         if let Checker::Original { color, index } = next.checker {
-            self.counts[idx(color)][usize::from(n)] += 1;
+            self.counts[color][usize::from(n)] += 1;
             self.revealed.push(Revealed {
                 color,
                 index,
@@ -379,9 +372,9 @@ impl MagicDraughts {
             });
         }
         if n == 0 {
-            self.plain_pool[idx(owner)] += 1;
+            self.plain_pool[owner] += 1;
         } else {
-            self.spells[idx(owner)].push(n);
+            self.spells[owner].push(n);
         }
         if let Some(c) = self
             .captured
@@ -397,9 +390,12 @@ impl MagicDraughts {
 
     fn cast(&mut self, side: Color, spell: &Spell) -> Result<Option<Decision>, Fault> {
         if !self.rules.magic {
-            return Err(Fault::new(Rule::Spell, "magic is off in this game: there are no spells"));
+            return Err(Fault::new(
+                Rule::Spell,
+                "magic is off in this game: there are no spells",
+            ));
         }
-        let Some(&due) = self.spells[idx(side)].first() else {
+        let Some(&due) = self.spells[side].first() else {
             return Err(Fault::new(
                 Rule::Spell,
                 format!(
@@ -518,7 +514,7 @@ impl MagicDraughts {
                     .filter_map(|(f, r)| Square::new(f, r))
                     .filter(|&sq| is_dark(sq) && ranks.contains(&sq.rank_index()) && pos.piece_at(sq).is_none())
                     .count();
-                let due_count = usize::from(pool[idx(side)]).min(free);
+                let due_count = usize::from(pool[side]).min(free);
                 if due_count == 0 {
                     return Err(Fault::new(
                         Rule::Spell,
@@ -528,7 +524,7 @@ impl MagicDraughts {
                 if squares.len() != due_count {
                     return Err(Fault::new(
                         Rule::Spell,
-                        format!("Koschei's Revenge returns exactly {due_count} checkers here (captured plain checkers {}, free squares {free}), not {}", pool[idx(side)], squares.len()),
+                        format!("Koschei's Revenge returns exactly {due_count} checkers here (captured plain checkers {}, free squares {free}), not {}", pool[side], squares.len()),
                     ));
                 }
                 for &sq in squares {
@@ -542,15 +538,15 @@ impl MagicDraughts {
                     pos.put(sq, side, false).map_err(|e| Fault::new(Rule::Spell, e))?;
                     checkers[sq_index(sq)] = Some(Checker::Returned(side));
                 }
-                pool[idx(side)] -= due_count as u8;
+                pool[side] -= due_count as u8;
             }
         }
         self.pos = pos;
         self.moves_for = None;
         self.checkers = checkers;
         self.plain_pool = pool;
-        self.spells[idx(side)].remove(0);
-        if self.spells[idx(side)].is_empty() {
+        self.spells[side].remove(0);
+        if self.spells[side].is_empty() {
             return Ok(self.judge_before_move(side));
         }
         Ok(None)
@@ -612,6 +608,12 @@ impl Engine for MagicDraughts {
         }
     }
 
+    // Every change is made after the checks that can refuse the event
+    // (a probing move is taken back), so there is nothing to save.
+    fn checkpoint(&mut self) {}
+
+    fn rollback(&mut self) {}
+
     fn setup_timeout(&mut self, _side: Color) -> Result<Option<Decision>, Fault> {
         Err(Fault::new(Rule::Timeout, "magic-draughts has no setup"))
     }
@@ -630,7 +632,7 @@ impl Engine for MagicDraughts {
         let Turn::Move { side, .. } = self.turn else {
             return None;
         };
-        let next = self.spells[idx(side)].first()?;
+        let next = self.spells[side].first()?;
         Some(format!(
             "{} first casts its spells (next: spell {next}, {})",
             side.name(),
@@ -650,9 +652,9 @@ impl Engine for MagicDraughts {
             ));
         }
         crate::seed::check_revealed(seed, self.commit, self.seed_seen)?;
-        let derived = [derive_numbers(seed, Color::White), derive_numbers(seed, Color::Black)];
+        let derived = ByColor::new_with(|c| derive_numbers(seed, c));
         for r in &self.revealed {
-            let expected = derived[idx(r.color)][usize::from(r.index)];
+            let expected = derived[r.color][usize::from(r.index)];
             if expected != r.number {
                 // Reported at the reveal itself: that is the event the seed refutes.
                 return Err(Fault::new(

@@ -8,10 +8,10 @@ use fgn_notation::{
 
 use super::{derive_numbers, Checker, MagicDraughts};
 use crate::draughts::DMove;
+use crate::rng::Rng;
 use crate::ruleset::DraughtsRules;
 use crate::seed::commitment;
 use crate::session::{Decision, Engine, Turn};
-use crate::survival::random::Rng;
 
 fn dark_squares() -> impl Iterator<Item = Square> {
     (0..8u8)

@@ -140,7 +140,7 @@ pub struct OpenWorld {
     saved: Box<Saved>,
 }
 
-/// What [`OpenWorld::checkpoint`] keeps.
+/// What [`OpenWorld::save`] keeps.
 #[derive(Clone, Debug, Default)]
 struct Saved {
     pieces: Vec<Option<Unit>>,
@@ -162,7 +162,7 @@ struct Saved {
 impl OpenWorld {
     /// Remembers the state before an event: a move resolves in several
     /// steps, and a rejected event must leave the game exactly as it was.
-    fn checkpoint(&mut self) {
+    fn save(&mut self) {
         let s = &mut self.saved;
         s.pieces.clone_from(&self.pieces);
         s.cells.clone_from(&self.cells);
@@ -181,7 +181,7 @@ impl OpenWorld {
     }
 
     /// Goes back to the last checkpoint.
-    fn rollback(&mut self) {
+    fn restore(&mut self) {
         let s = &mut self.saved;
         self.pieces.clone_from(&s.pieces);
         self.cells.clone_from(&s.cells);
@@ -718,7 +718,10 @@ impl OpenWorld {
         }
         let target = self.piece(to);
         if target.is_some_and(|t| t.color == mover) {
-            return Err(Fault::new(Rule::Move, format!("{to} holds {}'s own piece", mover.name())));
+            return Err(Fault::new(
+                Rule::Move,
+                format!("{to} holds {}'s own piece", mover.name()),
+            ));
         }
         if target.is_some() != m.capture {
             return Err(Fault::new(
@@ -1202,21 +1205,19 @@ impl Engine for OpenWorld {
     }
 
     fn player(&mut self, actor: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
-        self.checkpoint();
-        let result = self.player_in_place(actor, n, action);
-        if result.is_err() {
-            self.rollback();
-        }
-        result
+        self.player_in_place(actor, n, action)
     }
 
     fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
-        self.checkpoint();
-        let result = self.world_in_place(action);
-        if result.is_err() {
-            self.rollback();
-        }
-        result
+        self.world_in_place(action)
+    }
+
+    fn checkpoint(&mut self) {
+        self.save();
+    }
+
+    fn rollback(&mut self) {
+        self.restore();
     }
 
     fn setup_timeout(&mut self, _side: Color) -> Result<Option<Decision>, Fault> {

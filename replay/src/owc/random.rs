@@ -6,10 +6,10 @@
 use fgn_notation::{Action, Actor, Color, Event, Game, Header, Item, MoveNumber, PieceKind, Seed, Tag};
 
 use super::{derive_clone, derive_damage, derive_spawn, OpenWorld};
+use crate::rng::Rng;
 use crate::ruleset::OpenWorldRules;
 use crate::seed::{commitment, Draws};
 use crate::session::{Decision, Engine, Turn};
-use crate::survival::random::Rng;
 
 /// A random game from the world seed `world` and the choices of `choices`,
 /// at most `max_events` events long; it ends with its result and the

@@ -994,7 +994,7 @@ mod tests {
         let unmoved: Vec<Square> = (0..8)
             .flat_map(|f| [Square::new(f, 1).unwrap(), Square::new(f, 6).unwrap()])
             .collect();
-        let mut rng = super::super::random::Rng::new(42);
+        let mut rng = crate::rng::Rng::new(42);
         for _ in 0..12 {
             let mut b = board_from_placement("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", size, &unmoved).unwrap();
             let mut side = Color::White;

@@ -4,7 +4,9 @@
 pub mod board;
 pub mod random;
 
-use fgn_notation::{Action, Check, ChessMove, Color, Figure, MoveNumber, PieceKind, Placement, Reason, Square};
+use fgn_notation::{
+    Action, ByColor, Check, ChessMove, Color, Figure, MoveNumber, PieceKind, Placement, Reason, Square,
+};
 
 use crate::error::{Fault, Rule};
 use crate::ruleset::SurvivalRules;
@@ -18,16 +20,9 @@ pub struct Survival {
     board: Board,
     turn: Turn,
     /// Pieces each side has set up, by kind (`PieceKind` order K Q R B N P).
-    counts: [[u8; 6]; 2],
+    counts: ByColor<[u8; 6]>,
     /// Whether the side to move is in check.
     check: bool,
-}
-
-fn side_index(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
-    }
 }
 
 fn kind_index(k: PieceKind) -> usize {
@@ -54,8 +49,10 @@ impl Survival {
         Survival {
             rules,
             board,
-            turn: Turn::Setup { ready: [false, false] },
-            counts: [[0; 6]; 2],
+            turn: Turn::Setup {
+                ready: ByColor::default(),
+            },
+            counts: ByColor::default(),
             check: false,
         }
     }
@@ -107,7 +104,7 @@ impl Survival {
     }
 
     fn place(&mut self, side: Color, placements: &[Placement]) -> Result<(), Fault> {
-        let mut counts = self.counts[side_index(side)];
+        let mut counts = self.counts[side];
         let mut squares: Vec<Square> = Vec::with_capacity(placements.len());
         for p in placements {
             let Figure::Piece(kind) = p.figure else {
@@ -156,7 +153,7 @@ impl Survival {
                 self.board.put(p.square, Piece { color: side, kind }, true);
             }
         }
-        self.counts[side_index(side)] = counts;
+        self.counts[side] = counts;
         Ok(())
     }
 
@@ -165,7 +162,7 @@ impl Survival {
         match self.board.piece_at(square) {
             Some(p) if p.color == side => {
                 self.board.clear(square);
-                self.counts[side_index(side)][kind_index(p.kind)] -= 1;
+                self.counts[side][kind_index(p.kind)] -= 1;
                 Ok(())
             }
             _ => Err(Fault::new(
@@ -177,10 +174,10 @@ impl Survival {
 
     /// Declares `side` ready (by its own `ready` or by a setup timeout) and,
     /// when both are, starts the game and judges the start position.
-    fn make_ready(&mut self, side: Color, ready: [bool; 2]) -> Option<Decision> {
+    fn make_ready(&mut self, side: Color, ready: ByColor<bool>) -> Option<Decision> {
         let mut ready = ready;
-        ready[side_index(side)] = true;
-        if ready != [true, true] {
+        ready[side] = true;
+        if !(ready.white && ready.black) {
             self.turn = Turn::Setup { ready };
             return None;
         }
@@ -394,7 +391,7 @@ impl Engine for Survival {
                         format!("setup actions carry move number 0, not {n}"),
                     ));
                 }
-                if ready[side_index(side)] {
+                if ready[side] {
                     return Err(Fault::new(
                         Rule::Setup,
                         format!("{} is ready and may not change its setup", side.name()),
@@ -404,7 +401,7 @@ impl Engine for Survival {
                     Action::Place { placements } => self.place(side, placements).map(|()| None),
                     Action::Remove { square, .. } => self.remove(side, *square).map(|()| None),
                     _ => {
-                        let kings = self.counts[side_index(side)][kind_index(PieceKind::King)];
+                        let kings = self.counts[side][kind_index(PieceKind::King)];
                         if kings != self.rules.limits.king {
                             return Err(Fault::new(
                                 Rule::Setup,
@@ -439,6 +436,12 @@ impl Engine for Survival {
         }
     }
 
+    // Every change is made after the checks that can refuse the event
+    // (a probing move is taken back), so there is nothing to save.
+    fn checkpoint(&mut self) {}
+
+    fn rollback(&mut self) {}
+
     fn setup_timeout(&mut self, side: Color) -> Result<Option<Decision>, Fault> {
         let Turn::Setup { ready } = self.turn else {
             return Err(Fault::new(Rule::Timeout, "setup is over"));
@@ -446,7 +449,7 @@ impl Engine for Survival {
         if self.board.king(side).is_none() {
             // The late side cannot start: the game is aborted at once.
             let mut r = ready;
-            r[side_index(side)] = true;
+            r[side] = true;
             self.turn = Turn::Setup { ready: r };
             return Ok(Some(Decision {
                 outcome: fgn_notation::Outcome::Abort,
