@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use fgn_notation::{Color, Document, Outcome};
+use fgn_notation::{Color, Document};
 use fgn_replay::{Phase, Place, Replay, RuleError, Ruleset, StartError, Turn};
 
 use crate::cmd_syntax::parse_all;
@@ -290,27 +290,13 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
             }
         };
         counted += 1;
-        let header = &p.document.game.header;
-        if header.get("Mode") != Some("multiplayer") {
-            continue;
-        }
-        let Phase::Over(d) = replay.phase() else { continue };
-        let winner = match d.outcome {
-            Outcome::WhiteWins => Color::White,
-            Outcome::BlackWins => Color::Black,
-            Outcome::Draw | Outcome::Abort => continue,
-        };
-        let (id_tag, name_tag) = match winner {
-            Color::White => ("WhiteId", "White"),
-            Color::Black => ("BlackId", "Black"),
-        };
-        let Some(id) = header.get(id_tag).filter(|id| is_vk_id(id)) else {
+        let Some(point) = fgn_replay::standings::point(&p.document.game.header, &replay) else {
             continue;
         };
-        let entry = points.entry(id.to_string()).or_insert((0, String::new()));
+        let entry = points.entry(point.id).or_insert((0, String::new()));
         entry.0 += 1;
-        if let Some(n) = header.get(name_tag) {
-            entry.1 = n.to_string();
+        if let Some(n) = point.name {
+            entry.1 = n;
         }
     }
     // A run that counts logs while some are skipped is still a result; the
@@ -347,14 +333,13 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
     }
 }
 
-/// A VK profile id: `vk:` and decimal digits.
-pub fn is_vk_id(id: &str) -> bool {
-    id.strip_prefix("vk:")
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
 /// Used by `render` for the turn line.
 pub fn turn_text(replay: &Replay) -> String {
+    match replay.phase() {
+        Phase::Over(_) => return "the game is over".into(),
+        Phase::ResultDue(_) => return "the game is decided; the log owes its result".into(),
+        Phase::Playing | Phase::AwaitingExtra { .. } => {}
+    }
     match replay.turn() {
         Turn::Setup { ready } => {
             let who = |r: bool| if r { "ready" } else { "setting up" };

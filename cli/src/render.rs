@@ -4,20 +4,12 @@ use std::fmt::Write as _;
 
 use fgn_notation::ObjectKind;
 use fgn_notation::{Color, Square};
-use fgn_replay::magic::{spell_name, MagicDraughts};
+use fgn_replay::magic::{spell_name, DraughtsState};
 use fgn_replay::owc::OpenWorld;
-use fgn_replay::{Replay, Turn};
+use fgn_replay::survival::{SurvivalKnowledge, SurvivalState};
+use fgn_replay::{KnownPosition, Position, Progress, Replay, Viewer};
 
 use crate::cmd_replay::{phase_text, turn_text};
-
-/// Whether `viewer` may see the piece of `owner` now. During a secret setup
-/// a player sees only its own pieces; afterwards survival-chess has no fog.
-fn visible(replay: &Replay, viewer: Option<Color>, owner: Color) -> bool {
-    match (viewer, replay.turn()) {
-        (Some(v), Turn::Setup { .. }) => v == owner,
-        _ => true,
-    }
-}
 
 /// A board of `files` x `ranks` with coordinates on all sides; `cell` gives
 /// each square's symbol, `None` for an empty one. Dark empty squares are
@@ -64,13 +56,13 @@ fn spells_text(spells: &[u8]) -> String {
         .join(", ")
 }
 
-fn draughts_notes(out: &mut String, game: &MagicDraughts) {
-    if !game.magic() {
+fn draughts_notes(out: &mut String, game: &DraughtsState) {
+    if !game.magic {
         let _ = writeln!(out, "plain Russian draughts (magic off)");
         return;
     }
     for color in [Color::White, Color::Black] {
-        let spells = game.pending_spells(color);
+        let spells = &game.spells_due[color];
         if !spells.is_empty() {
             let _ = writeln!(
                 out,
@@ -82,7 +74,7 @@ fn draughts_notes(out: &mut String, game: &MagicDraughts) {
     }
     for color in [Color::White, Color::Black] {
         let taken: Vec<String> = game
-            .captured()
+            .captured
             .iter()
             .filter(|c| c.color == color)
             .map(|c| format!("{} ({})", c.square, number_text(c.number)))
@@ -90,6 +82,40 @@ fn draughts_notes(out: &mut String, game: &MagicDraughts) {
         if !taken.is_empty() {
             let _ = writeln!(out, "{}'s captured checkers: {}", color.name(), taken.join("; "));
         }
+    }
+}
+
+fn survival_grid(position: &SurvivalState) -> String {
+    grid(position.board.files, position.board.ranks, |sq| {
+        position.pieces.iter().find(|p| p.square == sq).map(|p| {
+            fgn_replay::survival::board::Piece {
+                color: p.color,
+                kind: p.kind,
+            }
+            .symbol()
+        })
+    })
+}
+
+fn survival_notes(out: &mut String, position: &SurvivalState, progress: &Progress) {
+    if position.in_check && progress.turn.is_some() {
+        let _ = writeln!(out, "check");
+    }
+}
+
+fn draughts_grid(game: &DraughtsState) -> String {
+    grid(8, 8, |sq| {
+        game.pieces
+            .iter()
+            .find(|p| p.square == sq)
+            .map(|p| draughts_symbol(p.color, p.king))
+    })
+}
+
+fn hidden_setups_note(out: &mut String, known: &SurvivalKnowledge) {
+    if !known.hidden_setups.is_empty() {
+        let who: Vec<&str> = known.hidden_setups.iter().map(|c| c.name()).collect();
+        let _ = writeln!(out, "(hidden until both are ready: {}'s setup)", who.join(" and "));
     }
 }
 
@@ -161,23 +187,33 @@ fn owc_grid(game: &OpenWorld, viewer: Option<Color>) -> String {
 }
 
 /// The position as text: the board with coordinates, then who is to move,
-/// check, spells and the result.
+/// check, spells and the result. A player's view is drawn from what it
+/// knows, the full view from the state.
 pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>) -> String {
-    let mut out = match replay {
-        Replay::Survival(s) => {
-            let board = s.engine.board();
-            let size = board.size();
-            grid(size.files, size.ranks, |sq| {
-                board
-                    .piece_at(sq)
-                    .filter(|p| visible(replay, viewer, p.color))
-                    .map(|p| p.symbol())
-            })
+    let state = replay.state();
+    let knowledge = viewer.map(|c| replay.knowledge(Viewer::of(c)));
+    let mut notes = String::new();
+    let mut out = match (&state.position, knowledge.as_ref().map(|k| &k.position)) {
+        (Position::Survival(p), None) => {
+            survival_notes(&mut notes, p, &state.progress);
+            survival_grid(p)
         }
-        Replay::Draughts(s) => grid(8, 8, |sq| {
-            s.engine.position().piece_at(sq).map(|(c, k)| draughts_symbol(c, k))
-        }),
-        Replay::OpenWorld(s) => owc_grid(&s.engine, viewer),
+        (_, Some(KnownPosition::Survival(k))) => {
+            survival_notes(&mut notes, &k.position, &state.progress);
+            hidden_setups_note(&mut notes, k);
+            survival_grid(&k.position)
+        }
+        (Position::Draughts(p), None) | (_, Some(KnownPosition::Draughts(p))) => {
+            draughts_notes(&mut notes, p);
+            draughts_grid(p)
+        }
+        (Position::OpenWorld(_), _) | (_, Some(KnownPosition::OpenWorld(_))) => {
+            let Replay::OpenWorld(s) = replay else {
+                unreachable!("an open-world-chess position comes from its replay")
+            };
+            owc_notes(&mut notes, &s.engine, viewer);
+            owc_grid(&s.engine, viewer)
+        }
     };
     let _ = writeln!(out);
     match last {
@@ -189,149 +225,52 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
         }
     }
     let _ = writeln!(out, "{}", turn_text(replay));
-    match replay {
-        Replay::Survival(s) => {
-            if s.engine.in_check() && matches!(replay.turn(), Turn::Move { .. }) {
-                let _ = writeln!(out, "check");
-            }
-        }
-        Replay::Draughts(s) => draughts_notes(&mut out, &s.engine),
-        Replay::OpenWorld(s) => {
-            if matches!(replay.turn(), Turn::Move { .. }) {
-                let _ = writeln!(out, "moves left in this turn: {}", s.engine.moves_left());
-            }
-            for c in [Color::White, Color::Black] {
-                // A player's coins are its own secret.
-                if viewer.is_none_or(|v| v == c) {
-                    let _ = writeln!(out, "{} has {} coins", c.name(), s.engine.coins(c));
-                }
-            }
-        }
-    }
+    out.push_str(&notes);
     let _ = writeln!(out, "result: {}", phase_text(replay));
-    if let (Some(v), Turn::Setup { .. }) = (viewer, replay.turn()) {
-        let _ = writeln!(
-            out,
-            "(as {}: the opponent's setup is hidden until both are ready)",
-            v.name()
-        );
-    }
+    let _ = writeln!(
+        out,
+        "{}: {}",
+        if viewer.is_some() {
+            "knowledge hash"
+        } else {
+            "state hash"
+        },
+        hash(replay, viewer)
+    );
     out
 }
 
-/// The position as JSON.
-pub fn json(replay: &Replay, viewer: Option<Color>, shown: usize) -> serde_json::Value {
-    let turn = match replay.turn() {
-        Turn::Setup { ready } => {
-            serde_json::json!({"phase": "setup", "white_ready": ready.white, "black_ready": ready.black})
+fn owc_notes(out: &mut String, game: &OpenWorld, viewer: Option<Color>) {
+    let _ = writeln!(out, "moves left in this turn: {}", game.moves_left());
+    for c in [Color::White, Color::Black] {
+        // A player's coins are its own secret.
+        if viewer.is_none_or(|v| v == c) {
+            let _ = writeln!(out, "{} has {} coins", c.name(), game.coins(c));
         }
-        Turn::Move { side, number } => serde_json::json!({"phase": "play", "side": side.name(), "number": number.0}),
-    };
-    let mut value = serde_json::json!({
-        "events_applied": shown,
-        "view": viewer.map_or("all", Color::name),
-        "turn": turn,
-        "result": phase_text(replay),
-    });
-    let extra = match replay {
-        Replay::Survival(s) => {
-            let board = s.engine.board();
-            let pieces: Vec<_> = board
-                .pieces()
-                .filter(|(_, p)| visible(replay, viewer, p.color))
-                .map(|(sq, p)| {
-                    serde_json::json!({"square": sq.to_string(), "color": p.color.name(), "piece": p.kind.char().to_string()})
-                })
-                .collect();
-            serde_json::json!({
-                "game": "survival-chess",
-                "board": board.size().to_string(),
-                "pieces": pieces,
-                "check": s.engine.in_check() && matches!(replay.turn(), Turn::Move { .. }),
-            })
-        }
-        Replay::OpenWorld(s) => {
-            let game = &s.engine;
-            let (files, ranks) = game.size();
-            let squares: Vec<Square> = (0..ranks)
-                .flat_map(|r| (0..files).map(move |f| Square::new(f, r).expect("on board")))
-                .collect();
-            let pieces: Vec<_> = squares
-                .iter()
-                .filter(|&&sq| owc_known(game, viewer, sq))
-                .filter_map(|&sq| game.piece(sq).map(|u| (sq, u)))
-                .map(|(sq, u)| {
-                    let mut piece = serde_json::json!({"square": sq.to_string(), "color": u.color.name(),
-                        "piece": u.kind.char().to_string(), "hp": u.hp});
-                    // An enemy is seen with its type and HP only; its maximum
-                    // and upgrades are its owner's knowledge.
-                    if viewer.is_none_or(|v| v == u.color) {
-                        piece["max_hp"] = u.max.into();
-                        piece["range"] = u.range.into();
-                    }
-                    piece
-                })
-                .collect();
-            let objects: Vec<_> = squares
-                .iter()
-                .filter(|&&sq| owc_known(game, viewer, sq) && game.cell(sq).lit)
-                .filter_map(|&sq| {
-                    game.cell(sq)
-                        .object
-                        .map(|o| serde_json::json!({"square": sq.to_string(), "object": o.name()}))
-                })
-                .collect();
-            let lit: Vec<String> = squares
-                .iter()
-                .filter(|&&sq| owc_known(game, viewer, sq) && game.cell(sq).lit)
-                .map(Square::to_string)
-                .collect();
-            let merchants: Vec<String> = squares
-                .iter()
-                .filter(|&&sq| game.cell(sq).merchant)
-                .map(Square::to_string)
-                .collect();
-            let coins: serde_json::Map<String, serde_json::Value> = [Color::White, Color::Black]
-                .into_iter()
-                .filter(|&c| viewer.is_none_or(|v| v == c))
-                .map(|c| (c.name().to_string(), serde_json::json!(game.coins(c))))
-                .collect();
-            serde_json::json!({
-                "game": "open-world-chess",
-                "board": format!("{files}x{ranks}"),
-                "pieces": pieces,
-                "objects": objects,
-                "lit": lit,
-                "merchants": merchants,
-                "coins": coins,
-                "moves_left": game.moves_left(),
-            })
-        }
-        Replay::Draughts(s) => {
-            let game = &s.engine;
-            let pieces: Vec<_> = (0..8u8)
-                .flat_map(|r| (0..8u8).map(move |f| (f, r)))
-                .filter_map(|(f, r)| Square::new(f, r))
-                .filter_map(|sq| game.position().piece_at(sq).map(|(c, k)| (sq, c, k)))
-                .map(|(sq, c, k)| serde_json::json!({"square": sq.to_string(), "color": c.name(), "king": k}))
-                .collect();
-            let captured: Vec<_> = game
-                .captured()
-                .iter()
-                .map(|c| serde_json::json!({"color": c.color.name(), "square": c.square.to_string(), "number": c.number}))
-                .collect();
-            serde_json::json!({
-                "game": "magic-draughts",
-                "board": "8x8",
-                "magic": game.magic(),
-                "pieces": pieces,
-                "captured": captured,
-                "pending_spells": {"white": game.pending_spells(Color::White), "black": game.pending_spells(Color::Black)},
-            })
-        }
-    };
-    if let (Some(obj), serde_json::Value::Object(more)) = (value.as_object_mut(), extra) {
-        obj.extend(more);
     }
-    value
+}
+
+/// The state hash, or for a player the hash of what it knows.
+fn hash(replay: &Replay, viewer: Option<Color>) -> fgn_replay::Digest {
+    match viewer {
+        None => replay.state_hash(),
+        Some(c) => replay.knowledge_hash(Viewer::of(c)),
+    }
+}
+
+/// The position as JSON: the serialised state (or, for a player, what it
+/// knows) with its hash (docs/json.md, "fgn show").
+pub fn json(replay: &Replay, viewer: Option<Color>, shown: usize) -> serde_json::Value {
+    match viewer {
+        None => serde_json::json!({
+            "events_applied": shown,
+            "hash": replay.state_hash(),
+            "state": replay.state(),
+        }),
+        Some(c) => serde_json::json!({
+            "events_applied": shown,
+            "hash": replay.knowledge_hash(Viewer::of(c)),
+            "knowledge": replay.knowledge(Viewer::of(c)),
+        }),
+    }
 }

@@ -123,6 +123,12 @@ impl FromStr for BoardSize {
     }
 }
 
+impl serde::Serialize for BoardSize {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// The `TimeControl` tag: `setup=120 move=60` (seconds; either may be left out).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct TimeControl {

@@ -8,20 +8,39 @@
 pub mod draughts;
 pub mod error;
 pub mod game;
+pub mod hash;
 pub mod magic;
 pub mod owc;
+mod owc_pending;
 pub mod rng;
 pub mod ruleset;
 pub mod seed;
 pub mod session;
+pub mod standings;
+pub mod state;
 pub mod survival;
 
 use fgn_notation::{Event, Game, GameKind, Header};
 
+use game::GameRules;
+
+/// Runs `$body` with `$s` bound to the session of whichever game `$replay` is.
+macro_rules! each_game {
+    ($replay:expr, $s:ident => $body:expr) => {
+        match $replay {
+            Replay::Survival($s) => $body,
+            Replay::Draughts($s) => $body,
+            Replay::OpenWorld($s) => $body,
+        }
+    };
+}
+
 pub use error::{Fault, Place, Rule, RuleError};
 pub use game::Viewer;
+pub use hash::Digest;
 pub use ruleset::Ruleset;
 pub use session::{Decision, Engine, Phase, Session, Turn};
+pub use state::{Knowledge, KnownPosition, Position, Progress, State};
 
 /// A game being replayed, whatever the game.
 #[derive(Clone, Debug)]
@@ -158,24 +177,83 @@ impl Replay {
 
     /// The shared rules' phase (playing, awaiting an answer, decided, over).
     pub fn phase(&self) -> Phase {
-        match self {
-            Replay::Survival(s) => s.phase(),
-            Replay::Draughts(s) => s.phase(),
-            Replay::OpenWorld(s) => s.phase(),
-        }
+        each_game!(self, s => s.phase())
     }
 
     /// The current turn.
     pub fn turn(&self) -> Turn {
-        match self {
-            Replay::Survival(s) => s.engine.turn(),
-            Replay::Draughts(s) => s.engine.turn(),
-            Replay::OpenWorld(s) => s.engine.turn(),
-        }
+        each_game!(self, s => s.engine.turn())
     }
 }
 
 impl Replay {
+    /// Which game this is.
+    pub fn game(&self) -> GameKind {
+        match self {
+            Replay::Survival(_) => GameKind::SurvivalChess,
+            Replay::Draughts(_) => GameKind::MagicDraughts,
+            Replay::OpenWorld(_) => GameKind::OpenWorldChess,
+        }
+    }
+
+    /// The canonical state now (the referee's: everything the log fixes).
+    pub fn state(&self) -> State {
+        let position = match self {
+            Replay::Survival(s) => Position::Survival(s.engine.state()),
+            Replay::Draughts(s) => Position::Draughts(s.engine.state()),
+            Replay::OpenWorld(s) => Position::OpenWorld(s.engine.state()),
+        };
+        State {
+            game: self.game(),
+            progress: each_game!(self, s => s.progress()),
+            position,
+        }
+    }
+
+    /// What `viewer` knows now.
+    pub fn knowledge(&self, viewer: Viewer) -> Knowledge {
+        let position = match self {
+            Replay::Survival(s) => KnownPosition::Survival(s.engine.knowledge(viewer)),
+            Replay::Draughts(s) => KnownPosition::Draughts(s.engine.knowledge(viewer)),
+            Replay::OpenWorld(s) => KnownPosition::OpenWorld(s.engine.knowledge(viewer)),
+        };
+        Knowledge {
+            game: self.game(),
+            viewer,
+            progress: each_game!(self, s => s.progress()),
+            position,
+        }
+    }
+
+    /// The state hash now: blake3 over the canonical bytes of [`Replay::state`]
+    /// (docs/hashing.md).
+    pub fn state_hash(&self) -> Digest {
+        hash::digest(hash::STATE_CONTEXT, &self.state()).expect("states hold no floats")
+    }
+
+    /// The hash of what `viewer` knows now: a player's hash never covers
+    /// what the player cannot see.
+    pub fn knowledge_hash(&self, viewer: Viewer) -> Digest {
+        hash::digest(hash::KNOWLEDGE_CONTEXT, &self.knowledge(viewer)).expect("knowledge holds no floats")
+    }
+
+    /// Every player action the rules allow as the next event, for each side
+    /// that may act, in canonical spelling with the move number it must
+    /// carry and no clock: moves, purchases, spells, `end`, and in setup
+    /// every single placement, removal and `ready`. Chat, resignation,
+    /// `extra` and world events are not listed, so the list is empty while
+    /// a timeout awaits its answer, the world owes an event, or the game is
+    /// decided.
+    pub fn legal_actions(&self) -> Vec<Event> {
+        let mut out = Vec::new();
+        each_game!(self, s => {
+            if s.phase() == Phase::Playing && !s.engine.owes_world_event() {
+                s.engine.legal_actions(&mut out);
+            }
+        });
+        out
+    }
+
     /// The canonical spelling of `event` if it is a move that is legal here:
     /// the promotion piece and the check or mate marker written out, as
     /// canonical FGN requires. `None` for anything else.

@@ -13,7 +13,7 @@ use fgn_notation::{Action, Actor, ByColor, Clock, Color, Event, MoveNumber, Outc
 use crate::error::{Fault, Place, Rule, RuleError};
 
 /// How a game was decided: the result the log must record next.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
 pub struct Decision {
     /// Who won, or a draw, or abort.
     pub outcome: Outcome,
@@ -38,7 +38,8 @@ impl Decision {
 }
 
 /// Whose turn it is, as the shared rules need to know it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+#[serde(tag = "stage", rename_all = "kebab-case")]
 pub enum Turn {
     /// The secret setup (move number 0): both sides act; the flags say who is ready.
     Setup {
@@ -46,6 +47,7 @@ pub enum Turn {
         ready: ByColor<bool>,
     },
     /// A side's turn, with its full-move number.
+    #[serde(rename = "play")]
     Move {
         /// The side to move.
         side: Color,
@@ -140,7 +142,8 @@ pub trait Engine {
 }
 
 /// Where the shared rules stand.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+#[serde(tag = "phase", rename_all = "kebab-case")]
 pub enum Phase {
     /// Play goes on.
     Playing,
@@ -159,7 +162,7 @@ pub enum Phase {
 /// an event can change, kept as one value so that a rejected event can put
 /// it back whole.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Progress {
+struct Tally {
     phase: Phase,
     last_n: MoveNumber,
     last_clock: Option<Clock>,
@@ -175,7 +178,7 @@ pub struct Session<E> {
     pub engine: E,
     time: TimeControl,
     has_seed: bool,
-    at: Progress,
+    at: Tally,
 }
 
 fn late_by(limit: u32, start: Option<Clock>, now: Option<Clock>) -> Option<(u64, u64)> {
@@ -196,7 +199,7 @@ impl<E: Engine> Session<E> {
             engine,
             time,
             has_seed,
-            at: Progress {
+            at: Tally {
                 phase: Phase::Playing,
                 last_n: MoveNumber(0),
                 last_clock: None,
@@ -209,6 +212,18 @@ impl<E: Engine> Session<E> {
     /// The shared rules' phase.
     pub fn phase(&self) -> Phase {
         self.at.phase
+    }
+
+    /// The shared rules' part of the state.
+    pub fn progress(&self) -> crate::state::Progress {
+        let decided = matches!(self.at.phase, Phase::ResultDue(_) | Phase::Over(_));
+        crate::state::Progress {
+            turn: (!decided).then(|| self.engine.turn()),
+            status: self.at.phase,
+            last_number: self.at.last_n,
+            clock_ms: self.at.last_clock,
+            turn_started_ms: self.at.turn_start,
+        }
     }
 
     /// How many events have been applied.

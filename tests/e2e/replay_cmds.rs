@@ -38,10 +38,42 @@ fn show_json_describes_the_state() {
     ]);
     assert_eq!(code, Some(0));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["game"], "survival-chess");
+    assert_eq!(v["state"]["game"], "survival-chess");
     assert_eq!(v["events_applied"], 6);
-    assert_eq!(v["board"], "12x12");
-    assert!(v["pieces"].as_array().unwrap().len() > 4);
+    assert_eq!(v["state"]["position"]["board"], "12x12");
+    assert!(v["state"]["position"]["pieces"].as_array().unwrap().len() > 4);
+    assert!(v["hash"].as_str().unwrap().starts_with("blake3:"), "{v}");
+}
+
+/// Regression: after the result, `show` said "black to move" and its JSON
+/// gave a turn; a finished game has nobody to move.
+#[test]
+fn show_after_the_end_says_the_game_is_over() {
+    let file = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let (code, text) = stdout(&["show", file]);
+    assert_eq!(code, Some(0));
+    assert!(text.contains("the game is over"), "{text}");
+    assert!(!text.contains("to move"), "{text}");
+    let (_, json) = stdout(&["--format", "json", "show", file]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["state"]["progress"]["turn"], serde_json::Value::Null, "{v}");
+    assert_eq!(v["state"]["progress"]["status"]["phase"], "over", "{v}");
+    assert_eq!(v["state"]["progress"]["status"]["outcome"], "1-0", "{v}");
+}
+
+#[test]
+fn show_as_a_player_gives_the_hash_of_its_knowledge() {
+    let file = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let json = |viewer: &str| -> serde_json::Value {
+        let (code, text) = stdout(&["--format", "json", "show", "--at", "3", "--as", viewer, file]);
+        assert_eq!(code, Some(0));
+        serde_json::from_str(&text).unwrap()
+    };
+    let (white, black, all) = (json("white"), json("black"), json("all"));
+    assert_eq!(white["knowledge"]["viewer"], "w");
+    assert_ne!(white["hash"], black["hash"]);
+    assert_ne!(white["hash"], all["hash"]);
+    assert!(all["state"].is_object() && all.get("knowledge").is_none());
 }
 
 #[test]

@@ -5,7 +5,10 @@
 
 use fgn_notation::{Action, ByColor, Color, MagicNumber, MoveNumber, Reason, Spell, Square};
 
+mod api;
 pub mod random;
+
+pub use api::{DraughtsPiece, DraughtsState};
 
 use crate::draughts::{DMove, Position};
 use crate::error::{Fault, Rule};
@@ -53,6 +56,14 @@ impl Checker {
             Checker::Original { color, .. } | Checker::Returned(color) => color,
         }
     }
+
+    /// The starting square of a starting checker.
+    fn origin(self) -> Option<Square> {
+        match self {
+            Checker::Original { color, index } => starting_squares(color).get(usize::from(index)).copied(),
+            Checker::Returned(_) => None,
+        }
+    }
 }
 
 /// A reveal the world owes: the captured checker and where it was taken.
@@ -72,13 +83,16 @@ struct Revealed {
     event: usize,
 }
 
-/// A captured checker as `fgn show` lists it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// A captured checker, off the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
 pub struct Captured {
     /// Whose checker it was.
     pub color: Color,
     /// Where it was captured.
     pub square: Square,
+    /// The starting square of a starting checker; `None` for one that
+    /// Koschei's Revenge put back (which is plain).
+    pub origin: Option<Square>,
     /// Its number once revealed.
     pub number: Option<u8>,
 }
@@ -304,6 +318,7 @@ impl MagicDraughts {
             self.captured.push(Captured {
                 color: o.checker.color(),
                 square: o.square,
+                origin: o.checker.origin(),
                 number: None,
             });
         }

@@ -1,8 +1,11 @@
 //! Survival Chess (RULES.md section 1): chess on a W x H board after a
 //! secret hand-placed setup, without castling or en passant.
 
+mod api;
 pub mod board;
 pub mod random;
+
+pub use api::{ChessPiece, SurvivalKnowledge, SurvivalState};
 
 use fgn_notation::{
     Action, ByColor, Check, ChessMove, Color, Figure, MoveNumber, PieceKind, Placement, Reason, Square,
@@ -101,6 +104,19 @@ impl Survival {
             PieceKind::Knight => l.knight,
             PieceKind::Pawn => l.pawn,
         }
+    }
+
+    /// Whether `side` may set up one more piece of `kind` within the limits
+    /// of the kind and of the total.
+    fn may_place(&self, side: Color, kind: PieceKind) -> bool {
+        let counts = &self.counts[side];
+        let total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+        counts[kind_index(kind)] < self.limit(kind) && total < u32::from(self.rules.limits.total)
+    }
+
+    /// Whether `side` has set up the king `ready` needs.
+    fn has_king_placed(&self, side: Color) -> bool {
+        self.counts[side][kind_index(PieceKind::King)] == self.rules.limits.king
     }
 
     fn place(&mut self, side: Color, placements: &[Placement]) -> Result<(), Fault> {
@@ -401,8 +417,7 @@ impl Engine for Survival {
                     Action::Place { placements } => self.place(side, placements).map(|()| None),
                     Action::Remove { square, .. } => self.remove(side, *square).map(|()| None),
                     _ => {
-                        let kings = self.counts[side][kind_index(PieceKind::King)];
-                        if kings != self.rules.limits.king {
+                        if !self.has_king_placed(side) {
                             return Err(Fault::new(
                                 Rule::Setup,
                                 format!("{} needs its king on the board before `ready`", side.name()),

@@ -1,0 +1,379 @@
+//! The game API's promises, checked over random walks through games:
+//! every listed legal action applies, no other action of those kinds does,
+//! and a rejected event leaves the state exactly as it was.
+
+use fgn_notation::{
+    Action, Actor, BoardSize, ChessMove, Color, Event, Figure, Game, Header, MagicNumber, MoveNumber, Path, PieceKind,
+    Placement, Spell, SpellNumber, Square, Tag,
+};
+use fgn_replay::rng::Rng;
+use fgn_replay::{Phase, Position, Replay, Turn};
+
+fn header(tags: &[(&str, &str)]) -> Header {
+    Header {
+        tags: tags
+            .iter()
+            .map(|(n, v)| Tag {
+                name: n.to_string(),
+                value: v.to_string(),
+            })
+            .collect(),
+    }
+}
+
+fn player(n: MoveNumber, side: Color, action: Action) -> Event {
+    Event {
+        n,
+        actor: Actor::Player(side),
+        action,
+        clock_ms: None,
+    }
+}
+
+fn world(n: MoveNumber, action: Action) -> Event {
+    Event {
+        n,
+        actor: Actor::World,
+        action,
+        clock_ms: None,
+    }
+}
+
+/// The spelling the legal list uses for an event that applies: the engine's
+/// canonical move, or Koschei's squares in square order (any order applies).
+fn canonical(replay: &Replay, e: &Event) -> Event {
+    if let Some(c) = replay.canonical(e) {
+        return c;
+    }
+    match &e.action {
+        Action::Spell(Spell::Revenge { squares }) => {
+            let mut squares = squares.clone();
+            squares.sort();
+            Event {
+                action: Action::Spell(Spell::Revenge { squares }),
+                ..e.clone()
+            }
+        }
+        _ => e.clone(),
+    }
+}
+
+/// Checks the three promises at the replay's current point, against
+/// `candidates` (actions of the kinds the legal list covers, right or
+/// wrong), and returns the legal list.
+fn check_point(replay: &mut Replay, index: usize, candidates: &[Event], context: &str) -> Vec<Event> {
+    let legal = replay.legal_actions();
+    for e in &legal {
+        let mut r = replay.clone();
+        if let Err(err) = r.apply(index, e) {
+            panic!("{context}: listed `{e}` is refused: {err}");
+        }
+    }
+    let before = replay.state();
+    let saved = replay.clone();
+    let mut applied = Vec::new();
+    for c in candidates {
+        let canon = canonical(replay, c);
+        match replay.apply(index, c) {
+            Ok(()) => {
+                assert!(
+                    legal.contains(&canon),
+                    "{context}: `{c}` applies but `{canon}` is not listed"
+                );
+                applied.push(canon);
+                *replay = saved.clone();
+            }
+            Err(_) => assert_eq!(replay.state(), before, "{context}: the refused `{c}` changed the state"),
+        }
+    }
+    applied.sort_by_key(|e| e.to_string());
+    applied.dedup();
+    let mut listed: Vec<String> = legal.iter().map(|e| e.to_string()).collect();
+    listed.sort();
+    listed.dedup();
+    assert_eq!(listed.len(), legal.len(), "{context}: an action is listed twice");
+    assert_eq!(
+        applied.len(),
+        legal.len(),
+        "{context}: the candidates do not cover the list"
+    );
+    legal
+}
+
+fn squares(files: u8, ranks: u8) -> Vec<Square> {
+    (0..ranks)
+        .flat_map(|r| (0..files).filter_map(move |f| Square::new(f, r)))
+        .collect()
+}
+
+/// Every single placement, removal and `ready` of both sides, and every
+/// move (both markers, every promotion piece) of the pieces of the side to
+/// move, without check markers.
+fn survival_candidates(replay: &Replay, size: BoardSize) -> Vec<Event> {
+    let all = squares(size.files, size.ranks);
+    let mut out = Vec::new();
+    match replay.turn() {
+        Turn::Setup { .. } => {
+            for side in [Color::White, Color::Black] {
+                let n = MoveNumber(0);
+                out.push(player(n, side, Action::Ready));
+                for &sq in &all {
+                    out.push(player(n, side, Action::Remove { square: sq, unit: None }));
+                    for kind in PieceKind::ALL {
+                        let placements = vec![Placement {
+                            figure: Figure::Piece(kind),
+                            square: sq,
+                        }];
+                        out.push(player(n, side, Action::Place { placements }));
+                    }
+                }
+            }
+        }
+        Turn::Move { side, number } => {
+            let Position::Survival(state) = replay.state().position else {
+                unreachable!("a survival replay has a survival position")
+            };
+            for p in state.pieces.iter().filter(|p| p.color == side) {
+                for &to in &all {
+                    for capture in [false, true] {
+                        // Promotion pieces on pawn moves only: the others are
+                        // refused alike, and would only slow the test.
+                        let promotions: &[Option<PieceKind>] = if p.kind == PieceKind::Pawn {
+                            &[
+                                None,
+                                Some(PieceKind::Queen),
+                                Some(PieceKind::Rook),
+                                Some(PieceKind::Bishop),
+                                Some(PieceKind::Knight),
+                            ]
+                        } else {
+                            &[None, Some(PieceKind::Queen)]
+                        };
+                        for &promotion in promotions {
+                            let m = ChessMove {
+                                piece: p.kind,
+                                from: Some(p.square),
+                                to: Some(to),
+                                capture,
+                                promotion,
+                                check: None,
+                            };
+                            out.push(player(number, side, Action::Move(m)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Walks a game from `replay` by choosing among the listed actions at
+/// random, checking every point, for at most `steps` events; returns the
+/// events played. Where no player may act, the world writes one of the
+/// outcomes `owed` offers that applies (chosen at random), or the result.
+fn walk(
+    mut replay: Replay,
+    seed: u64,
+    steps: usize,
+    candidates: impl Fn(&Replay) -> Vec<Event>,
+    owed: impl Fn(&Replay) -> Vec<Event>,
+) -> Vec<Event> {
+    let mut rng = Rng::new(seed);
+    let mut played = Vec::new();
+    while played.len() < steps {
+        let index = played.len();
+        let context = format!("seed {seed}, event {index}");
+        let tried = candidates(&replay);
+        let legal = check_point(&mut replay, index, &tried, &context);
+        let next = if legal.is_empty() {
+            let mut world: Vec<Event> = owed(&replay)
+                .into_iter()
+                .filter(|e| replay.clone().apply(index, e).is_ok())
+                .collect();
+            if let Phase::ResultDue(d) = replay.phase() {
+                world.push(world_result(&replay, d));
+            }
+            if world.is_empty() {
+                break;
+            }
+            world.swap_remove(rng.below(world.len()))
+        } else {
+            // A setup is finished sooner than a uniform choice among some
+            // hundred placements would finish it.
+            let ready = legal.iter().find(|e| e.action == Action::Ready);
+            match ready {
+                Some(r) if rng.below(8) == 0 => r.clone(),
+                _ => legal[rng.below(legal.len())].clone(),
+            }
+        };
+        replay.apply(index, &next).expect("a listed or found event applies");
+        played.push(next);
+    }
+    played
+}
+
+fn world_result(replay: &Replay, d: fgn_replay::Decision) -> Event {
+    world(
+        replay.state().progress.last_number,
+        Action::Result {
+            outcome: d.outcome,
+            reason: d.reason,
+        },
+    )
+}
+
+#[test]
+fn survival_chess_legal_actions_are_exactly_the_legal_ones() {
+    let size = BoardSize { files: 6, ranks: 6 };
+    let mut long = 0;
+    for seed in 0..6 {
+        let h = header(&[("Game", "survival-chess"), ("Rules", "1.0"), ("Board", "6x6")]);
+        let replay = Replay::new(&h).expect("supported");
+        let played = walk(replay, seed, 70, |r| survival_candidates(r, size), |_| Vec::new());
+        if played.iter().filter(|e| matches!(e.action, Action::Move(_))).count() >= 10 {
+            long += 1;
+        }
+    }
+    assert!(long >= 2, "only {long} random walks reach ten moves of play");
+}
+
+#[test]
+fn survival_chess_games_from_the_generator_keep_the_promises() {
+    let size = BoardSize { files: 8, ranks: 8 };
+    for seed in 0..3 {
+        let game: Game = fgn_replay::survival::random::random_game(size, seed, 40);
+        let mut replay = Replay::new(&game.header).expect("supported");
+        for (i, e) in game.events.iter().enumerate() {
+            let tried = survival_candidates(&replay, size);
+            check_point(&mut replay, i, &tried, &format!("seed {seed}, event {i}"));
+            replay.apply(i, e).expect("generated games are legal");
+        }
+    }
+}
+
+fn dark() -> Vec<Square> {
+    squares(8, 8)
+        .into_iter()
+        .filter(|s| (s.file_index() + s.rank_index()) % 2 == 0)
+        .collect()
+}
+
+/// Plain moves and single jumps of the side to move to every dark square,
+/// each legal capture stopped one landing early, and every form of the due
+/// spell.
+fn draughts_candidates(replay: &Replay) -> Vec<Event> {
+    let Turn::Move { side, number } = replay.turn() else {
+        return Vec::new();
+    };
+    let Position::Draughts(state) = replay.state().position else {
+        unreachable!("a draughts replay has a draughts position")
+    };
+    let dark = dark();
+    let mut out = Vec::new();
+    let ev = |a: Action| player(number, side, a);
+    if let Some(&due) = state.spells_due[side].first() {
+        let n = SpellNumber::new(due).expect("spells are 1..5");
+        out.push(ev(Action::Spell(Spell::Skip { number: n })));
+        for f in 0..8 {
+            if let Some(file) = fgn_notation::File::new(f) {
+                out.push(ev(Action::Spell(Spell::Fury { file })));
+            }
+        }
+        // Spells that move a piece, from every occupied square (own and
+        // enemy, so that both spells meet pieces they may not move).
+        for &a in &dark {
+            out.push(ev(Action::Spell(Spell::Firebird { square: a })));
+            if !state.pieces.iter().any(|p| p.square == a) {
+                continue;
+            }
+            for &b in &dark {
+                out.push(ev(Action::Spell(Spell::Potion { from: a, to: b })));
+                out.push(ev(Action::Spell(Spell::Charm { from: a, to: b })));
+            }
+        }
+        out.push(ev(Action::Spell(Spell::Revenge { squares: Vec::new() })));
+        // Koschei's sets in reverse order: any order of a right set applies.
+        for e in replay.legal_actions() {
+            if let Action::Spell(Spell::Revenge { squares }) = e.action {
+                let mut squares = squares;
+                squares.reverse();
+                out.push(ev(Action::Spell(Spell::Revenge {
+                    squares: squares.clone(),
+                })));
+                squares.pop();
+                out.push(ev(Action::Spell(Spell::Revenge { squares })));
+            }
+        }
+        return out;
+    }
+    for p in state.pieces.iter().filter(|p| p.color == side) {
+        for &to in &dark {
+            for capture in [false, true] {
+                if let Some(path) = Path::new(&[p.square, to]) {
+                    out.push(ev(Action::Draughts { path, capture }));
+                }
+            }
+        }
+    }
+    // Captures of several jumps come from the list itself, with every
+    // shorter prefix, which stops a capture that must go on.
+    for e in replay.legal_actions() {
+        if let Action::Draughts { path, capture: true } = e.action {
+            let sq = path.squares();
+            for len in 3..=sq.len() {
+                if let Some(prefix) = Path::new(&sq[..len]) {
+                    out.push(ev(Action::Draughts {
+                        path: prefix,
+                        capture: true,
+                    }));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The reveals the world could write now: every number for the next owed square.
+fn owed_reveals(replay: &Replay) -> Vec<Event> {
+    let Position::Draughts(state) = replay.state().position else {
+        return Vec::new();
+    };
+    let n = replay.state().progress.last_number;
+    state
+        .reveals_owed
+        .first()
+        .map(|&square| {
+            (0..=5)
+                .filter_map(MagicNumber::new)
+                .map(|number| world(n, Action::Reveal { square, number }))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn magic_draughts_legal_actions_are_exactly_the_legal_ones() {
+    let (mut spells, mut captures) = (0, 0);
+    for seed in 0..5 {
+        let h = header(&[
+            ("Game", "magic-draughts"),
+            ("Rules", "1.0"),
+            (
+                "SeedCommit",
+                "blake3:0000000000000000000000000000000000000000000000000000000000000000",
+            ),
+        ]);
+        let replay = Replay::new(&h).expect("supported");
+        let played = walk(replay, seed, 130, draughts_candidates, owed_reveals);
+        spells += played.iter().filter(|e| matches!(e.action, Action::Spell(_))).count();
+        captures += played
+            .iter()
+            .filter(|e| matches!(e.action, Action::Draughts { capture: true, .. }))
+            .count();
+    }
+    assert!(
+        spells >= 10 && captures >= 20,
+        "too little magic: {spells} spells, {captures} captures"
+    );
+}
