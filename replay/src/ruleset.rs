@@ -97,6 +97,12 @@ impl Default for SurvivalRules {
 pub struct DraughtsRules {
     /// Whether checkers carry magic numbers. Tag `Magic "on"`/`"off"`.
     pub magic: bool,
+    /// How many of a side's twelve checkers carry each number: plain (0),
+    /// then 1 to 5; they add up to 12. Tag `Numbers "0=3 1=1 2=2 3=2 4=2 5=2"`.
+    pub numbers: [u8; 6],
+    /// How many of the caster's own ranks, from its first, Koschei's
+    /// Revenge returns checkers to (1 to 7). Tag `RevengeRanks "4"`.
+    pub revenge_ranks: u8,
     /// Seconds per move; none by default.
     pub move_seconds: Option<u32>,
 }
@@ -105,8 +111,26 @@ impl Default for DraughtsRules {
     fn default() -> DraughtsRules {
         DraughtsRules {
             magic: true,
+            numbers: [3, 1, 2, 2, 2, 2],
+            revenge_ranks: 4,
             move_seconds: None,
         }
+    }
+}
+
+impl DraughtsRules {
+    /// What the rules require of these parameters.
+    fn problem(&self) -> Option<String> {
+        let total: u32 = self.numbers.iter().map(|&n| u32::from(n)).sum();
+        if total != 12 {
+            return Some(format!(
+                "numbers must give each of a side's 12 checkers a number: they add up to {total}"
+            ));
+        }
+        if !(1..=7).contains(&self.revenge_ranks) {
+            return Some(format!("revenge_ranks must be 1 to 7, not {}", self.revenge_ranks));
+        }
+        None
     }
 }
 
@@ -319,7 +343,7 @@ impl Ruleset {
                 }
                 Ok(())
             }
-            Ruleset::Draughts(_) => Ok(()),
+            Ruleset::Draughts(r) => r.problem().map_or(Ok(()), Err),
             Ruleset::OpenWorld(r) => {
                 let size = r.board.0;
                 if size.files < 8 || size.ranks < 6 {
@@ -417,6 +441,18 @@ impl Ruleset {
                     }
                     "MoveSeconds" => {
                         r.move_seconds = Some(seconds(value).ok_or_else(|| fault("whole seconds, at least 1"))?)
+                    }
+                    "Numbers" => {
+                        let numbers = number_counts(value)
+                            .filter(|n| n.iter().map(|&c| u32::from(c)).sum::<u32>() == 12)
+                            .ok_or_else(|| fault("a count for each number 0 to 5, adding up to 12, such as \"0=3 1=1 2=2 3=2 4=2 5=2\""))?;
+                        r.numbers = numbers;
+                    }
+                    "RevengeRanks" => {
+                        r.revenge_ranks = decimal(value)
+                            .and_then(|v| u8::try_from(v).ok())
+                            .filter(|v| (1..=7).contains(v))
+                            .ok_or_else(|| fault("a number of ranks from 1 to 7"))?;
                     }
                     _ => {}
                 },
@@ -545,6 +581,23 @@ impl Ruleset {
 }
 
 /// Why `size` is not a survival-chess board (W and H from 6 to 26, H even).
+/// `0=3 1=1 2=2 3=2 4=2 5=2`: a count for each of the numbers 0 to 5, each
+/// named once, in any order.
+fn number_counts(value: &str) -> Option<[u8; 6]> {
+    let mut out = [0u8; 6];
+    let mut seen = [false; 6];
+    for item in value.split(' ') {
+        let (k, v) = item.split_once('=')?;
+        let k = decimal(k).map(|k| k as usize).filter(|&k| k < 6)?;
+        if seen[k] {
+            return None;
+        }
+        seen[k] = true;
+        out[k] = decimal(v).and_then(|v| u8::try_from(v).ok())?;
+    }
+    seen.iter().all(|&s| s).then_some(out)
+}
+
 fn survival_board_problem(size: BoardSize) -> Option<String> {
     let ok = (6..=26).contains(&size.files) && (6..=26).contains(&size.ranks) && size.ranks % 2 == 0;
     (!ok).then(|| format!("board {size}: survival-chess boards are W x H with W and H from 6 to 26 and H even"))

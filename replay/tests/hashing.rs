@@ -59,7 +59,10 @@ fn a_survival_state_and_a_players_knowledge_hash_to_the_vectors() {
         format!("blake3:{}", vector("survival-6x6-place-black "))
     );
     // White knows its own setup, so its hash differs from black's.
-    assert_ne!(replay.knowledge_hash(Viewer::White), replay.knowledge_hash(Viewer::Black));
+    assert_ne!(
+        replay.knowledge_hash(Viewer::White),
+        replay.knowledge_hash(Viewer::Black)
+    );
 }
 
 #[test]

@@ -16,11 +16,19 @@ use crate::ruleset::DraughtsRules;
 use crate::seed::Draws;
 use crate::session::{next_turn, Decision, Engine, Turn};
 
-/// How many checkers of each number a side has: plain (0), then 1 to 5.
-pub const NUMBERS: [u8; 6] = [3, 1, 2, 2, 2, 2];
-
-/// The numbers in the order the seed shuffles them (see docs/notation.md).
-pub const SHUFFLE_ORDER: [u8; 12] = [1, 2, 2, 3, 3, 4, 4, 5, 5, 0, 0, 0];
+/// The numbers of a side's twelve checkers in the order the seed shuffles
+/// them (docs/notation.md): each of 1 to 5 as often as `counts` (plain
+/// first, then 1 to 5) says, in increasing order, then the plain ones. With
+/// the default counts that is `[1, 2, 2, 3, 3, 4, 4, 5, 5, 0, 0, 0]`.
+pub fn shuffle_order(counts: &[u8; 6]) -> [u8; 12] {
+    let mut out = [0u8; 12];
+    let numbers = (1..6u8).chain(std::iter::once(0));
+    let items = numbers.flat_map(|n| std::iter::repeat_n(n, usize::from(counts[usize::from(n)])));
+    for (slot, n) in out.iter_mut().zip(items) {
+        *slot = n;
+    }
+    out
+}
 
 /// The spells' names, by number.
 pub fn spell_name(n: u8) -> &'static str {
@@ -120,8 +128,8 @@ pub fn starting_squares(color: Color) -> Vec<Square> {
 
 /// The numbers the seed gives to `color`'s starting checkers, in the order
 /// of [`starting_squares`].
-pub fn derive_numbers(seed: &[u8; 32], color: Color) -> [u8; 12] {
-    let mut numbers = SHUFFLE_ORDER;
+pub fn derive_numbers(seed: &[u8; 32], color: Color, counts: &[u8; 6]) -> [u8; 12] {
+    let mut numbers = shuffle_order(counts);
     Draws::new(seed).shuffle(&format!("magic-draughts/numbers/{}", color.char()), &mut numbers);
     numbers
 }
@@ -189,6 +197,16 @@ impl MagicDraughts {
     /// The position.
     pub fn position(&self) -> &Position {
         &self.pos
+    }
+
+    /// The ranks Koschei's Revenge returns `side`'s checkers to: its own
+    /// first `revenge_ranks` ranks.
+    pub(crate) fn revenge_ranks(&self, side: Color) -> std::ops::Range<u8> {
+        let k = self.rules.revenge_ranks.min(8);
+        match side {
+            Color::White => 0..k,
+            Color::Black => 8 - k..8,
+        }
     }
 
     /// Whether checkers carry numbers.
@@ -357,8 +375,8 @@ impl MagicDraughts {
             Checker::Returned(_) if n != 0 => {
                 return Err(Fault::new(Rule::Reveal, format!("the checker on {square} was put back by Koschei's Revenge, so it is plain: `reveal {square} 0`")));
             }
-            Checker::Original { .. } if self.counts[owner][usize::from(n)] >= NUMBERS[usize::from(n)] => {
-                let have = NUMBERS[usize::from(n)];
+            Checker::Original { .. } if self.counts[owner][usize::from(n)] >= self.rules.numbers[usize::from(n)] => {
+                let have = self.rules.numbers[usize::from(n)];
                 let what = match (n, have) {
                     (0, _) => format!("{have} plain checkers"),
                     (_, 1) => format!("one checker numbered {n}"),
@@ -523,7 +541,7 @@ impl MagicDraughts {
                 }
             },
             Spell::Revenge { squares } => {
-                let ranks = if side == Color::White { 0..4 } else { 4..8 };
+                let ranks = self.revenge_ranks(side);
                 let free = (0..8u8)
                     .flat_map(|r| (0..8u8).map(move |f| (f, r)))
                     .filter_map(|(f, r)| Square::new(f, r))
@@ -547,7 +565,10 @@ impl MagicDraughts {
                     if !ranks.contains(&sq.rank_index()) {
                         return Err(Fault::new(
                             Rule::Spell,
-                            format!("Koschei's Revenge returns checkers to the caster's first four ranks, not {sq}"),
+                            format!(
+                                "Koschei's Revenge returns checkers to the caster's first {} ranks, not {sq}",
+                                self.rules.revenge_ranks
+                            ),
                         ));
                     }
                     pos.put(sq, side, false).map_err(|e| Fault::new(Rule::Spell, e))?;
@@ -667,7 +688,7 @@ impl Engine for MagicDraughts {
             ));
         }
         crate::seed::check_revealed(seed, self.commit, self.seed_seen)?;
-        let derived = ByColor::new_with(|c| derive_numbers(seed, c));
+        let derived = ByColor::new_with(|c| derive_numbers(seed, c, &self.rules.numbers));
         for r in &self.revealed {
             let expected = derived[r.color][usize::from(r.index)];
             if expected != r.number {

@@ -57,7 +57,7 @@ fn candidate(game: &MagicDraughts, side: Color, number: u8, rng: &mut Rng) -> Sp
             pick(&men, rng).map_or(skip, |square| Spell::Firebird { square })
         }
         _ => {
-            let ranks = if side == Color::White { 0..4 } else { 4..8 };
+            let ranks = game.revenge_ranks(side);
             let mut free: Vec<Square> = empty
                 .iter()
                 .copied()
@@ -99,9 +99,10 @@ pub fn random_game(world: [u8; 32], magic: bool, choices: u64, max_plies: usize)
     };
     let commit = commitment(&world);
     let mut game = MagicDraughts::new(rules, magic.then_some(commit));
+    let counts = DraughtsRules::default().numbers;
     let numbers = [
-        derive_numbers(&world, Color::White),
-        derive_numbers(&world, Color::Black),
+        derive_numbers(&world, Color::White, &counts),
+        derive_numbers(&world, Color::Black, &counts),
     ];
     let mut events: Vec<Event> = Vec::new();
     let mut last_n = MoveNumber(0);
