@@ -161,21 +161,27 @@ fn schema_value() -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
-/// The compiled schema.
-struct Schema {
+/// A compiled schema.
+pub struct Schema {
     schemas: boon::Schemas,
     index: boon::SchemaIndex,
 }
 
 impl Schema {
     fn load() -> Schema {
-        let loc = schema_path().display().to_string();
+        Schema::load_from(&schema_path())
+    }
+
+    /// The schema in the file `path`, compiled (which checks it against
+    /// the draft 2020-12 metaschema).
+    pub fn load_from(path: &Path) -> Schema {
+        let loc = path.display().to_string();
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut schemas = boon::Schemas::new();
         let mut compiler = boon::Compiler::new();
         compiler.set_default_draft(boon::Draft::V2020_12);
-        compiler
-            .add_resource(&loc, schema_value())
-            .unwrap_or_else(|e| panic!("{e:#}"));
+        compiler.add_resource(&loc, value).unwrap_or_else(|e| panic!("{e:#}"));
         // Compiling checks the schema against the draft 2020-12 metaschema.
         let index = compiler
             .compile(&loc, &mut schemas)
@@ -184,7 +190,7 @@ impl Schema {
     }
 
     /// The validation errors of `doc`, or `None` when it is valid.
-    fn errors(&self, doc: &Value) -> Option<String> {
+    pub fn errors(&self, doc: &Value) -> Option<String> {
         self.schemas.validate(doc, self.index).err().map(|e| format!("{e:#}"))
     }
 
