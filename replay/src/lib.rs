@@ -15,6 +15,7 @@ pub mod ruleset;
 pub mod seed;
 pub mod session;
 pub mod survival;
+pub mod view;
 
 use fgn_notation::{Event, Game, GameKind, Header};
 
@@ -22,6 +23,7 @@ pub use error::{Fault, Place, Rule, RuleError};
 pub use game::Viewer;
 pub use ruleset::Ruleset;
 pub use session::{Decision, Engine, Phase, Session, Turn};
+pub use view::{view, ViewError, ViewWriter};
 
 /// A game being replayed, whatever the game.
 #[derive(Clone, Debug)]
@@ -108,7 +110,7 @@ impl Replay {
                 Some("Perspective"),
                 Fault::new(
                     Rule::Perspective,
-                    "a player's view cannot be validated against the rules; validate the full log",
+                    "a player's view cannot be validated against the rules; check it against its full log with `fgn verify-view FULL VIEW`",
                 ),
             ));
         }
