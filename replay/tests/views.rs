@@ -221,7 +221,11 @@ fn engine(replay: &Replay) -> &OpenWorld {
 /// is on it, its own pieces whole, and its coins. Two games that agree on
 /// this after every event, with the same events apart from ones in the fog,
 /// must give `side` the same view.
-fn sight(engine: &OpenWorld, side: Color) -> (Vec<Option<(Option<Unit>, Option<ObjectKind>)>>, u32) {
+/// A square in sight: the piece (an enemy's without what it does not
+/// show, its maximum and range) and the object.
+type InSight = Option<(Option<Unit>, Option<ObjectKind>)>;
+
+fn sight(engine: &OpenWorld, side: Color) -> (Vec<InSight>, u32) {
     let squares = engine
         .squares()
         .map(|sq| {
@@ -337,78 +341,81 @@ fn owc_objects_spawned_in_the_fog_do_not_show_until_seen() {
     assert!(compared >= 200, "only {compared} events compared after the changes");
 }
 
-#[test]
-fn owc_damage_rolled_in_the_fog_does_not_show_until_seen() {
+/// Replays games `seeds` and, at each event that `edit` changes (given the
+/// position before and after it, the player and the event), replaces it and
+/// compares the player's views while it sees the same in both; returns how
+/// many changed events were compared.
+fn unseen_edits(
+    seeds: std::ops::Range<u64>,
+    edit: impl Fn(&OpenWorld, &OpenWorld, Color, usize, &Event) -> Option<Action>,
+) -> usize {
     let mut cases = 0;
-    for seed in 0..48 {
-        let game = without_seed(&owc_game(seed));
-        for side in SIDES {
-            let mut replay = Replay::new(&game.header).unwrap();
-            for (i, e) in game.events.iter().enumerate() {
-                // The mover is the side to move before the roll.
-                let mover = match replay.turn() {
-                    fgn_replay::Turn::Move { side, .. } => side,
-                    fgn_replay::Turn::Setup { .. } => Color::White,
-                };
-                let hidden = matches!(e.action, Action::Damage { square, .. }
-                    if mover != side && !engine(&replay).sees(side, square));
-                replay.apply(i, e).expect("the generated game is valid");
-                let (true, Action::Damage { square, amount }) = (hidden, e.action.clone()) else {
-                    continue;
-                };
-                if engine(&replay).sees(side, square) {
-                    continue;
-                }
-                let mut changed = game.clone();
-                changed.events[i].action = Action::Damage {
-                    square,
-                    amount: if amount == 1 { 2 } else { amount - 1 },
-                };
-                // A roll on a piece that then lands in sight changes what the
-                // player sees at once; only the others tell about the fog.
-                if same_view_while_unseen(&game, &changed, side) > i {
-                    cases += 1;
-                }
-            }
-        }
-    }
-    assert!(cases >= 8, "only {cases} damage rolls in the fog");
-}
-
-#[test]
-fn owc_moves_made_in_the_fog_do_not_show() {
-    let mut cases = 0;
-    for seed in 0..8 {
+    for seed in seeds {
         let game = without_seed(&owc_game(seed));
         for side in SIDES {
             let mut replay = Replay::new(&game.header).unwrap();
             for (i, e) in game.events.iter().enumerate() {
                 let before = engine(&replay).clone();
                 replay.apply(i, e).expect("the generated game is valid");
-                let (Actor::Player(mover), Action::Move(m)) = (e.actor, &e.action) else {
-                    continue;
-                };
-                let unseen = |sq: Option<Square>| sq.is_some_and(|sq| !before.sees(side, sq));
-                // Every third such move: each comparison replays the game twice.
-                if mover == side || !unseen(m.from) || !unseen(m.to) || i % 3 != 0 {
-                    continue;
-                }
-                // Another move of the opponent, as far from the player's sight.
-                let Some(other) = before
-                    .moves(mover)
-                    .into_iter()
-                    .find(|o| o != m && unseen(o.from) && unseen(o.to) && !o.capture)
-                else {
+                let Some(action) = edit(&before, engine(&replay), side, i, e) else {
                     continue;
                 };
                 let mut changed = game.clone();
-                changed.events[i].action = Action::Move(before.canonical_move(mover, &other).unwrap_or(other));
+                changed.events[i].action = action;
+                // A change that the player sees at once (a roll on a piece
+                // that then lands in sight) ends the comparison before it;
+                // only the others tell about the fog.
                 if same_view_while_unseen(&game, &changed, side) > i {
                     cases += 1;
                 }
             }
         }
     }
+    cases
+}
+
+/// The side to move.
+fn mover(engine: &OpenWorld) -> Option<Color> {
+    match fgn_replay::Engine::turn(engine) {
+        fgn_replay::Turn::Move { side, .. } => Some(side),
+        fgn_replay::Turn::Setup { .. } => None,
+    }
+}
+
+#[test]
+fn owc_damage_rolled_in_the_fog_does_not_show_until_seen() {
+    let cases = unseen_edits(0..48, |before, after, side, _, e| match e.action {
+        Action::Damage { square, amount }
+            if mover(before) != Some(side) && !before.sees(side, square) && !after.sees(side, square) =>
+        {
+            Some(Action::Damage {
+                square,
+                amount: if amount == 1 { 2 } else { amount - 1 },
+            })
+        }
+        _ => None,
+    });
+    assert!(cases >= 8, "only {cases} damage rolls in the fog");
+}
+
+#[test]
+fn owc_moves_made_in_the_fog_do_not_show() {
+    let cases = unseen_edits(0..8, |before, _, side, i, e| {
+        let (Actor::Player(mover), Action::Move(m)) = (e.actor, &e.action) else {
+            return None;
+        };
+        let unseen = |sq: Option<Square>| sq.is_some_and(|sq| !before.sees(side, sq));
+        // Every third such move: each comparison replays the game twice.
+        if mover == side || !unseen(m.from) || !unseen(m.to) || i % 3 != 0 {
+            return None;
+        }
+        // Another move of the opponent, as far from the player's sight.
+        let other = before
+            .moves(mover)
+            .into_iter()
+            .find(|o| o != m && unseen(o.from) && unseen(o.to) && !o.capture)?;
+        Some(Action::Move(before.canonical_move(mover, &other).unwrap_or(other)))
+    });
     assert!(cases >= 10, "only {cases} moves in the fog");
 }
 
