@@ -9,3 +9,4 @@ mod cli;
 mod corpus;
 mod replay_cmds;
 mod schema;
+mod views;
