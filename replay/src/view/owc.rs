@@ -1,4 +1,4 @@
-//! The open-world-chess view (docs/notation.md §6.2): the squares a player
+//! The open-world-chess view (docs/notation.md §6.1): the squares a player
 //! sees, the opponent's moves with their unseen squares as `?`, and `@ see`
 //! observations wherever what the view has said so far is not what the
 //! player sees.
