@@ -6,6 +6,7 @@
 
 mod cmd_replay;
 mod cmd_syntax;
+mod cmd_view;
 mod inputs;
 #[macro_use]
 mod out;
@@ -115,6 +116,40 @@ enum Command {
         #[command(subcommand)]
         command: RulesCommand,
     },
+    /// Print a player's view of a log: what that player could know of it.
+    ///
+    /// The view is an FGN log with `[Perspective "white"]` or `"black"`
+    /// (docs/notation.md §6): the opponent's hidden setup, unseen moves and
+    /// the seed are left out or written with `?`, and what comes into sight
+    /// is written as `@ see`. A view of the same side prints unchanged; a
+    /// view of the other side is refused. A log that breaks a rule gets its
+    /// view up to the faulty event, and the rule error is reported (exit 1).
+    View {
+        /// Whose view.
+        #[arg(long = "as", value_enum)]
+        side: cmd_view::Side,
+        /// Write the view to this file instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// A full log or `-`.
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+    },
+    /// Check that VIEW is exactly the view of FULL for VIEW's side.
+    ///
+    /// Compares the header and then event by event. Exit 0 when they agree;
+    /// 1 when they part (naming the first line of VIEW where they do and
+    /// what was expected there, or that events are missing or extra) or
+    /// FULL breaks a rule; 2 when the game has no engine or a file cannot
+    /// be read.
+    VerifyView {
+        /// The full log.
+        #[arg(value_name = "FULL")]
+        full: PathBuf,
+        /// The player's view to check.
+        #[arg(value_name = "VIEW")]
+        view: PathBuf,
+    },
     /// Convert one JSON game (as `fgn json` writes it) back to canonical FGN.
     FromJson {
         /// A JSON file or `-`.
@@ -168,6 +203,8 @@ fn main() -> ExitCode {
             rules,
             path,
         } => cmd_replay::show(path, *at, *viewer, rules.as_deref(), &mut rep),
+        Command::View { side, output, path } => cmd_view::view(path, *side, output.as_ref(), &mut rep),
+        Command::VerifyView { full, view } => cmd_view::verify(full, view, &mut rep),
         Command::Leaderboard { paths } => cmd_replay::leaderboard(paths, &mut rep),
         Command::Rules {
             command: RulesCommand::Show { game },

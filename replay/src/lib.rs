@@ -19,6 +19,7 @@ pub mod session;
 pub mod standings;
 pub mod state;
 pub mod survival;
+pub mod view;
 
 use fgn_notation::{Event, Game, GameKind, Header};
 
@@ -41,6 +42,7 @@ pub use hash::Digest;
 pub use ruleset::Ruleset;
 pub use session::{Decision, Engine, Phase, Session, Turn};
 pub use state::{Knowledge, KnownPosition, Position, Progress, State};
+pub use view::{view, ViewError, ViewWriter};
 
 /// A game being replayed, whatever the game.
 #[derive(Clone, Debug)]
@@ -127,7 +129,7 @@ impl Replay {
                 Some("Perspective"),
                 Fault::new(
                     Rule::Perspective,
-                    "a player's view cannot be validated against the rules; validate the full log",
+                    "a player's view cannot be validated against the rules; check it against its full log with `fgn verify-view FULL VIEW`",
                 ),
             ));
         }

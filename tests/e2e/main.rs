@@ -10,3 +10,4 @@ mod corpus;
 mod replay_cmds;
 mod schema;
 mod show_json;
+mod views;

@@ -1,0 +1,175 @@
+//! `fgn view` and `fgn verify-view`: players' views of logs.
+
+use std::path::{Path, PathBuf};
+
+use fgn_notation::diagnostic::Diagnostic;
+use fgn_notation::{Color, Document, Game, Parsed};
+use fgn_replay::ViewError;
+
+use crate::cmd_replay::{check, Checked};
+use crate::cmd_syntax::parse_all;
+use crate::report::{Reporter, Status};
+
+/// Whose view to make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    /// White's view.
+    White,
+    /// Black's view.
+    Black,
+}
+
+impl Side {
+    fn color(self) -> Color {
+        match self {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// Reads and parses one file; `None` (already reported) when it cannot be
+/// read or has syntax errors.
+fn read_one(path: &Path, rep: &mut Reporter) -> Option<(String, Vec<u8>, Document)> {
+    let mut parsed = parse_all(&[path.to_path_buf()], rep);
+    if parsed.len() != 1 {
+        if rep.status == Status::Ok {
+            rep.error(&format!("{}: expected one file", path.display()));
+        }
+        return None;
+    }
+    let (input, bytes, p): (_, _, Parsed) = parsed.remove(0);
+    // A torn last line is only a warning: the complete lines are the log.
+    p.is_ok().then(|| (input.name(), bytes, p.document))
+}
+
+/// Reports why no (complete) view of `doc` could be made. A rule error in
+/// the log is reported by replaying it as `validate` does, so that it has
+/// the same place and wording.
+fn report_view_error(name: &str, doc: &Document, error: &ViewError, rep: &mut Reporter) {
+    match error {
+        ViewError::Unsupported(_) => rep.unsupported(name, &error.to_string()),
+        ViewError::OtherSide { .. } => rep.error(&format!("{name}: {error}")),
+        ViewError::Start(_) | ViewError::Rule { .. } => {
+            if let Checked::Valid(_) = check(name, doc, None, rep) {
+                rep.invalid(name, &error.to_string());
+            }
+        }
+    }
+}
+
+/// `fgn view`.
+pub fn view(path: &Path, side: Side, output: Option<&PathBuf>, rep: &mut Reporter) {
+    let Some((name, _, doc)) = read_one(path, rep) else {
+        return;
+    };
+    let text = match fgn_replay::view(&doc.game, side.color()) {
+        Ok(view) => view.canonical_text(),
+        Err(e) => {
+            report_view_error(&name, &doc, &e, rep);
+            // The view up to the faulty event is still what the player saw.
+            match e {
+                ViewError::Rule { view, .. } => view.canonical_text(),
+                _ => return,
+            }
+        }
+    };
+    match output {
+        Some(out) => {
+            if let Err(e) = std::fs::write(out, text) {
+                rep.error(&format!("{}: cannot write: {e}", out.display()));
+            }
+        }
+        None => crate::out::print(&text),
+    }
+}
+
+/// The text of line `line` (1-based) of `bytes`, for showing a diagnostic.
+fn line_text(bytes: &[u8], line: u32) -> String {
+    let raw = bytes.split(|&b| b == b'\n').nth(line as usize - 1).unwrap_or(&[]);
+    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    std::str::from_utf8(raw).unwrap_or("").to_string()
+}
+
+/// Where a view parts from the expected one: the line and what was expected.
+fn first_difference(expected: &Game, view: &Document) -> Option<(u32, String)> {
+    let tags = (&expected.header.tags, &view.game.header.tags);
+    let events = (&expected.events, &view.game.events);
+    // The line after the header, for a tag missing at its end.
+    let first_event_line = view
+        .event_lines
+        .first()
+        .copied()
+        .unwrap_or_else(|| view.tag_lines.last().map_or(1, |l| l + 1));
+    for i in 0..tags.0.len().max(tags.1.len()) {
+        match (tags.0.get(i), tags.1.get(i)) {
+            (Some(e), Some(v)) if e == v => {}
+            (Some(e), Some(_)) => return Some((view.tag_lines[i], format!("expected the tag `{e}` here"))),
+            (Some(e), None) => return Some((first_event_line, format!("the header ends early: expected `{e}`"))),
+            (None, _) => {
+                return Some((
+                    view.tag_lines[i],
+                    "the full log's view has no more tags: this one is extra".into(),
+                ))
+            }
+        }
+    }
+    let last_line = view.event_lines.last().copied().unwrap_or(first_event_line);
+    for i in 0..events.0.len().max(events.1.len()) {
+        match (events.0.get(i), events.1.get(i)) {
+            (Some(e), Some(v)) if e == v => {}
+            (Some(e), Some(_)) => return Some((view.event_lines[i], format!("expected `{e}` here"))),
+            (Some(e), None) => {
+                let missing = events.0.len() - i;
+                return Some((
+                    last_line,
+                    format!("the view is missing {missing} event(s) after this line, the first `{e}`"),
+                ));
+            }
+            (None, _) => {
+                let extra = events.1.len() - i;
+                return Some((
+                    view.event_lines[i],
+                    format!("the view has {extra} event(s) more than the full log gives, from this line on"),
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// `fgn verify-view`.
+pub fn verify(full_path: &Path, view_path: &Path, rep: &mut Reporter) {
+    let (Some((full_name, _, full)), Some((view_name, view_bytes, view))) =
+        (read_one(full_path, rep), read_one(view_path, rep))
+    else {
+        return;
+    };
+    let Some(side) = view.game.perspective() else {
+        return rep.invalid(
+            &view_name,
+            "not a player's view: it has no [Perspective \"white\"] or [Perspective \"black\"] tag after [Rules]",
+        );
+    };
+    let expected = match fgn_replay::view(&full.game, side) {
+        Ok(v) => v,
+        Err(e) => {
+            rep.note(&format!("{full_name}: no view of it can be verified: {e}"));
+            return report_view_error(&full_name, &full, &e, rep);
+        }
+    };
+    match first_difference(&expected, &view) {
+        None => rep.note(&format!("{view_name}: the {} view of {full_name}", side.name())),
+        Some((line, message)) => {
+            let text = line_text(&view_bytes, line);
+            let d = Diagnostic::at_bytes(
+                line,
+                &text,
+                0,
+                text.len(),
+                format!("not the {} view of {full_name}: {message}", side.name()),
+            );
+            rep.diagnostic(&view_name, &d, "view");
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! Players' views (docs/notation.md §6): the log as one player could know
+//! it, built by replaying the full log event by event and asking the engine
+//! what that player sees.
+//!
+//! A view is decided one event at a time from the events up to and
+//! including the current one, so the view of a prefix of a log is a prefix
+//! of the view and a server can stream it ([`ViewWriter`]). [`view`] is the
+//! whole log at once.
+
+mod owc;
+
+use fgn_notation::{Action, Actor, Color, Event, Figure, Game, GameKind, Header, Placement, Tag};
+
+use crate::error::RuleError;
+use crate::magic::MagicDraughts;
+use crate::session::{Engine, Session, Turn};
+use crate::survival::Survival;
+use crate::{Replay, Ruleset, StartError};
+
+/// Why a view cannot be made, or could be made only in part.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ViewError {
+    /// The game has no rules engine, so nothing can say what a player sees.
+    Unsupported(GameKind),
+    /// The header cannot start a replay (no game, a rules version without
+    /// an engine, a bad parameter).
+    Start(StartError),
+    /// The log is a view of the other side: what one player knew does not
+    /// tell what the other did.
+    OtherSide {
+        /// The side the log is a view of.
+        log: Color,
+        /// The side asked for.
+        asked: Color,
+    },
+    /// An event breaks a rule: `view` is the view up to the last event
+    /// before it.
+    Rule {
+        /// The view of the events before the faulty one.
+        view: Box<Game>,
+        /// The rule error.
+        error: RuleError,
+    },
+}
+
+impl ViewError {
+    /// Whether the view cannot be made at all for want of an engine (or of
+    /// an engine for this rules version), rather than because the log is
+    /// faulty.
+    pub fn is_unsupported(&self) -> bool {
+        match self {
+            ViewError::Unsupported(_) => true,
+            ViewError::Start(e) => e.is_unsupported(),
+            ViewError::OtherSide { .. } | ViewError::Rule { .. } => false,
+        }
+    }
+}
+
+impl std::fmt::Display for ViewError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ViewError::Unsupported(g) => write!(f, "{g} has no rules engine yet, so its views cannot be made"),
+            ViewError::Start(e) => e.fmt(f),
+            ViewError::OtherSide { log, asked } => write!(
+                f,
+                "this log is {}'s view; it cannot be viewed as {} (view the full log instead)",
+                log.name(),
+                asked.name()
+            ),
+            ViewError::Rule { error, .. } => error.fmt(f),
+        }
+    }
+}
+
+/// The view of `game` for `side`: a pure function of the full log. A view of
+/// `side` comes back unchanged (viewing a view again changes nothing); a
+/// view of the other side is refused. A log with a rule error gives
+/// [`ViewError::Rule`] with the view of the events before the faulty one.
+pub fn view(game: &Game, side: Color) -> Result<Game, ViewError> {
+    // A game without an engine is refused before anything else, views of
+    // it included: nothing can say what its players see.
+    if let Some(kind) = game.kind().filter(|&k| Ruleset::defaults(k).is_none()) {
+        return Err(ViewError::Unsupported(kind));
+    }
+    match game.perspective() {
+        Some(log) if log == side => return Ok(game.clone()),
+        Some(log) => return Err(ViewError::OtherSide { log, asked: side }),
+        None => {}
+    }
+    let mut writer = ViewWriter::new(&game.header, side)?;
+    let mut events = Vec::new();
+    for (i, event) in game.events.iter().enumerate() {
+        if let Err(error) = writer.push(i, event, &mut events) {
+            return Err(ViewError::Rule {
+                view: Box::new(Game {
+                    header: writer.header.clone(),
+                    events,
+                }),
+                error,
+            });
+        }
+    }
+    Ok(Game {
+        header: writer.header,
+        events,
+    })
+}
+
+/// A view written as the full log grows: the header first, then, for each
+/// event of the full log, the view's lines for it.
+#[derive(Clone, Debug)]
+pub struct ViewWriter {
+    side: Color,
+    header: Header,
+    run: Run,
+}
+
+/// The replay of the full log, with what each game's view keeps between events.
+#[derive(Clone, Debug)]
+enum Run {
+    Survival(Session<Survival>),
+    Draughts(Session<MagicDraughts>),
+    OpenWorld(Box<owc::Fog>),
+}
+
+impl ViewWriter {
+    /// A writer for the view of `side` of the log with `header` (a full
+    /// log's header: a view's is refused by the replay).
+    pub fn new(header: &Header, side: Color) -> Result<ViewWriter, ViewError> {
+        let replay = Replay::new(header).map_err(|e| match e {
+            StartError::Unsupported(g) => ViewError::Unsupported(g),
+            e => ViewError::Start(e),
+        })?;
+        let run = match replay {
+            Replay::Survival(s) => Run::Survival(s),
+            Replay::Draughts(s) => Run::Draughts(s),
+            Replay::OpenWorld(s) => Run::OpenWorld(Box::new(owc::Fog::new(s, side))),
+        };
+        Ok(ViewWriter {
+            side,
+            header: view_header(header, side),
+            run,
+        })
+    }
+
+    /// The view's header: the full log's with `[Perspective "white"]` (or
+    /// `"black"`) right after `Rules`.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Replays the full log's event `index` and appends the view's lines
+    /// for it to `out` (none, when the player saw nothing of it). On a rule
+    /// error nothing is appended and the writer is unchanged.
+    pub fn push(&mut self, index: usize, event: &Event, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let side = self.side;
+        match &mut self.run {
+            Run::Survival(s) => survival(s, side, index, event, out),
+            Run::Draughts(s) => {
+                s.apply(index, event)?;
+                // The seed would tell every number not yet revealed.
+                if !matches!(event.action, Action::Seed { .. }) {
+                    out.push(event.clone());
+                }
+                Ok(())
+            }
+            Run::OpenWorld(fog) => fog.push(index, event, out),
+        }
+    }
+}
+
+fn view_header(header: &Header, side: Color) -> Header {
+    let mut tags = header.tags.clone();
+    let at = tags
+        .iter()
+        .position(|t| t.name == "Rules")
+        .map_or(tags.len(), |i| i + 1);
+    tags.insert(
+        at,
+        Tag {
+            name: "Perspective".into(),
+            value: match side {
+                Color::White => "white",
+                Color::Black => "black",
+            }
+            .into(),
+        },
+    );
+    Header { tags }
+}
+
+fn both_ready(turn: Turn) -> bool {
+    match turn {
+        Turn::Setup { ready } => ready.white && ready.black,
+        Turn::Move { .. } => true,
+    }
+}
+
+/// A world event of the view, after the full log's event `after`.
+fn observation(after: &Event, action: Action) -> Event {
+    Event {
+        n: after.n,
+        actor: Actor::World,
+        action,
+        clock_ms: None,
+    }
+}
+
+/// survival-chess: the opponent's placements and removals are hidden; its
+/// `ready` is turn structure and shown. When both sides are ready the world
+/// shows the opponent's final setup in square order, so that nothing of the
+/// order of its hidden edits shows. Everything after setup is public.
+fn survival(
+    s: &mut Session<Survival>,
+    side: Color,
+    index: usize,
+    event: &Event,
+    out: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let was_ready = both_ready(s.engine.turn());
+    let canonical = match (&event.action, event.actor) {
+        (Action::Move(m), Actor::Player(mover)) => s.engine.canonical_move(mover, m).map(Action::Move),
+        _ => None,
+    };
+    s.apply(index, event)?;
+    let hidden = matches!(
+        (&event.action, event.actor),
+        (Action::Place { .. } | Action::Remove { .. }, Actor::Player(p)) if p != side
+    );
+    if !hidden {
+        let mut shown = event.clone();
+        if let Some(action) = canonical {
+            shown.action = action;
+        }
+        out.push(shown);
+    }
+    if !was_ready && both_ready(s.engine.turn()) {
+        let opponent = side.opponent();
+        let placements: Vec<Placement> = s
+            .engine
+            .board()
+            .pieces()
+            .filter(|(_, p)| p.color == opponent)
+            .map(|(square, p)| Placement {
+                figure: Figure::Piece(p.kind),
+                square,
+            })
+            .collect();
+        // A side readied by its clock with nothing placed has no setup to show.
+        if !placements.is_empty() {
+            out.push(observation(
+                event,
+                Action::Setup {
+                    color: opponent,
+                    placements,
+                },
+            ));
+        }
+    }
+    Ok(())
+}

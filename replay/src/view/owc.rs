@@ -1,0 +1,225 @@
+//! The open-world-chess view (docs/notation.md §6.1): the squares a player
+//! sees, the opponent's moves with their unseen squares as `?`, and `@ see`
+//! observations wherever what the view has said so far is not what the
+//! player sees.
+
+use fgn_notation::{Action, Actor, ChessMove, Color, Event, ObjectKind, SeenPiece, Square};
+
+use crate::error::RuleError;
+use crate::owc::OpenWorld;
+use crate::session::{Engine, Session, Turn};
+
+/// What the view says of one square: the piece on it and the object.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Seen {
+    piece: Option<SeenPiece>,
+    object: Option<ObjectKind>,
+}
+
+/// The replay of the full log and what the view has told its player.
+#[derive(Clone, Debug)]
+pub(super) struct Fog {
+    session: Session<OpenWorld>,
+    side: Color,
+    /// For each square the player sees, what the view has said of it (the
+    /// observations and the literal reading of the lines since); `None`
+    /// for a square out of sight, of which the view says nothing now.
+    told: Vec<Option<Seen>>,
+    /// The squares in sight when the view last observed: what happens on
+    /// them is seen happening, even when it puts them out of sight.
+    watched: Vec<bool>,
+}
+
+fn cell_index(engine: &OpenWorld, sq: Square) -> usize {
+    usize::from(sq.rank_index()) * usize::from(engine.size().0) + usize::from(sq.file_index())
+}
+
+/// Whether `side` sees `sq`: in sight by the rules, or holding one of its
+/// own pieces (known wherever they stand).
+fn sees(engine: &OpenWorld, side: Color, sq: Square) -> bool {
+    engine.piece(sq).is_some_and(|u| u.color == side) || engine.sees(side, sq)
+}
+
+fn content(engine: &OpenWorld, sq: Square) -> Seen {
+    Seen {
+        piece: engine.piece(sq).map(|u| SeenPiece {
+            color: u.color,
+            piece: u.kind,
+            hp: u.hp,
+        }),
+        object: engine.cell(sq).object,
+    }
+}
+
+impl Fog {
+    /// The view at the start: the player knows the starting position, so
+    /// what it sees of it needs no observation.
+    pub(super) fn new(session: Session<OpenWorld>, side: Color) -> Fog {
+        let engine = &session.engine;
+        let told: Vec<Option<Seen>> = engine
+            .squares()
+            .map(|sq| sees(engine, side, sq).then(|| content(engine, sq)))
+            .collect();
+        let watched = told.iter().map(Option::is_some).collect();
+        Fog {
+            session,
+            side,
+            told,
+            watched,
+        }
+    }
+
+    /// Replays `event` and appends its view lines: the event as the player
+    /// could know it (if at all), then the observations it calls for.
+    pub(super) fn push(&mut self, index: usize, event: &Event, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let side = self.side;
+        let (a, b) = named_squares(&event.action);
+        let engine = &self.session.engine;
+        let seen = |engine: &OpenWorld, sq: Option<Square>| sq.is_some_and(|sq| sees(engine, side, sq));
+        let before = (seen(engine, a), seen(engine, b));
+        let mover = match engine.turn() {
+            Turn::Move { side, .. } => Some(side),
+            Turn::Setup { .. } => None,
+        };
+        // Moves are written canonically (the promotion piece filled in), as
+        // the engine reads them before they are played.
+        let canonical = match (&event.action, event.actor) {
+            (Action::Move(m), Actor::Player(p)) => engine.canonical_move(p, m).or(Some(*m)),
+            _ => None,
+        };
+        self.session.apply(index, event)?;
+        let engine = &self.session.engine;
+        // A square counts as seen by the event when the player saw it just
+        // before or just after: a move into a square it lights is seen
+        // arriving, an attack on a piece that dies is seen happening.
+        let first = before.0 || seen(engine, a);
+        let second = before.1 || seen(engine, b);
+        let opponent = event.actor == Actor::Player(side.opponent());
+        let action = match &event.action {
+            // The seed would tell every outcome not yet rolled.
+            Action::Seed { .. } => None,
+            Action::Spawn { .. } | Action::Clone { .. } => first.then(|| event.action.clone()),
+            // A damage roll against the player's own moving piece is known
+            // to it wherever it happens.
+            Action::Damage { .. } => (first || mover == Some(side)).then(|| event.action.clone()),
+            Action::Move(_) if opponent => canonical.map(|m| opponent_move(m, first, second)),
+            Action::Move(_) => canonical.map(Action::Move),
+            Action::Buy {
+                item, square: Some(_), ..
+            } if opponent && !first => Some(Action::Buy {
+                item: *item,
+                square: None,
+                hidden: true,
+            }),
+            other => Some(other.clone()),
+        };
+        if let Some(action) = action {
+            self.read(&action);
+            out.push(Event {
+                action,
+                ..event.clone()
+            });
+        }
+        // While the world still owes an outcome of a move (a damage roll, a
+        // clone's square) the move is not over: what it changes is observed
+        // once it is, so that no half-made move shows.
+        let engine = &self.session.engine;
+        if engine.owed().is_some() {
+            return Ok(());
+        }
+        for sq in engine.squares() {
+            let i = cell_index(engine, sq);
+            let in_sight = sees(engine, side, sq);
+            let now = content(engine, sq);
+            // A square watched before the event shows what the event did to
+            // it even as it goes out of sight (a piece of the player's
+            // killed far from the others, an object vanishing with the fog);
+            // after that the view says nothing more of it.
+            if (in_sight || self.watched[i]) && self.told[i] != Some(now) {
+                out.push(super::observation(
+                    event,
+                    Action::See {
+                        square: sq,
+                        piece: now.piece,
+                        object: now.object,
+                    },
+                ));
+            }
+            self.told[i] = in_sight.then_some(now);
+            self.watched[i] = in_sight;
+        }
+        Ok(())
+    }
+
+    /// Reads a line of the view literally, as its player does: a move takes
+    /// the piece as last told, HP and all, from its square to the other
+    /// (promoted if it says so), onto whatever object was there; a piece
+    /// out of the fog is not known until it is observed; a spawn puts its
+    /// object down. Everything else (combat, pick-ups, damage, purchases,
+    /// clones) shows in the observations that follow.
+    fn read(&mut self, action: &Action) {
+        let engine = &self.session.engine;
+        match action {
+            Action::Move(m) => {
+                let from = m.from.map(|sq| cell_index(engine, sq));
+                let piece = from.and_then(|i| self.told[i]).and_then(|s| s.piece);
+                if let Some(s) = from.and_then(|i| self.told[i].as_mut()) {
+                    s.piece = None;
+                }
+                if let Some(to) = m.to.map(|sq| cell_index(engine, sq)) {
+                    self.told[to] = match (self.told[to], piece) {
+                        (Some(s), Some(p)) => Some(Seen {
+                            piece: Some(SeenPiece {
+                                piece: m.promotion.unwrap_or(p.piece),
+                                ..p
+                            }),
+                            object: s.object,
+                        }),
+                        _ => None,
+                    };
+                }
+            }
+            Action::Spawn { square, object } => {
+                if let Some(s) = self.told[cell_index(engine, *square)].as_mut() {
+                    s.object = Some(*object);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The squares an event names whose sight decides how it is shown: a
+/// move's two squares, a purchase's target, a world event's square.
+fn named_squares(action: &Action) -> (Option<Square>, Option<Square>) {
+    match action {
+        Action::Move(m) => (m.from, m.to),
+        Action::Buy { square, .. } => (*square, None),
+        Action::Spawn { square, .. } | Action::Damage { square, .. } | Action::Clone { square } => {
+            (Some(*square), None)
+        }
+        _ => (None, None),
+    }
+}
+
+/// An opponent's move with what the player saw of it: both squares, one
+/// (with the letter of the piece seen, and `-?` into the fog whatever was
+/// there), or nothing (`?`: the move happened, which is turn structure).
+fn opponent_move(m: ChessMove, from: bool, to: bool) -> Action {
+    match (from, to) {
+        (true, true) => Action::Move(m),
+        (true, false) => Action::Move(ChessMove {
+            to: None,
+            capture: false,
+            promotion: None,
+            check: None,
+            ..m
+        }),
+        (false, true) => Action::Move(ChessMove {
+            from: None,
+            check: None,
+            ..m
+        }),
+        (false, false) => Action::Hidden,
+    }
+}

@@ -1,0 +1,467 @@
+//! Players' views of generated games: a view holds nothing the player could
+//! not know (logs that differ only in what it cannot see give it the same
+//! view, and a change it can see changes the view), a view is written
+//! append-only, and viewing a view again changes nothing.
+
+use fgn_notation::{Action, Actor, Color, Event, Figure, Game, MagicNumber, ObjectKind, PieceKind, Placement, Square};
+use fgn_replay::owc::{OpenWorld, Unit};
+use fgn_replay::ruleset::OpenWorldRules;
+use fgn_replay::{view, Replay, ViewError, ViewWriter};
+use proptest::prelude::*;
+
+const SIDES: [Color; 2] = [Color::White, Color::Black];
+
+fn world(i: u64) -> [u8; 32] {
+    std::array::from_fn(|b| (b as u64 * 29).wrapping_add(i.wrapping_mul(7)).wrapping_add(1) as u8)
+}
+
+fn survival_game(seed: u64) -> Game {
+    let size = fgn_notation::BoardSize { files: 8, ranks: 8 };
+    fgn_replay::survival::random::random_game(size, seed, 60)
+}
+
+fn owc_game(seed: u64) -> Game {
+    fgn_replay::owc::random::random_game(OpenWorldRules::default(), world(seed), seed, 260)
+}
+
+fn magic_game(seed: u64) -> Game {
+    fgn_replay::magic::random::random_game(world(seed), true, seed, 120)
+}
+
+fn the_view(game: &Game, side: Color) -> Game {
+    view(game, side).unwrap_or_else(|e| panic!("{e}\n{}", game.canonical_text()))
+}
+
+fn without_seed(game: &Game) -> Game {
+    let mut g = game.clone();
+    g.events.retain(|e| !matches!(e.action, Action::Seed { .. }));
+    g
+}
+
+fn prefix(game: &Game, n: usize) -> Game {
+    Game {
+        header: game.header.clone(),
+        events: game.events[..n].to_vec(),
+    }
+}
+
+/// The view of every `cuts`-th prefix is a prefix of the view, the view of
+/// the view is the view, and the other side's view of it is refused.
+fn check_append_only_and_idempotent(game: &Game, cuts: &[usize]) {
+    for side in SIDES {
+        let full = the_view(game, side);
+        assert_eq!(full.perspective(), Some(side));
+        assert!(!full.events.iter().any(|e| matches!(e.action, Action::Seed { .. })));
+        for &cut in cuts {
+            let cut = cut % (game.events.len() + 1);
+            let part = the_view(&prefix(game, cut), side);
+            assert_eq!(part.header, full.header);
+            assert!(
+                full.events.starts_with(&part.events),
+                "the view of the first {cut} events is not a prefix of the view:\n{}\n---\n{}",
+                part.canonical_text(),
+                full.canonical_text()
+            );
+        }
+        assert_eq!(the_view(&full, side).canonical_text(), full.canonical_text());
+        assert!(matches!(view(&full, side.opponent()), Err(ViewError::OtherSide { .. })));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn survival_views_are_append_only_and_idempotent(seed in any::<u64>(), cuts in prop::collection::vec(any::<usize>(), 6)) {
+        check_append_only_and_idempotent(&survival_game(seed), &cuts);
+    }
+
+    #[test]
+    fn magic_views_are_append_only_and_idempotent(seed in any::<u64>(), cuts in prop::collection::vec(any::<usize>(), 6)) {
+        check_append_only_and_idempotent(&magic_game(seed), &cuts);
+    }
+
+    #[test]
+    fn owc_views_are_append_only_and_idempotent(seed in any::<u64>(), cuts in prop::collection::vec(any::<usize>(), 5)) {
+        check_append_only_and_idempotent(&owc_game(seed), &cuts);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// survival-chess: the opponent's setup edits are hidden.
+
+/// The game with `color`'s setup made another way to the same end: its
+/// pieces placed one at a time in reverse order, and each taken back and put
+/// down again once.
+fn setup_edited(game: &Game, color: Color) -> Game {
+    let mut out = game.clone();
+    let at = out
+        .events
+        .iter()
+        .position(|e| e.actor == Actor::Player(color) && matches!(e.action, Action::Place { .. }))
+        .expect("the generator places each army in one event");
+    let Action::Place { placements } = out.events[at].action.clone() else {
+        unreachable!("found as a placement")
+    };
+    let event = |action| Event {
+        action,
+        ..out.events[at].clone()
+    };
+    let mut edits = Vec::new();
+    for p in placements.iter().rev() {
+        edits.push(event(Action::Place { placements: vec![*p] }));
+        edits.push(event(Action::Remove {
+            unit: None,
+            square: p.square,
+        }));
+        edits.push(event(Action::Place { placements: vec![*p] }));
+    }
+    out.events.splice(at..=at, edits);
+    out
+}
+
+/// The setup events only, with `color`'s first pawn one square further
+/// forward (still on its own half of an 8x8 board).
+fn setup_with_pawn_moved(game: &Game, color: Color) -> Game {
+    let mut out = game.clone();
+    out.events.retain(|e| e.n.0 == 0);
+    for e in &mut out.events {
+        if let (Actor::Player(c), Action::Place { placements }) = (e.actor, &mut e.action) {
+            if c == color {
+                let pawn: &mut Placement = placements
+                    .iter_mut()
+                    .find(|p| p.figure == Figure::Piece(PieceKind::Pawn))
+                    .expect("the army has pawns");
+                let rank = match color {
+                    Color::White => pawn.square.rank_index() + 1,
+                    Color::Black => pawn.square.rank_index() - 1,
+                };
+                pawn.square = Square::new(pawn.square.file_index(), rank).expect("on the board");
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn survival_opponents_setup_edits_do_not_show(seed in any::<u64>()) {
+        let game = survival_game(seed);
+        for side in SIDES {
+            let edited = setup_edited(&game, side.opponent());
+            prop_assert!(fgn_replay::validate(&edited).expect("supported").error.is_none());
+            prop_assert_eq!(the_view(&edited, side).canonical_text(), the_view(&game, side).canonical_text());
+            // The player's own edits are its own events: they show.
+            let own = setup_edited(&game, side);
+            prop_assert_ne!(the_view(&own, side).canonical_text(), the_view(&game, side).canonical_text());
+        }
+    }
+
+    #[test]
+    fn survival_opponents_final_setup_shows(seed in any::<u64>()) {
+        let game = survival_game(seed);
+        for side in SIDES {
+            let setup = setup_with_pawn_moved(&game, Color::White);
+            let other = setup_with_pawn_moved(&game, Color::Black);
+            prop_assert!(fgn_replay::validate(&setup).expect("supported").error.is_none());
+            prop_assert!(fgn_replay::validate(&other).expect("supported").error.is_none());
+            let only_setup = prefix(&game, 4);
+            let moved = if side == Color::White { &other } else { &setup };
+            prop_assert_ne!(the_view(moved, side).canonical_text(), the_view(&only_setup, side).canonical_text());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// magic-draughts: the numbers show only in reveals; the seed never.
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn magic_seed_does_not_show(seed in any::<u64>()) {
+        let game = magic_game(seed);
+        for side in SIDES {
+            prop_assert_eq!(the_view(&without_seed(&game), side).canonical_text(), the_view(&game, side).canonical_text());
+        }
+    }
+
+    #[test]
+    fn magic_a_changed_reveal_shows(seed in any::<u64>()) {
+        let game = without_seed(&magic_game(seed));
+        let Some(at) = game.events.iter().position(|e| matches!(e.action, Action::Reveal { .. })) else {
+            return Ok(());
+        };
+        let Action::Reveal { square, number } = game.events[at].action else { unreachable!("a reveal") };
+        let mut changed = prefix(&game, at + 1);
+        changed.events[at].action = Action::Reveal {
+            square,
+            number: MagicNumber::new(if number.get() == 0 { 1 } else { 0 }).expect("0..=5"),
+        };
+        // The changed prefix replays (the_view fails on a rule error).
+        for side in SIDES {
+            prop_assert_ne!(the_view(&changed, side).canonical_text(), the_view(&prefix(&game, at + 1), side).canonical_text());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// open-world-chess: what happens in the fog does not show.
+
+fn engine(replay: &Replay) -> &OpenWorld {
+    match replay {
+        Replay::OpenWorld(s) => &s.engine,
+        _ => panic!("an open-world-chess replay"),
+    }
+}
+
+/// What the rules let `side` see now: every square in its sight with what
+/// is on it, its own pieces whole, and its coins. Two games that agree on
+/// this after every event, with the same events apart from ones in the fog,
+/// must give `side` the same view.
+/// A square in sight: the piece (an enemy's without what it does not
+/// show, its maximum and range) and the object.
+type InSight = Option<(Option<Unit>, Option<ObjectKind>)>;
+
+fn sight(engine: &OpenWorld, side: Color) -> (Vec<InSight>, u32) {
+    let squares = engine
+        .squares()
+        .map(|sq| {
+            let own = engine.piece(sq).is_some_and(|u| u.color == side);
+            (own || engine.sees(side, sq)).then(|| {
+                let piece = engine.piece(sq).map(|u| {
+                    if u.color == side {
+                        u
+                    } else {
+                        Unit {
+                            max: 0,
+                            range: false,
+                            ..u
+                        }
+                    }
+                });
+                (piece, engine.cell(sq).object)
+            })
+        })
+        .collect();
+    (squares, engine.coins(side))
+}
+
+/// Replays `a` and `b` side by side and checks that they give `side` the
+/// same view lines event by event as long as `side` sees the same in both;
+/// returns how many events were compared.
+fn same_view_while_unseen(a: &Game, b: &Game, side: Color) -> usize {
+    let (mut ra, mut rb) = (Replay::new(&a.header).unwrap(), Replay::new(&b.header).unwrap());
+    let (mut wa, mut wb) = (
+        ViewWriter::new(&a.header, side).unwrap(),
+        ViewWriter::new(&b.header, side).unwrap(),
+    );
+    assert_eq!(wa.header(), wb.header());
+    for (i, (ea, eb)) in a.events.iter().zip(&b.events).enumerate() {
+        if rb.apply(i, eb).is_err() {
+            return i;
+        }
+        ra.apply(i, ea).expect("the generated game is valid");
+        if sight(engine(&ra), side) != sight(engine(&rb), side) {
+            return i;
+        }
+        let (mut la, mut lb) = (Vec::new(), Vec::new());
+        wa.push(i, ea, &mut la).unwrap();
+        wb.push(i, eb, &mut lb).unwrap();
+        assert_eq!(
+            la,
+            lb,
+            "event {i} (`{ea}` / `{eb}`) shows differently to {}",
+            side.name()
+        );
+    }
+    a.events.len().min(b.events.len())
+}
+
+/// The spawns of `game` and whether `side` saw each square when it spawned.
+fn spawns(game: &Game, side: Color) -> Vec<(usize, Square, ObjectKind, bool)> {
+    let mut replay = Replay::new(&game.header).unwrap();
+    let mut out = Vec::new();
+    for (i, e) in game.events.iter().enumerate() {
+        replay.apply(i, e).expect("the generated game is valid");
+        if let Action::Spawn { square, object } = e.action {
+            out.push((i, square, object, engine(&replay).sees(side, square)));
+        }
+    }
+    out
+}
+
+fn other_object(object: ObjectKind) -> ObjectKind {
+    if object == ObjectKind::Regen {
+        ObjectKind::Hp
+    } else {
+        ObjectKind::Regen
+    }
+}
+
+#[test]
+fn owc_seed_does_not_show() {
+    for seed in 0..8 {
+        let game = owc_game(seed);
+        for side in SIDES {
+            assert_eq!(
+                the_view(&without_seed(&game), side),
+                the_view(&game, side),
+                "game {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn owc_objects_spawned_in_the_fog_do_not_show_until_seen() {
+    let (mut compared, mut cases) = (0, 0);
+    for seed in 0..10 {
+        let game = without_seed(&owc_game(seed));
+        for side in SIDES {
+            for (i, square, object, seen) in spawns(&game, side) {
+                if seen {
+                    continue;
+                }
+                let mut changed = game.clone();
+                changed.events[i].action = Action::Spawn {
+                    square,
+                    object: other_object(object),
+                };
+                let n = same_view_while_unseen(&game, &changed, side);
+                assert!(n > i, "game {seed}: the changed spawn {i} itself shows");
+                compared += n - i;
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases >= 20, "only {cases} spawns in the fog");
+    assert!(compared >= 200, "only {compared} events compared after the changes");
+}
+
+/// Replays games `seeds` and, at each event that `edit` changes (given the
+/// position before and after it, the player and the event), replaces it and
+/// compares the player's views while it sees the same in both; returns how
+/// many changed events were compared.
+fn unseen_edits(
+    seeds: std::ops::Range<u64>,
+    edit: impl Fn(&OpenWorld, &OpenWorld, Color, usize, &Event) -> Option<Action>,
+) -> usize {
+    let mut cases = 0;
+    for seed in seeds {
+        let game = without_seed(&owc_game(seed));
+        for side in SIDES {
+            let mut replay = Replay::new(&game.header).unwrap();
+            for (i, e) in game.events.iter().enumerate() {
+                let before = engine(&replay).clone();
+                replay.apply(i, e).expect("the generated game is valid");
+                let Some(action) = edit(&before, engine(&replay), side, i, e) else {
+                    continue;
+                };
+                let mut changed = game.clone();
+                changed.events[i].action = action;
+                // A change that the player sees at once (a roll on a piece
+                // that then lands in sight) ends the comparison before it;
+                // only the others tell about the fog.
+                if same_view_while_unseen(&game, &changed, side) > i {
+                    cases += 1;
+                }
+            }
+        }
+    }
+    cases
+}
+
+/// The side to move.
+fn mover(engine: &OpenWorld) -> Option<Color> {
+    match fgn_replay::Engine::turn(engine) {
+        fgn_replay::Turn::Move { side, .. } => Some(side),
+        fgn_replay::Turn::Setup { .. } => None,
+    }
+}
+
+#[test]
+fn owc_damage_rolled_in_the_fog_does_not_show_until_seen() {
+    let cases = unseen_edits(0..48, |before, after, side, _, e| match e.action {
+        Action::Damage { square, amount }
+            if mover(before) != Some(side) && !before.sees(side, square) && !after.sees(side, square) =>
+        {
+            Some(Action::Damage {
+                square,
+                amount: if amount == 1 { 2 } else { amount - 1 },
+            })
+        }
+        _ => None,
+    });
+    assert!(cases >= 8, "only {cases} damage rolls in the fog");
+}
+
+#[test]
+fn owc_moves_made_in_the_fog_do_not_show() {
+    let cases = unseen_edits(0..8, |before, _, side, i, e| {
+        let (Actor::Player(mover), Action::Move(m)) = (e.actor, &e.action) else {
+            return None;
+        };
+        let unseen = |sq: Option<Square>| sq.is_some_and(|sq| !before.sees(side, sq));
+        // Every third such move: each comparison replays the game twice.
+        if mover == side || !unseen(m.from) || !unseen(m.to) || i % 3 != 0 {
+            return None;
+        }
+        // Another move of the opponent, as far from the player's sight.
+        let other = before
+            .moves(mover)
+            .into_iter()
+            .find(|o| o != m && unseen(o.from) && unseen(o.to) && !o.capture)?;
+        Some(Action::Move(before.canonical_move(mover, &other).unwrap_or(other)))
+    });
+    assert!(cases >= 10, "only {cases} moves in the fog");
+}
+
+#[test]
+fn owc_a_spawn_in_sight_shows() {
+    let mut cases = 0;
+    for seed in 0..6 {
+        let game = without_seed(&owc_game(seed));
+        for side in SIDES {
+            for (i, square, object, seen) in spawns(&game, side) {
+                if !seen {
+                    continue;
+                }
+                let mut changed = prefix(&game, i + 1);
+                changed.events[i].action = Action::Spawn {
+                    square,
+                    object: other_object(object),
+                };
+                assert_ne!(the_view(&changed, side), the_view(&prefix(&game, i + 1), side));
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases >= 10, "only {cases} spawns in sight");
+}
+
+#[test]
+fn owc_views_hide_moves_and_observe() {
+    // Not vacuous: the generated games do have moves seen in part or not at
+    // all, hidden purchase targets and observations.
+    let mut forms = std::collections::BTreeSet::new();
+    for seed in 0..8 {
+        let game = owc_game(seed);
+        for side in SIDES {
+            for e in the_view(&game, side).events {
+                let form = match &e.action {
+                    Action::Hidden => "?",
+                    Action::Move(m) if m.from.is_none() => "out of the fog",
+                    Action::Move(m) if m.to.is_none() => "into the fog",
+                    Action::See { .. } => "see",
+                    _ => continue,
+                };
+                assert_ne!(e.actor, Actor::Player(side), "{side:?}'s own move hidden: {e}");
+                forms.insert(form);
+            }
+        }
+    }
+    assert_eq!(forms.len(), 4, "{forms:?}");
+}

@@ -1,0 +1,192 @@
+//! `fgn view` and `fgn verify-view` over the corpus: every valid game of the
+//! games with engines, from both sides.
+
+use std::path::Path;
+
+use crate::util::{corpus, fgn, fgn_files, root};
+
+const GAMES: [&str; 3] = ["survival-chess", "magic-draughts", "open-world-chess"];
+
+fn rel(path: &Path) -> String {
+    path.strip_prefix(root()).expect("below the root").display().to_string()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Writes `text` to a fresh file in the target folder and returns its path.
+fn scratch(name: &str, text: &[u8]) -> String {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("views");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("a scratch file");
+    path.display().to_string()
+}
+
+/// The view's text with its event number `drop` (0-based, counting event
+/// lines after the header) left out, and the 1-based line it stood on.
+fn drop_event(view: &str, drop: usize) -> (String, usize) {
+    let mut out = String::new();
+    let mut events = 0;
+    let mut in_events = false;
+    let mut dropped_line = 0;
+    for (i, line) in view.lines().enumerate() {
+        if line.is_empty() {
+            in_events = true;
+        } else if in_events {
+            events += 1;
+            if events - 1 == drop {
+                dropped_line = i + 1;
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    (out, dropped_line)
+}
+
+#[test]
+fn every_valid_game_has_verified_idempotent_views_from_both_sides() {
+    let mut checked = 0;
+    for game in GAMES {
+        for path in fgn_files(&corpus().join(game).join("valid")) {
+            let file = rel(&path);
+            for (side, other) in [("white", "black"), ("black", "white")] {
+                let out = fgn(&["view", "--as", side, &file], b"");
+                assert_eq!(out.status.code(), Some(0), "{file} as {side}: {}", stderr(&out));
+                let text = String::from_utf8(out.stdout).expect("views are UTF-8");
+                let tag = format!("[Perspective \"{side}\"]");
+                let rules = text.lines().position(|l| l.starts_with("[Rules "));
+                assert_eq!(
+                    text.lines().nth(rules.expect("a Rules tag") + 1),
+                    Some(tag.as_str()),
+                    "{file}"
+                );
+                assert!(!text.contains(" @ seed "), "{file} as {side} shows the seed");
+
+                let name = format!("{}.{side}.fgn", path.file_stem().unwrap().to_string_lossy());
+                let view = scratch(&name, text.as_bytes());
+                let verified = fgn(&["verify-view", &file, &view], b"");
+                assert_eq!(
+                    verified.status.code(),
+                    Some(0),
+                    "{file} as {side}: {}",
+                    stderr(&verified)
+                );
+
+                let again = fgn(&["view", "--as", side, &view], b"");
+                assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+                assert_eq!(String::from_utf8_lossy(&again.stdout), text, "{file}: view of the view");
+
+                let refused = fgn(&["view", "--as", other, &view], b"");
+                assert_eq!(refused.status.code(), Some(2), "{file}: viewed from the other side");
+                assert!(stderr(&refused).contains(&format!("it cannot be viewed as {other}")));
+
+                // Dropping any one event is noticed, at its line or (for the
+                // last one) as a missing event.
+                let events = text.lines().skip_while(|l| !l.is_empty()).count().saturating_sub(1);
+                if events > 0 {
+                    let drop = (checked * 7) % events;
+                    let (short, line) = drop_event(&text, drop);
+                    let short_view = scratch(&format!("short-{name}"), short.as_bytes());
+                    let failed = fgn(&["verify-view", &file, &short_view], b"");
+                    let err = stderr(&failed);
+                    assert_eq!(failed.status.code(), Some(1), "{file}: dropped event {drop} unnoticed");
+                    let place = if drop + 1 == events {
+                        format!("{short_view}:{}:", line - 1)
+                    } else {
+                        format!("{short_view}:{line}:")
+                    };
+                    assert!(err.contains(&place), "{file}: expected {place} in {err}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 80, "only {checked} views");
+}
+
+#[test]
+fn corpus_views_are_the_views_of_their_full_logs() {
+    let mut checked = 0;
+    for game in GAMES {
+        for view in fgn_files(&corpus().join(game).join("views")) {
+            let name = view.file_name().unwrap().to_string_lossy().into_owned();
+            let full = name.replace(".white.fgn", ".fgn").replace(".black.fgn", ".fgn");
+            let full = rel(&corpus().join(game).join("valid").join(full));
+            let out = fgn(&["verify-view", &full, &rel(&view)], b"");
+            assert_eq!(out.status.code(), Some(0), "{}: {}", rel(&view), stderr(&out));
+            // A view converts to JSON like any log.
+            let json = fgn(&["json", &rel(&view)], b"");
+            assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
+            let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+            assert!(value.to_string().contains("Perspective"), "{}", rel(&view));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 9, "only {checked} corpus views");
+}
+
+#[test]
+fn a_changed_event_is_named_with_what_was_expected() {
+    let full = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let view = String::from_utf8(fgn(&["view", "--as", "white", full], b"").stdout).unwrap();
+    let changed = view.replacen("1 b a11-a9", "1 b a11-a10", 1);
+    assert_ne!(changed, view);
+    let line = changed.lines().position(|l| l == "1 b a11-a10").unwrap() + 1;
+    let path = scratch("changed.white.fgn", changed.as_bytes());
+    let out = fgn(&["verify-view", full, &path], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains(&format!("{path}:{line}:")), "{err}");
+    assert!(err.contains("expected `1 b a11-a9` here"), "{err}");
+
+    // The opponent's setup edits must not show: a view holding one fails.
+    let leaky = view.replacen("0 w ready\n", "0 w ready\n0 b place Ke12\n", 1);
+    let path = scratch("leaky.white.fgn", leaky.as_bytes());
+    let out = fgn(&["verify-view", full, &path], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}
+
+#[test]
+fn views_of_unsupported_games_and_validating_views_answer_2() {
+    for path in fgn_files(&corpus().join("great-war-chess")) {
+        let out = fgn(&["view", "--as", "white", &rel(&path)], b"");
+        assert_eq!(out.status.code(), Some(2), "{}", rel(&path));
+        assert!(stderr(&out).contains("unsupported"), "{}", stderr(&out));
+    }
+    let view = "corpus/open-world-chess/views/owc-01-raid-king-killed.white.fgn";
+    let out = fgn(&["validate", view], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("fgn verify-view FULL VIEW"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_log_with_a_rule_error_gets_its_view_up_to_the_error() {
+    let file = "corpus/survival-chess/invalid/07-move-out-of-turn.fgn";
+    let out = fgn(&["view", "--as", "white", file], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.starts_with(&format!("{file}:")), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("[Perspective \"white\"]"), "{text}");
+    let valid = fgn(&["validate", file], b"");
+    assert_eq!(stderr(&valid), err, "the same rule error as validate reports");
+    let output = scratch("out.white.fgn", b"");
+    let to_file = fgn(
+        &[
+            "view",
+            "--as",
+            "white",
+            "--output",
+            &output,
+            "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+        ],
+        b"",
+    );
+    assert_eq!(to_file.status.code(), Some(0));
+    assert!(to_file.stdout.is_empty());
+    assert!(std::fs::read_to_string(&output).unwrap().contains("0 @ setup b "));
+}
