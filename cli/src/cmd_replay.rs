@@ -178,6 +178,14 @@ pub enum Viewer {
 }
 
 impl Viewer {
+    /// The viewer of `color`.
+    fn of(color: Color) -> Viewer {
+        match color {
+            Color::White => Viewer::White,
+            Color::Black => Viewer::Black,
+        }
+    }
+
     /// The viewer's colour, `None` for all.
     pub fn color(self) -> Option<Color> {
         match self {
@@ -204,14 +212,30 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
         // position and event numbers would be wrong; the errors are reported.
         return;
     }
-    let game = &p.document.game;
-    let Some(kind) = game.kind() else { return };
-    let total = game.events.len();
+    let file = &p.document.game;
+    let Some(kind) = file.kind() else { return };
+    let total = file.events.len();
     let upto = at.unwrap_or(total);
     if upto > total {
         rep.error(&format!("--at {upto}: the log has {total} events"));
         return;
     }
+    // A player's view is drawn by replaying a full log that gives that
+    // player the same knowledge; `origins` maps its events back to the file's.
+    let (game, viewer, origins, is_view) = match file.perspective() {
+        None => (file.clone(), viewer, (0..total).collect::<Vec<_>>(), false),
+        Some(side) => match fgn_replay::replayable(file) {
+            Err(e) => return rep.unsupported(&name, &e.to_string()),
+            Ok(_) if viewer.color().is_some_and(|c| c != side) => {
+                return rep.error(&format!(
+                    "{name} is {}'s view: it cannot be shown as {}",
+                    side.name(),
+                    viewer_name(viewer)
+                ))
+            }
+            Ok((g, side, origins)) => (g, Viewer::of(side), origins, true),
+        },
+    };
     let rules = match load_rules(rules_file, kind) {
         Ok(r) => r,
         Err(e) => return rep.error(&e),
@@ -230,30 +254,43 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
             return rep.rule_error(&name, line, 1, error.rule.name(), &error.message);
         }
     };
+    // A player's last event is written as that player's view writes it
+    // (public events in full, an unseen move as `?`), never hidden.
+    let mut writer = match (is_view, viewer.color()) {
+        (false, Some(c)) => fgn_replay::ViewWriter::new(&game.header, c).ok(),
+        _ => None,
+    };
+    let mut seen = Vec::new();
     let mut shown = 0;
-    for (i, event) in game.events.iter().take(upto).enumerate() {
-        if let Err(error) = replay.apply(i, event) {
+    for (i, event) in game.events.iter().enumerate().take_while(|&(i, _)| origins[i] < upto) {
+        if let Some(w) = writer.as_mut() {
+            seen.clear();
+            if w.push(i, event, &mut seen).is_err() {
+                writer = None;
+            }
+        }
+        if let Err(mut error) = replay.apply(i, event) {
+            if let Place::Event(j) = error.place {
+                error.place = Place::Event(origins[j]);
+            }
             let (line, col) = locate(&p.document, &error);
             rep.rule_error(&name, line, col, error.rule.name(), &message(&p.document, &error));
             rep.note(&format!(
-                "showing the position after event {i}, the last one that applied"
+                "showing the position after event {}, the last one that applied",
+                origins[i]
             ));
             break;
         }
-        shown = i + 1;
+        shown = origins[i] + 1;
     }
-    // A player sees its own events; any other event may tell what it could
-    // not see (an opponent's move in the fog, a spawn in the dark), so a
-    // player's view names only where the log stands.
     let last = shown.checked_sub(1).map(|i| {
-        let event = &game.events[i];
-        let own = viewer
-            .color()
-            .is_none_or(|v| event.actor == fgn_notation::Actor::Player(v));
-        let text = if own {
-            event.to_string()
-        } else {
-            format!("(an event not shown from {}'s view)", viewer_name(viewer))
+        let text = match (viewer.color(), &writer) {
+            (None, _) => file.events[i].to_string(),
+            _ if is_view => file.events[i].to_string(),
+            (Some(_), Some(_)) if !seen.is_empty() => {
+                seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+            }
+            (Some(_), _) => format!("(nothing of it is seen from {}'s view)", viewer_name(viewer)),
         };
         (text, p.document.event_lines[i])
     });

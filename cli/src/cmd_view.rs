@@ -48,7 +48,7 @@ fn read_one(path: &Path, rep: &mut Reporter) -> Option<(String, Vec<u8>, Documen
 /// the same place and wording.
 fn report_view_error(name: &str, doc: &Document, error: &ViewError, rep: &mut Reporter) {
     match error {
-        ViewError::Unsupported(_) => rep.unsupported(name, &error.to_string()),
+        ViewError::Unsupported(_) | ViewError::NotReplayable(_) => rep.unsupported(name, &error.to_string()),
         ViewError::OtherSide { .. } => rep.error(&format!("{name}: {error}")),
         ViewError::Start(_) | ViewError::Rule { .. } => {
             if let Checked::Valid(_) = check(name, doc, None, rep) {

@@ -42,7 +42,7 @@ pub use hash::Digest;
 pub use ruleset::Ruleset;
 pub use session::{Decision, Engine, Phase, Session, Turn};
 pub use state::{Knowledge, KnownPosition, Position, Progress, State};
-pub use view::{view, ViewError, ViewWriter};
+pub use view::{replayable, view, ViewError, ViewWriter};
 
 /// A game being replayed, whatever the game.
 #[derive(Clone, Debug)]

@@ -128,3 +128,23 @@ fn a_view_cannot_be_validated_and_is_not_called_invalid() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("0 invalid, 1 unsupported"));
 }
+
+/// Regression: `show --as black` printed "(an event not shown from black's
+/// view)" for white's moves, `ready` and chat, which every player sees.
+#[test]
+fn show_as_a_player_names_public_events_as_its_view_writes_them() {
+    let file = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let last = |at: &str| {
+        let (code, text) = stdout(&["show", "--at", at, "--as", "black", file]);
+        assert_eq!(code, Some(0));
+        text.lines()
+            .find(|l| l.starts_with("after event"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(last("7").ends_with("1 w Bf1-a6"), "{}", last("7"));
+    assert!(last("17").ends_with("5 b chat \"well played\""), "{}", last("17"));
+    assert!(last("6").contains("0 @ setup w Ra1 Qd1 Ke1"), "{}", last("6"));
+    // White's placements are secret while black sets up.
+    assert!(last("3").contains("nothing of it is seen"), "{}", last("3"));
+}

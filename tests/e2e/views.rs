@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::util;
 use crate::util::{corpus, fgn, fgn_files, root};
 
 const GAMES: [&str; 3] = ["survival-chess", "magic-draughts", "open-world-chess"];
@@ -189,4 +190,48 @@ fn a_log_with_a_rule_error_gets_its_view_up_to_the_error() {
     assert_eq!(to_file.status.code(), Some(0));
     assert!(to_file.stdout.is_empty());
     assert!(std::fs::read_to_string(&output).unwrap().contains("0 @ setup b "));
+}
+
+/// `fgn show` draws a view file as its player knew the game: for every
+/// valid survival-chess and magic-draughts game and both sides, the view's
+/// knowledge (and its hash) is the full log's knowledge for that side, at
+/// the end and half way.
+#[test]
+fn show_draws_a_view_as_its_player_knew_the_game() {
+    let mut checked = 0;
+    for game in ["survival-chess", "magic-draughts"] {
+        for path in util::fgn_files(&util::corpus().join(game).join("valid")) {
+            let full = path.display().to_string();
+            for side in ["white", "black"] {
+                let view = util::fgn(&["view", &full, "--as", side], b"");
+                assert!(
+                    view.status.success(),
+                    "{full}: {}",
+                    String::from_utf8_lossy(&view.stderr)
+                );
+                let show_view = util::fgn(&["--format", "json", "show", "-"], &view.stdout);
+                let show_full = util::fgn(&["--format", "json", "show", "--as", side, &full], b"");
+                assert!(
+                    show_view.status.success(),
+                    "{full} {side}: {}",
+                    String::from_utf8_lossy(&show_view.stderr)
+                );
+                let a: serde_json::Value = serde_json::from_slice(&show_view.stdout).unwrap();
+                let b: serde_json::Value = serde_json::from_slice(&show_full.stdout).unwrap();
+                assert_eq!(a["knowledge"], b["knowledge"], "{full} as {side}");
+                assert_eq!(a["hash"], b["hash"], "{full} as {side}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 40, "only {checked} views drawn");
+    let owc = util::fgn(
+        &[
+            "show",
+            "corpus/open-world-chess/views/owc-05-drain-in-the-dark.white.fgn",
+        ],
+        b"",
+    );
+    assert_eq!(owc.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&owc.stderr).contains("replay the full log with `--as`"));
 }

@@ -33,6 +33,9 @@ pub enum ViewError {
         /// The side asked for.
         asked: Color,
     },
+    /// The view cannot be replayed on its own: what the player did not see
+    /// of an open-world-chess game decides what the player sees next.
+    NotReplayable(GameKind),
     /// An event breaks a rule: `view` is the view up to the last event
     /// before it.
     Rule {
@@ -51,6 +54,7 @@ impl ViewError {
         match self {
             ViewError::Unsupported(_) => true,
             ViewError::Start(e) => e.is_unsupported(),
+            ViewError::NotReplayable(_) => true,
             ViewError::OtherSide { .. } | ViewError::Rule { .. } => false,
         }
     }
@@ -66,6 +70,11 @@ impl std::fmt::Display for ViewError {
                 "this log is {}'s view; it cannot be viewed as {} (view the full log instead)",
                 log.name(),
                 asked.name()
+            ),
+            ViewError::NotReplayable(g) => write!(
+                f,
+                "a view of {g} cannot be replayed on its own (moves in the fog decide what comes into sight); \
+                 replay the full log with `--as` instead"
             ),
             ViewError::Rule { error, .. } => error.fmt(f),
         }
@@ -104,6 +113,74 @@ pub fn view(game: &Game, side: Color) -> Result<Game, ViewError> {
         header: writer.header,
         events,
     })
+}
+
+/// A full log that gives the view's player exactly the knowledge the view
+/// gives, event for event, with the side the view belongs to: what `fgn
+/// show` replays to draw a view. In magic-draughts the view is the log less
+/// its seed; in survival-chess the opponent's final setup (`@ setup`) is
+/// placed in one `place` just before the opponent became ready, the order
+/// of its hidden edits being unknown and irrelevant to the player.
+/// open-world-chess views cannot be replayed alone.
+///
+/// The third value gives, for each event of the log, the index of the
+/// view's event it stands for: an inserted `place` stands with the `ready`
+/// it precedes, so that a prefix of the view is replayed by the events
+/// whose index is below the prefix's length.
+pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
+    let Some(side) = view.perspective() else {
+        return Err(ViewError::Start(StartError::Header {
+            tag: Some("Perspective".into()),
+            error: RuleError::at(
+                crate::Place::Header,
+                crate::Fault::new(crate::Rule::Perspective, "this log is not a player's view"),
+            ),
+        }));
+    };
+    let header = Header {
+        tags: view
+            .header
+            .tags
+            .iter()
+            .filter(|t| t.name != "Perspective")
+            .cloned()
+            .collect(),
+    };
+    let mut events: Vec<(Event, usize)> = Vec::with_capacity(view.events.len());
+    match view.kind() {
+        Some(GameKind::SurvivalChess) => {
+            for (i, event) in view.events.iter().enumerate() {
+                let (Actor::World, Action::Setup { color, placements }) = (event.actor, &event.action) else {
+                    events.push((event.clone(), i));
+                    continue;
+                };
+                let became_ready = |e: &Event| match (e.actor, &e.action) {
+                    (Actor::Player(c), Action::Ready) => c == *color,
+                    (Actor::World, Action::Timeout { color: c }) => c == color,
+                    _ => false,
+                };
+                let at = events
+                    .iter()
+                    .rposition(|(e, _)| became_ready(e))
+                    .unwrap_or(events.len());
+                let origin = events.get(at).map_or(i, |(_, o)| *o);
+                let place = Event {
+                    n: event.n,
+                    actor: Actor::Player(*color),
+                    action: Action::Place {
+                        placements: placements.clone(),
+                    },
+                    clock_ms: None,
+                };
+                events.insert(at, (place, origin));
+            }
+        }
+        Some(GameKind::OpenWorldChess) => return Err(ViewError::NotReplayable(GameKind::OpenWorldChess)),
+        Some(g) if Ruleset::defaults(g).is_none() => return Err(ViewError::Unsupported(g)),
+        _ => events.extend(view.events.iter().cloned().enumerate().map(|(i, e)| (e, i))),
+    }
+    let (events, origins) = events.into_iter().unzip();
+    Ok((Game { header, events }, side, origins))
 }
 
 /// A view written as the full log grows: the header first, then, for each
