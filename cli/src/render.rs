@@ -90,7 +90,7 @@ fn survival_grid(position: &SurvivalState) -> String {
         position.pieces.iter().find(|p| p.square == sq).map(|p| {
             fgn_replay::survival::board::Piece {
                 color: p.color,
-                kind: p.kind,
+                kind: p.piece,
             }
             .symbol()
         })

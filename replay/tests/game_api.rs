@@ -138,7 +138,7 @@ fn survival_candidates(replay: &Replay, size: BoardSize) -> Vec<Event> {
                     for capture in [false, true] {
                         // Promotion pieces on pawn moves only: the others are
                         // refused alike, and would only slow the test.
-                        let promotions: &[Option<PieceKind>] = if p.kind == PieceKind::Pawn {
+                        let promotions: &[Option<PieceKind>] = if p.piece == PieceKind::Pawn {
                             &[
                                 None,
                                 Some(PieceKind::Queen),
@@ -151,7 +151,7 @@ fn survival_candidates(replay: &Replay, size: BoardSize) -> Vec<Event> {
                         };
                         for &promotion in promotions {
                             let m = ChessMove {
-                                piece: p.kind,
+                                piece: p.piece,
                                 from: Some(p.square),
                                 to: Some(to),
                                 capture,

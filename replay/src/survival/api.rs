@@ -15,8 +15,8 @@ pub struct ChessPiece {
     pub square: Square,
     /// Whose it is.
     pub color: Color,
-    /// Which piece.
-    pub kind: PieceKind,
+    /// Which piece (its letter, as moves name it).
+    pub piece: PieceKind,
     /// A pawn that has not moved since setup and may still double-step.
     pub unmoved: bool,
 }
@@ -100,7 +100,7 @@ impl GameRules for Survival {
             .map(|(square, p)| ChessPiece {
                 square,
                 color: p.color,
-                kind: p.kind,
+                piece: p.kind,
                 unmoved: p.kind == PieceKind::Pawn && self.board.is_unmoved_pawn(square),
             })
             .collect();
