@@ -190,3 +190,30 @@ fn a_purchase_naming_a_square_off_the_board_is_a_rule_error() {
     let e = verdict(log).expect("refused, not a panic");
     assert_eq!(e.rule, Rule::Square, "{e}");
 }
+
+/// White's third move ends on the merchant e4 at t=50 with a coin in hand
+/// (a one-coin shop), so white may still buy after its last move.
+const OWC_LATE_SHOP: &str = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[TimeControl \"move=60\"]\n[ShopPrice \"1\"]\n\n0 @ spawn c3 coin\n1 w Nb1-c3 {t=10}\n1 w e2-e3 {t=20}\n1 w Nc3-e4 {t=50}\n";
+
+#[test]
+fn a_purchase_after_the_last_move_counts_against_the_movers_time() {
+    // The turn began at t=0: a purchase at t=100 is 100 s into it.
+    let e = verdict(&format!("{OWC_LATE_SHOP}1 w buy curse {{t=100}}\n")).expect("late purchase");
+    assert_eq!((e.rule, e.place), (Rule::TimeLimit, Place::Event(4)), "{e}");
+    assert!(verdict(&format!("{OWC_LATE_SHOP}1 w buy curse {{t=55}}\n")).is_none());
+}
+
+#[test]
+fn the_opponents_time_starts_at_the_last_purchase_after_the_last_move() {
+    // Black moves 58 s after white's last purchase (and 63 s after its last move).
+    let log = format!("{OWC_LATE_SHOP}1 w buy curse {{t=55}}\n1 b e7-e6 {{t=113}}\n");
+    assert!(verdict(&log).is_none(), "{:?}", verdict(&log));
+    let e = verdict(&format!("{OWC_LATE_SHOP}1 w buy curse {{t=55}}\n1 b e7-e6 {{t=116}}\n")).expect("late");
+    assert_eq!((e.rule, e.place), (Rule::TimeLimit, Place::Event(5)), "{e}");
+    // A timeout is early until the limit counted from the purchase has run out.
+    let e = verdict(&format!(
+        "{OWC_LATE_SHOP}1 w buy curse {{t=55}}\n1 @ timeout b {{t=113}}\n"
+    ))
+    .expect("early");
+    assert_eq!(e.rule, Rule::Timeout, "{e}");
+}

@@ -1236,6 +1236,10 @@ impl Engine for OpenWorld {
         }
     }
 
+    fn extending(&self) -> Option<Color> {
+        self.late_shop.map(|(buyer, _)| buyer)
+    }
+
     fn at_event(&mut self, index: usize) {
         self.event = index;
     }
