@@ -217,3 +217,49 @@ fn the_opponents_time_starts_at_the_last_purchase_after_the_last_move() {
     .expect("early");
     assert_eq!(e.rule, Rule::Timeout, "{e}");
 }
+
+/// An open-world-chess log under `tags` whose starting light spawns `object`
+/// on every square it may, in square order, but for those in `skip`.
+fn owc_start_spawns(tags: &str, object: &str, skip: &[&str]) -> String {
+    let mut log = format!("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n{tags}\n");
+    for rank in 3..=6 {
+        for file in 'a'..='h' {
+            let sq = format!("{file}{rank}");
+            if !["d5", "e4"].contains(&sq.as_str()) && !skip.contains(&sq.as_str()) {
+                log.push_str(&format!("0 @ spawn {sq} {object}\n"));
+            }
+        }
+    }
+    log
+}
+
+#[test]
+fn with_spawn_chance_100_every_square_that_rolls_must_spawn() {
+    let all = owc_start_spawns("[SpawnChance \"100\"]\n", "regen", &[]);
+    assert!(verdict(&format!("{all}1 w e2-e3\n")).is_none());
+    // The last square's spawn is missing when white moves.
+    let log = owc_start_spawns("[SpawnChance \"100\"]\n", "regen", &["h6"]);
+    let e = verdict(&format!("{log}1 w e2-e3\n")).expect("a spawn is missing");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(29)), "{e}");
+    assert!(e.message.contains("h6"), "{e}");
+    let e = verdict(&log).expect("the log ends without it");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::End), "{e}");
+    // A square skipped in the middle: the next spawn is refused.
+    let log = owc_start_spawns("[SpawnChance \"100\"]\n", "regen", &["c3"]);
+    let e = verdict(&log).expect("c3 is owed first");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(2)), "{e}");
+}
+
+#[test]
+fn a_kind_whose_share_is_100_is_the_only_one_that_can_spawn() {
+    let tags = "[SpawnChance \"100\"]\n[CoinShare \"100\"]\n";
+    assert!(verdict(&owc_start_spawns(tags, "coin", &[])).is_none());
+    let e = verdict(&owc_start_spawns(tags, "regen", &[])).expect("only coins");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(0)), "{e}");
+    let tags = "[BonusWeights \"regen=0 hp=100 damage=0 kinghp=0 clone=0\"]\n[CoinShare \"0\"]\n";
+    assert!(verdict(&owc_start_spawns(tags, "hp", &["a3"])).is_none());
+    for object in ["regen", "damage", "coin", "kinghp", "clone"] {
+        let e = verdict(&owc_start_spawns(tags, object, &[])).expect("only hp");
+        assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(0)), "{object}: {e}");
+    }
+}

@@ -858,6 +858,12 @@ impl OpenWorld {
                 },
             ));
         };
+        if let Some(first) = self.spawn_owed().filter(|&first| first != square) {
+            return Err(Fault::new(
+                Rule::WorldEvent,
+                format!("with spawn_chance 100 every square that rolls gets an object, in square order: {first} first"),
+            ));
+        }
         let (_, draw) = self.spawnable[pos];
         let n = match self.draws.get(draw) {
             Some(Draw::Spawn { n, .. }) => *n,
@@ -1038,6 +1044,15 @@ impl OpenWorld {
             }
         }
         Ok(())
+    }
+
+    /// The square whose spawn the world owes next: with `spawn_chance` 100
+    /// every square that rolls gets an object (RULES.md: "possible" is
+    /// exact), so the spawns are owed like any other outcome.
+    fn spawn_owed(&self) -> Option<Square> {
+        (self.rules.spawn_chance >= 100)
+            .then(|| self.spawnable.first().map(|&(sq, _)| sq))
+            .flatten()
     }
 
     /// The squares that may still get a `@ spawn` after the last move, in square order.
@@ -1225,14 +1240,16 @@ impl Engine for OpenWorld {
     }
 
     fn owes_world_event(&self) -> bool {
-        self.owed.is_some()
+        self.owed.is_some() || self.spawn_owed().is_some()
     }
 
     fn owed_world_event(&self) -> Option<String> {
         match &self.owed {
             Some(Owed::Damage { square, .. }) => Some(format!("`@ damage {square} N` for the damage object there")),
             Some(Owed::Clone { object, .. }) => Some(format!("`@ clone SQUARE` for the clone picked up on {object}")),
-            None => None,
+            None => self.spawn_owed().map(|sq| {
+                format!("`@ spawn {sq} KIND`: {sq} turned lit, and with spawn_chance 100 every square that rolls gets an object")
+            }),
         }
     }
 
