@@ -263,3 +263,39 @@ fn a_kind_whose_share_is_100_is_the_only_one_that_can_spawn() {
         assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(0)), "{object}: {e}");
     }
 }
+
+#[test]
+fn a_shop_price_of_0_is_allowed() {
+    // Nothing in RULES.md asks for a price of at least 1: free items need no coins.
+    let log = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[ShopPrice \"0\"]\n\n1 w e2-e3\n1 w e3-e4\n1 w buy hp e4\n1 w buy curse\n1 w end\n";
+    assert!(verdict(log).is_none(), "{:?}", verdict(log));
+}
+
+#[test]
+fn a_parameter_problem_names_the_tag_at_fault() {
+    for (tag, value) in [
+        ("FogAfter", "0"),
+        ("MovesPerTurn", "0"),
+        ("SpawnChance", "101"),
+        ("CoinShare", "101"),
+        ("DamageMax", "101"),
+        ("DamageRoll", "0"),
+        ("RangeSteps", "0"),
+        ("BonusWeights", "regen=0 hp=0 damage=20 kinghp=0 clone=0"),
+        ("PieceHp", "pawn=0 knight=5 bishop=5 rook=7 queen=9 king=10"),
+        ("Merchants", "d5 i4"),
+    ] {
+        let text = format!("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[{tag} \"{value}\"]\n\n");
+        let parsed = parse(text.as_bytes());
+        assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+        match fgn_replay::Replay::new(&parsed.document.game.header) {
+            Err(fgn_replay::StartError::Header { tag: at, error }) => {
+                assert_eq!(at.as_deref(), Some(tag), "{error}");
+                assert_eq!(error.rule, Rule::Parameter, "{error}");
+                assert!(error.message.contains(tag), "{error}");
+            }
+            Err(e) => panic!("{tag}: {e}"),
+            Ok(_) => panic!("{tag} \"{value}\" is accepted"),
+        }
+    }
+}
