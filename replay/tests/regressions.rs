@@ -299,3 +299,14 @@ fn a_parameter_problem_names_the_tag_at_fault() {
         }
     }
 }
+
+#[test]
+fn chat_may_stand_between_an_action_and_the_world_events_it_owes() {
+    // docs/rules.md says what the session does: chat may come at any time.
+    assert!(verdict(&format!("{CAPTURE}2 b chat \"ouch\"\n2 @ reveal g5 0\n")).is_none());
+    let log = format!("{OWC}0 @ spawn d3 damage\n1 w d2-d3 {{t=1}}\n1 b chat \"careful\"\n1 @ damage d3 1\n");
+    assert!(verdict(&log).is_none(), "{:?}", verdict(&log));
+    // Anything else of a player is refused there.
+    let e = verdict(&format!("{CAPTURE}2 b e7-e6\n")).expect("refused");
+    assert_eq!(e.rule, Rule::WorldEvent, "{e}");
+}
