@@ -203,7 +203,7 @@ impl OpenWorld {
     }
 
     /// The side to move and its turn's number.
-    fn current(&self) -> (Color, MoveNumber) {
+    pub(super) fn current(&self) -> (Color, MoveNumber) {
         match self.world.turn {
             Turn::Move { side, number } => (side, number),
             // Open-world-chess has no setup; its turn is never this.

@@ -13,20 +13,26 @@
 //! ageing, fog, vision and the spawn window), `resolve` (a move's steps and
 //! the world events they owe), `outcomes` (the random outcomes: what may
 //! spawn, what a seed derives, the seed check), `shop` (purchases),
-//! and `engine` (turns and the [`Engine`](crate::session::Engine) glue).
-//! This file holds the game's data and its checkpoint.
+//! `engine` (turns and the [`Engine`](crate::session::Engine) glue) and
+//! `game` (the views of the game API: state,
+//! knowledge, legal actions). This file holds the game's data and its
+//! checkpoint.
 
 use fgn_notation::{ByColor, Color, MoveNumber, PieceKind, Square};
 
 mod board;
 mod engine;
+mod game;
 mod light;
 mod outcomes;
 pub mod random;
 mod resolve;
 mod shop;
+#[cfg(test)]
+mod tests;
 
 pub use board::{Cell, Unit};
+pub use game::{Knowledge, KnownPiece, KnownSquare, LitSquare, MovingPiece, OwedOutcome, PieceState, Public, State};
 pub use outcomes::{derive_clone, derive_damage, derive_spawn};
 
 use crate::ruleset::OpenWorldRules;

@@ -240,6 +240,9 @@ impl OpenWorld {
             .map_err(|e| Fault::new(Rule::Move, e))?;
         let far = self.far_rank(mover);
         let promotion = match (unit.kind == PieceKind::Pawn && to.rank_index() == far, m.promotion) {
+            (true, Some(p)) if !p.is_promotion_target() => {
+                return Err(Fault::new(Rule::Promotion, "a pawn promotes to Q, R, B or N"))
+            }
             (true, p) => Some(p.unwrap_or(PieceKind::Queen)),
             (false, None) => None,
             (false, Some(_)) => return Err(Fault::new(Rule::Promotion, "a pawn promotes only on the far rank")),
