@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use fgn_notation::ObjectKind;
 use fgn_notation::{Color, Square};
 use fgn_replay::magic::{spell_name, DraughtsState};
-use fgn_replay::owc::OpenWorld;
+use fgn_replay::owc;
 use fgn_replay::survival::{SurvivalKnowledge, SurvivalState};
 use fgn_replay::{KnownPosition, Position, Progress, Replay, Viewer};
 
@@ -130,20 +130,25 @@ fn object_letter(o: ObjectKind) -> char {
     }
 }
 
-/// What `viewer` knows of `sq`: own pieces always; other squares only when
-/// the viewer sees them (lit and near one of its pieces); merchants always.
-fn owc_known(game: &OpenWorld, viewer: Option<Color>, sq: Square) -> bool {
-    match viewer {
-        None => true,
-        Some(v) => game.piece(sq).is_some_and(|u| u.color == v) || game.sees(v, sq),
-    }
+/// What an open-world-chess board shows on one square.
+enum OwcCell {
+    /// A piece with its HP.
+    Piece(Color, fgn_notation::PieceKind, u16),
+    /// A merchant square (known to everyone).
+    Merchant,
+    /// An object lying on a lit square.
+    Object(ObjectKind),
+    /// A lit, empty square.
+    Empty,
+    /// Fog, or a square the viewer does not see.
+    Unknown,
 }
 
 /// An open-world-chess board: three characters a square, a piece with its
 /// HP (`♘5`), an object letter, `M` for a merchant, `·` for a lit empty
 /// square, and shading for fog or what the viewer cannot see.
-fn owc_grid(game: &OpenWorld, viewer: Option<Color>) -> String {
-    let (files, ranks) = game.size();
+fn owc_grid(size: fgn_notation::BoardSize, cell: impl Fn(Square) -> OwcCell) -> String {
+    let (files, ranks) = (size.files, size.ranks);
     let mut out = String::new();
     let letters: String = (0..files).map(|f| format!(" {} ", (b'a' + f) as char)).collect();
     let _ = writeln!(out, "    {letters}");
@@ -151,28 +156,19 @@ fn owc_grid(game: &OpenWorld, viewer: Option<Color>) -> String {
         let _ = write!(out, "{:>3} ", r + 1);
         for f in 0..files {
             let sq = Square::new(f, r).expect("on board");
-            let cell = game.cell(sq);
-            let known = owc_known(game, viewer, sq);
-            let text = match (game.piece(sq), known) {
-                (Some(u), true) => {
-                    let symbol = fgn_replay::survival::board::Piece {
-                        color: u.color,
-                        kind: u.kind,
-                    }
-                    .symbol();
-                    if u.hp > 99 {
+            let text = match cell(sq) {
+                OwcCell::Piece(color, kind, hp) => {
+                    let symbol = fgn_replay::survival::board::Piece { color, kind }.symbol();
+                    if hp > 99 {
                         format!("{symbol}**")
                     } else {
-                        format!("{symbol}{:<2}", u.hp)
+                        format!("{symbol}{hp:<2}")
                     }
                 }
-                _ if cell.merchant => " M ".to_string(),
-                (_, false) => "░░░".to_string(),
-                _ if !cell.lit => "░░░".to_string(),
-                _ => match cell.object {
-                    Some(o) => format!(" {} ", object_letter(o)),
-                    None => " · ".to_string(),
-                },
+                OwcCell::Merchant => " M ".to_string(),
+                OwcCell::Unknown => "░░░".to_string(),
+                OwcCell::Object(o) => format!(" {} ", object_letter(o)),
+                OwcCell::Empty => " · ".to_string(),
             };
             out.push_str(&text);
         }
@@ -184,6 +180,59 @@ fn owc_grid(game: &OpenWorld, viewer: Option<Color>) -> String {
         "objects: r regen, h hp, d damage, k kinghp, c clone, $ coin; M merchant; ░ fog or unseen"
     );
     out
+}
+
+/// The referee's open-world-chess board: every piece, object and fog.
+fn owc_state_grid(p: &owc::State) -> String {
+    owc_grid(p.public.board.0, |sq| {
+        if let Some(u) = p.pieces.iter().find(|u| u.square == sq) {
+            return OwcCell::Piece(u.color, u.piece, u.hp);
+        }
+        if p.public.merchants.contains(&sq) {
+            return OwcCell::Merchant;
+        }
+        match p.lit.iter().find(|l| l.square == sq) {
+            Some(l) => l.object.map_or(OwcCell::Empty, OwcCell::Object),
+            None => OwcCell::Unknown,
+        }
+    })
+}
+
+/// A player's open-world-chess board: its own pieces, and what it sees.
+fn owc_known_grid(k: &owc::Knowledge) -> String {
+    owc_grid(k.public.board.0, |sq| {
+        if let Some(u) = k.own.iter().find(|u| u.square == sq) {
+            return OwcCell::Piece(u.color, u.piece, u.hp);
+        }
+        let seen = k.seen.iter().find(|s| s.square == sq);
+        if let Some(e) = seen.and_then(|s| s.enemy.as_ref()) {
+            return OwcCell::Piece(e.color, e.piece, e.hp);
+        }
+        if k.public.merchants.contains(&sq) {
+            return OwcCell::Merchant;
+        }
+        match seen {
+            Some(s) => s.object.map_or(OwcCell::Empty, OwcCell::Object),
+            None => OwcCell::Unknown,
+        }
+    })
+}
+
+fn owc_notes(out: &mut String, public: &owc::Public, coins: &[(Color, u32)]) {
+    let _ = writeln!(out, "moves left in this turn: {}", public.moves_left);
+    for c in [Color::White, Color::Black] {
+        if public.curses[c] > 0 {
+            let _ = writeln!(
+                out,
+                "{} is cursed: {} move(s) fewer next turn",
+                c.name(),
+                public.curses[c]
+            );
+        }
+    }
+    for (c, n) in coins {
+        let _ = writeln!(out, "{} has {n} coins", c.name());
+    }
 }
 
 /// The position as text: the board with coordinates, then who is to move,
@@ -207,12 +256,19 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
             draughts_notes(&mut notes, p);
             draughts_grid(p)
         }
-        (Position::OpenWorld(_), _) | (_, Some(KnownPosition::OpenWorld(_))) => {
-            let Replay::OpenWorld(s) = replay else {
-                unreachable!("an open-world-chess position comes from its replay")
-            };
-            owc_notes(&mut notes, &s.engine, viewer);
-            owc_grid(&s.engine, viewer)
+        (Position::OpenWorld(p), None) => {
+            owc_notes(
+                &mut notes,
+                &p.public,
+                &[(Color::White, p.coins.white), (Color::Black, p.coins.black)],
+            );
+            owc_state_grid(p)
+        }
+        (_, Some(KnownPosition::OpenWorld(k))) => {
+            // A player's coins are its own secret.
+            let own: Vec<(Color, u32)> = k.viewer.color().zip(k.coins).into_iter().collect();
+            owc_notes(&mut notes, &k.public, &own);
+            owc_known_grid(k)
         }
     };
     let _ = writeln!(out);
@@ -238,16 +294,6 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
         hash(replay, viewer)
     );
     out
-}
-
-fn owc_notes(out: &mut String, game: &OpenWorld, viewer: Option<Color>) {
-    let _ = writeln!(out, "moves left in this turn: {}", game.moves_left());
-    for c in [Color::White, Color::Black] {
-        // A player's coins are its own secret.
-        if viewer.is_none_or(|v| v == c) {
-            let _ = writeln!(out, "{} has {} coins", c.name(), game.coins(c));
-        }
-    }
 }
 
 /// The state hash, or for a player the hash of what it knows.

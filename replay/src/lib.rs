@@ -11,7 +11,6 @@ pub mod game;
 pub mod hash;
 pub mod magic;
 pub mod owc;
-mod owc_pending;
 pub mod rng;
 pub mod ruleset;
 pub mod seed;

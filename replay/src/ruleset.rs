@@ -119,16 +119,21 @@ impl Default for DraughtsRules {
 }
 
 impl DraughtsRules {
-    /// What the rules require of these parameters.
-    fn problem(&self) -> Option<String> {
+    /// What the rules require of these parameters, with the tag that sets
+    /// the parameter at fault.
+    fn problem(&self) -> Option<(&'static [&'static str], String)> {
         let total: u32 = self.numbers.iter().map(|&n| u32::from(n)).sum();
         if total != 12 {
-            return Some(format!(
-                "numbers must give each of a side's 12 checkers a number: they add up to {total}"
+            return Some((
+                &["Numbers"],
+                format!("numbers must give each of a side's 12 checkers a number: they add up to {total}"),
             ));
         }
         if !(1..=7).contains(&self.revenge_ranks) {
-            return Some(format!("revenge_ranks must be 1 to 7, not {}", self.revenge_ranks));
+            return Some((
+                &["RevengeRanks"],
+                format!("revenge_ranks must be 1 to 7, not {}", self.revenge_ranks),
+            ));
         }
         None
     }
@@ -325,62 +330,88 @@ impl Ruleset {
     /// Checks what the rules require of the parameters themselves, wherever
     /// they came from.
     pub fn check(&self) -> Result<(), String> {
+        match self.problem() {
+            Some(p) => Err(p.message),
+            None => Ok(()),
+        }
+    }
+
+    /// The first thing the rules forbid in the parameters, with the header
+    /// tags that set the parameters at fault.
+    fn problem(&self) -> Option<Problem> {
+        let problem = |tags: &'static [&'static str], message: String| Some(Problem { tags, message });
         match self {
             Ruleset::Survival(r) => {
-                if let Some(problem) = survival_board_problem(r.board.0) {
-                    return Err(problem);
+                if let Some(message) = survival_board_problem(r.board.0) {
+                    return problem(&["Board"], message);
                 }
                 let l = &r.limits;
                 // The board keeps one king per side, and checkmate needs one.
                 if l.king != 1 {
-                    return Err(format!(
-                        "limits.king must be 1 (exactly one king per side), not {}",
-                        l.king
-                    ));
+                    return problem(
+                        &[],
+                        format!("limits.king must be 1 (exactly one king per side), not {}", l.king),
+                    );
                 }
                 if l.total == 0 {
-                    return Err("limits.total must be at least 1".into());
+                    return problem(&[], "limits.total must be at least 1".into());
                 }
-                Ok(())
+                None
             }
-            Ruleset::Draughts(r) => r.problem().map_or(Ok(()), Err),
+            Ruleset::Draughts(r) => r.problem().map(|(tags, message)| Problem { tags, message }),
             Ruleset::OpenWorld(r) => {
                 let size = r.board.0;
                 if size.files < 8 || size.ranks < 6 {
-                    return Err(format!(
-                        "board {size}: open-world-chess needs at least 8 files and 6 ranks"
-                    ));
-                }
-                if r.moves_per_turn == 0
-                    || r.damage_roll == 0
-                    || r.shop_price == 0
-                    || r.range_steps == 0
-                    || r.fog_after == 0
-                {
-                    return Err(
-                        "moves_per_turn, damage_roll, shop_price, range_steps and fog_after must be at least 1".into(),
+                    return problem(
+                        &["Board"],
+                        format!("board {size}: open-world-chess needs at least 8 files and 6 ranks"),
                     );
                 }
-                if r.spawn_chance > 100 || r.coin_share > 100 || r.damage_max > 100 {
-                    return Err("spawn_chance, coin_share and damage_max are percentages (0..100)".into());
+                // A turn, a damage roll, a range upgrade and a square's
+                // life in the light need at least one of their unit; a
+                // price of 0 is only a free shop.
+                for (tag, name, value) in [
+                    (&["MovesPerTurn"], "moves_per_turn", r.moves_per_turn),
+                    (&["DamageRoll"], "damage_roll", r.damage_roll),
+                    (&["RangeSteps"], "range_steps", r.range_steps),
+                    (&["FogAfter"], "fog_after", r.fog_after),
+                ] {
+                    if value == 0 {
+                        return problem(tag, format!("{name} must be at least 1, not 0"));
+                    }
+                }
+                for (tag, name, value) in [
+                    (&["SpawnChance"], "spawn_chance", r.spawn_chance),
+                    (&["CoinShare"], "coin_share", r.coin_share),
+                    (&["DamageMax"], "damage_max", r.damage_max),
+                ] {
+                    if value > 100 {
+                        return problem(tag, format!("{name} is a percentage (0..100), not {value}"));
+                    }
                 }
                 let w = r.bonus_weights;
                 if w.regen + w.hp + w.kinghp + w.clone == 0 {
-                    return Err("bonus_weights: regen, hp, kinghp and clone may not all be 0".into());
+                    return problem(
+                        &["BonusWeights"],
+                        "bonus_weights: regen, hp, kinghp and clone may not all be 0".into(),
+                    );
                 }
                 let hp = r.hp;
                 if [hp.pawn, hp.knight, hp.bishop, hp.rook, hp.queen, hp.king].contains(&0) {
-                    return Err("every piece starts with at least 1 HP".into());
+                    return problem(&["PieceHp"], "every piece starts with at least 1 HP".into());
                 }
                 if let Some(m) = &r.merchants {
                     if let Some(sq) = m
                         .iter()
                         .find(|sq| sq.file_index() >= size.files || sq.rank_index() >= size.ranks)
                     {
-                        return Err(format!("merchant square {sq} is not on the {size} board"));
+                        return problem(
+                            &["Merchants", "Board"],
+                            format!("merchant square {sq} is not on the {size} board"),
+                        );
                     }
                 }
-                Ok(())
+                None
             }
         }
     }
@@ -489,7 +520,7 @@ impl Ruleset {
                         "DamageRampStep" => r.damage_ramp_step = int("a percentage per full move")?,
                         "DamageMax" => r.damage_max = int("a percentage 0..100")?,
                         "FogAfter" => r.fog_after = small("a number of turns 0..255")?,
-                        "ShopPrice" => r.shop_price = int("a price in coins, at least 1")?,
+                        "ShopPrice" => r.shop_price = int("a price in coins")?,
                         "RegenHeal" => r.regen_heal = hp("HP 0..65535")?,
                         "DamageRoll" => r.damage_roll = small("the largest roll 1..255")?,
                         "ShopHp" => r.shop_hp = hp("HP 0..65535")?,
@@ -548,17 +579,19 @@ impl Ruleset {
                 }
             }
         }
-        self.check().map_err(|e| {
-            // Point at the tag the problem comes from where one does.
-            let tag = if e.starts_with("merchant square") {
-                "Merchants"
-            } else if e.starts_with("board") {
-                "Board"
-            } else {
-                "Rules"
-            };
-            (tag.to_string(), Fault::new(Rule::Parameter, e))
-        })
+        match self.problem() {
+            // Point at the first tag in the header that set a parameter at
+            // fault; a problem no tag set is the ruleset's as a whole.
+            Some(p) => {
+                let tag = p.tags.iter().copied().find(|&t| header.get(t).is_some());
+                let message = match tag {
+                    Some(t) => format!("tag `{t}`: {}", p.message),
+                    None => p.message,
+                };
+                Err((tag.unwrap_or("Rules").to_string(), Fault::new(Rule::Parameter, message)))
+            }
+            None => Ok(()),
+        }
     }
 
     /// The time limits of the ruleset.
@@ -578,6 +611,13 @@ impl Ruleset {
             },
         }
     }
+}
+
+/// A problem of a ruleset: what is wrong, and the header tags that set
+/// the parameters at fault, in the order to blame them.
+struct Problem {
+    tags: &'static [&'static str],
+    message: String,
 }
 
 /// Why `size` is not a survival-chess board (W and H from 6 to 26, H even).

@@ -115,6 +115,15 @@ pub trait Engine {
         None
     }
 
+    /// The side whose turn has passed to the opponent but may still add to
+    /// it (open-world-chess: purchases after the turn's last move), if any.
+    /// Its events count against the time of the turn they belong to, and
+    /// the opponent's time starts again at each of them: a turn's time
+    /// ends at the mover's last event of the turn.
+    fn extending(&self) -> Option<Color> {
+        None
+    }
+
     /// Tells the engine the index of the event it is about to see, so that
     /// it can name earlier events in later messages.
     fn at_event(&mut self, _index: usize) {}
@@ -168,6 +177,9 @@ struct Tally {
     last_clock: Option<Clock>,
     /// When the current turn began (or the game, for setup), if known.
     turn_start: Option<Clock>,
+    /// When the turn before it began: the time of the side that may still
+    /// extend that turn ([`Engine::extending`]).
+    ended_turn_start: Option<Clock>,
     events: usize,
 }
 
@@ -175,7 +187,7 @@ struct Tally {
 #[derive(Clone, Debug)]
 pub struct Session<E> {
     /// The game engine.
-    pub engine: E,
+    pub(crate) engine: E,
     time: TimeControl,
     has_seed: bool,
     at: Tally,
@@ -204,6 +216,7 @@ impl<E: Engine> Session<E> {
                 last_n: MoveNumber(0),
                 last_clock: None,
                 turn_start: Some(Clock(0)),
+                ended_turn_start: None,
                 events: 0,
             },
         }
@@ -274,6 +287,13 @@ impl<E: Engine> Session<E> {
             ));
         }
         let turn_before = self.engine.turn();
+        // An event of the side extending its ended turn (not its chat,
+        // resignation or answer to a timeout) belongs to that turn.
+        let extends = match (event.actor, &event.action) {
+            (Actor::Player(_), Action::Chat { .. } | Action::Resign | Action::Extra { .. }) => false,
+            (Actor::Player(p), _) => self.engine.extending() == Some(p),
+            (Actor::World, _) => false,
+        };
         let next_phase = self.dispatch(event)?;
         // Committed: the engine has accepted the event (or it was the session's own).
         self.at.phase = next_phase;
@@ -286,6 +306,11 @@ impl<E: Engine> Session<E> {
         let now = event.clock_ms.or(self.at.last_clock);
         let turn_after = self.engine.turn();
         if turn_after != turn_before && !matches!(turn_after, Turn::Setup { .. }) {
+            self.at.ended_turn_start = self.at.turn_start;
+            self.at.turn_start = now;
+        }
+        if extends {
+            // The ended turn's last event so far: the opponent's time starts here.
             self.at.turn_start = now;
         }
         if let (Action::Extra { granted: true }, _) = (&event.action, event.actor) {
@@ -374,9 +399,10 @@ impl<E: Engine> Session<E> {
         }
         if self.engine.owes_world_event() {
             let owed = self.engine.owed_world_event().unwrap_or_default();
-            // The world writes what an action owes right after it; only a
-            // resignation (possible at any time) may come in between, and the
-            // result then waits for the owed events.
+            // The world writes what an action owes right after it; only chat
+            // (answered above) and a resignation, both possible at any time,
+            // may come in between, and the result then waits for the owed
+            // events.
             let allowed = match (event.actor, action) {
                 (Actor::Player(_), Action::Resign) => true,
                 (Actor::World, Action::Timeout { .. }) => false,
@@ -431,14 +457,25 @@ impl<E: Engine> Session<E> {
             )),
             (_, Actor::World, Action::Timeout { color }) => self.timeout(*color, turn, event.clock_ms),
             (_, Actor::World, _) => decided(self.engine.world(action)?),
+            (_, Actor::Player(p), _) if self.engine.extending() == Some(p) => {
+                // The engine says first whether the event extends the ended
+                // turn at all (else its own error is the one to report);
+                // a rejected event is rolled back whole.
+                let decision = self.engine.player(p, event.n, action)?;
+                self.check_time(p, turn, true, event.clock_ms)?;
+                decided(decision)
+            }
             (_, Actor::Player(p), _) => {
-                self.check_time(p, turn, event.clock_ms)?;
+                self.check_time(p, turn, false, event.clock_ms)?;
                 decided(self.engine.player(p, event.n, action)?)
             }
         }
     }
 
-    fn check_time(&self, side: Color, turn: Turn, now: Option<Clock>) -> Result<(), Fault> {
+    /// Checks that `side` acts within its time: in setup, the setup limit;
+    /// in play, the move limit of its turn, or (`extending`) of the turn it
+    /// ended and is still adding to.
+    fn check_time(&self, side: Color, turn: Turn, extending: bool, now: Option<Clock>) -> Result<(), Fault> {
         match turn {
             Turn::Setup { ready } => {
                 if let (Some(limit), false) = (self.time.setup_seconds, ready[side]) {
@@ -450,9 +487,14 @@ impl<E: Engine> Session<E> {
                     }
                 }
             }
-            Turn::Move { side: to_move, .. } if to_move == side => {
+            Turn::Move { side: to_move, .. } if to_move == side || extending => {
+                let start = if extending {
+                    self.at.ended_turn_start
+                } else {
+                    self.at.turn_start
+                };
                 if let Some(limit) = self.time.move_seconds {
-                    if let Some((elapsed, lim)) = late_by(limit, self.at.turn_start, now) {
+                    if let Some((elapsed, lim)) = late_by(limit, start, now) {
                         return Err(Fault::new(
                             Rule::TimeLimit,
                             format!(

@@ -8,7 +8,6 @@ use serde::{Serialize, Serializer};
 
 use crate::game::Viewer;
 use crate::magic::DraughtsState;
-use crate::owc_pending::OwcState;
 use crate::session::{Phase, Turn};
 use crate::survival::{SurvivalKnowledge, SurvivalState};
 
@@ -46,7 +45,7 @@ pub enum Position {
     /// survival-chess
     Survival(SurvivalState),
     /// open-world-chess
-    OpenWorld(OwcState),
+    OpenWorld(crate::owc::State),
     /// magic-draughts
     Draughts(DraughtsState),
 }
@@ -70,8 +69,8 @@ pub struct State {
 pub enum KnownPosition {
     /// survival-chess
     Survival(SurvivalKnowledge),
-    /// open-world-chess
-    OpenWorld(OwcState),
+    /// open-world-chess: what the viewer sees and its own pieces and coins.
+    OpenWorld(crate::owc::Knowledge),
     /// magic-draughts: everything on the board is public, and the state
     /// holds only numbers the log has revealed.
     Draughts(DraughtsState),

@@ -377,3 +377,41 @@ fn magic_draughts_legal_actions_are_exactly_the_legal_ones() {
         "too little magic: {spells} spells, {captures} captures"
     );
 }
+
+/// Every state and every viewer's knowledge has a canonical encoding (a
+/// serde attribute such as `flatten` would make the encoder refuse it),
+/// after every event of random games of every game.
+#[test]
+fn every_state_and_knowledge_hashes() {
+    let owc = (0..4u64).map(|i| {
+        fgn_replay::owc::random::random_game(fgn_replay::ruleset::OpenWorldRules::default(), [i as u8; 32], i, 300)
+    });
+    let draughts = (0..4u64).map(|i| fgn_replay::magic::random::random_game([i as u8; 32], true, i, 200));
+    let survival =
+        (0..4u64).map(|i| fgn_replay::survival::random::random_game(BoardSize { files: 8, ranks: 8 }, i, 100));
+    let mut hashed = 0;
+    for game in owc.chain(draughts).chain(survival) {
+        let mut replay = Replay::new(&game.header).expect("supported");
+        let mut seen = std::collections::HashSet::new();
+        for (i, e) in game.events.iter().enumerate() {
+            replay.apply(i, e).expect("generated games are legal");
+            seen.insert(replay.state_hash());
+            for v in [
+                fgn_replay::Viewer::White,
+                fgn_replay::Viewer::Black,
+                fgn_replay::Viewer::Everyone,
+            ] {
+                replay.knowledge_hash(v);
+            }
+            hashed += 1;
+        }
+        // Positions change as the game goes on, and so do their hashes.
+        assert!(
+            seen.len() * 2 > game.events.len(),
+            "{} states for {} events",
+            seen.len(),
+            game.events.len()
+        );
+    }
+    assert!(hashed > 1000);
+}

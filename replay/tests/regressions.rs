@@ -190,3 +190,123 @@ fn a_purchase_naming_a_square_off_the_board_is_a_rule_error() {
     let e = verdict(log).expect("refused, not a panic");
     assert_eq!(e.rule, Rule::Square, "{e}");
 }
+
+/// White's third move ends on the merchant e4 at t=50 with a coin in hand
+/// (a one-coin shop), so white may still buy after its last move.
+const OWC_LATE_SHOP: &str = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[TimeControl \"move=60\"]\n[ShopPrice \"1\"]\n\n0 @ spawn c3 coin\n1 w Nb1-c3 {t=10}\n1 w e2-e3 {t=20}\n1 w Nc3-e4 {t=50}\n";
+
+#[test]
+fn a_purchase_after_the_last_move_counts_against_the_movers_time() {
+    // The turn began at t=0: a purchase at t=100 is 100 s into it.
+    let e = verdict(&format!("{OWC_LATE_SHOP}1 w buy curse {{t=100}}\n")).expect("late purchase");
+    assert_eq!((e.rule, e.place), (Rule::TimeLimit, Place::Event(4)), "{e}");
+    assert!(verdict(&format!("{OWC_LATE_SHOP}1 w buy curse {{t=55}}\n")).is_none());
+}
+
+#[test]
+fn the_opponents_time_starts_at_the_last_purchase_after_the_last_move() {
+    // Black moves 58 s after white's last purchase (and 63 s after its last move).
+    let log = format!("{OWC_LATE_SHOP}1 w buy curse {{t=55}}\n1 b e7-e6 {{t=113}}\n");
+    assert!(verdict(&log).is_none(), "{:?}", verdict(&log));
+    let e = verdict(&format!("{OWC_LATE_SHOP}1 w buy curse {{t=55}}\n1 b e7-e6 {{t=116}}\n")).expect("late");
+    assert_eq!((e.rule, e.place), (Rule::TimeLimit, Place::Event(5)), "{e}");
+    // A timeout is early until the limit counted from the purchase has run out.
+    let e = verdict(&format!(
+        "{OWC_LATE_SHOP}1 w buy curse {{t=55}}\n1 @ timeout b {{t=113}}\n"
+    ))
+    .expect("early");
+    assert_eq!(e.rule, Rule::Timeout, "{e}");
+}
+
+/// An open-world-chess log under `tags` whose starting light spawns `object`
+/// on every square it may, in square order, but for those in `skip`.
+fn owc_start_spawns(tags: &str, object: &str, skip: &[&str]) -> String {
+    let mut log = format!("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n{tags}\n");
+    for rank in 3..=6 {
+        for file in 'a'..='h' {
+            let sq = format!("{file}{rank}");
+            if !["d5", "e4"].contains(&sq.as_str()) && !skip.contains(&sq.as_str()) {
+                log.push_str(&format!("0 @ spawn {sq} {object}\n"));
+            }
+        }
+    }
+    log
+}
+
+#[test]
+fn with_spawn_chance_100_every_square_that_rolls_must_spawn() {
+    let all = owc_start_spawns("[SpawnChance \"100\"]\n", "regen", &[]);
+    assert!(verdict(&format!("{all}1 w e2-e3\n")).is_none());
+    // The last square's spawn is missing when white moves.
+    let log = owc_start_spawns("[SpawnChance \"100\"]\n", "regen", &["h6"]);
+    let e = verdict(&format!("{log}1 w e2-e3\n")).expect("a spawn is missing");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(29)), "{e}");
+    assert!(e.message.contains("h6"), "{e}");
+    let e = verdict(&log).expect("the log ends without it");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::End), "{e}");
+    // A square skipped in the middle: the next spawn is refused.
+    let log = owc_start_spawns("[SpawnChance \"100\"]\n", "regen", &["c3"]);
+    let e = verdict(&log).expect("c3 is owed first");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(2)), "{e}");
+}
+
+#[test]
+fn a_kind_whose_share_is_100_is_the_only_one_that_can_spawn() {
+    let tags = "[SpawnChance \"100\"]\n[CoinShare \"100\"]\n";
+    assert!(verdict(&owc_start_spawns(tags, "coin", &[])).is_none());
+    let e = verdict(&owc_start_spawns(tags, "regen", &[])).expect("only coins");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(0)), "{e}");
+    let tags = "[BonusWeights \"regen=0 hp=100 damage=0 kinghp=0 clone=0\"]\n[CoinShare \"0\"]\n";
+    assert!(verdict(&owc_start_spawns(tags, "hp", &["a3"])).is_none());
+    for object in ["regen", "damage", "coin", "kinghp", "clone"] {
+        let e = verdict(&owc_start_spawns(tags, object, &[])).expect("only hp");
+        assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(0)), "{object}: {e}");
+    }
+}
+
+#[test]
+fn a_shop_price_of_0_is_allowed() {
+    // Nothing in RULES.md asks for a price of at least 1: free items need no coins.
+    let log = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[ShopPrice \"0\"]\n\n1 w e2-e3\n1 w e3-e4\n1 w buy hp e4\n1 w buy curse\n1 w end\n";
+    assert!(verdict(log).is_none(), "{:?}", verdict(log));
+}
+
+#[test]
+fn a_parameter_problem_names_the_tag_at_fault() {
+    for (tag, value) in [
+        ("FogAfter", "0"),
+        ("MovesPerTurn", "0"),
+        ("SpawnChance", "101"),
+        ("CoinShare", "101"),
+        ("DamageMax", "101"),
+        ("DamageRoll", "0"),
+        ("RangeSteps", "0"),
+        ("BonusWeights", "regen=0 hp=0 damage=20 kinghp=0 clone=0"),
+        ("PieceHp", "pawn=0 knight=5 bishop=5 rook=7 queen=9 king=10"),
+        ("Merchants", "d5 i4"),
+    ] {
+        let text = format!("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[{tag} \"{value}\"]\n\n");
+        let parsed = parse(text.as_bytes());
+        assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+        match fgn_replay::Replay::new(&parsed.document.game.header) {
+            Err(fgn_replay::StartError::Header { tag: at, error }) => {
+                assert_eq!(at.as_deref(), Some(tag), "{error}");
+                assert_eq!(error.rule, Rule::Parameter, "{error}");
+                assert!(error.message.contains(tag), "{error}");
+            }
+            Err(e) => panic!("{tag}: {e}"),
+            Ok(_) => panic!("{tag} \"{value}\" is accepted"),
+        }
+    }
+}
+
+#[test]
+fn chat_may_stand_between_an_action_and_the_world_events_it_owes() {
+    // docs/rules.md says what the session does: chat may come at any time.
+    assert!(verdict(&format!("{CAPTURE}2 b chat \"ouch\"\n2 @ reveal g5 0\n")).is_none());
+    let log = format!("{OWC}0 @ spawn d3 damage\n1 w d2-d3 {{t=1}}\n1 b chat \"careful\"\n1 @ damage d3 1\n");
+    assert!(verdict(&log).is_none(), "{:?}", verdict(&log));
+    // Anything else of a player is refused there.
+    let e = verdict(&format!("{CAPTURE}2 b e7-e6\n")).expect("refused");
+    assert_eq!(e.rule, Rule::WorldEvent, "{e}");
+}

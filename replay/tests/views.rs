@@ -4,9 +4,8 @@
 //! append-only, and viewing a view again changes nothing.
 
 use fgn_notation::{Action, Actor, Color, Event, Figure, Game, MagicNumber, ObjectKind, PieceKind, Placement, Square};
-use fgn_replay::owc::{OpenWorld, Unit};
 use fgn_replay::ruleset::OpenWorldRules;
-use fgn_replay::{view, Replay, ViewError, ViewWriter};
+use fgn_replay::{view, KnownPosition, Replay, ViewError, ViewWriter, Viewer};
 use proptest::prelude::*;
 
 const SIDES: [Color; 2] = [Color::White, Color::Black];
@@ -210,45 +209,6 @@ proptest! {
 // ---------------------------------------------------------------------------
 // open-world-chess: what happens in the fog does not show.
 
-fn engine(replay: &Replay) -> &OpenWorld {
-    match replay {
-        Replay::OpenWorld(s) => &s.engine,
-        _ => panic!("an open-world-chess replay"),
-    }
-}
-
-/// What the rules let `side` see now: every square in its sight with what
-/// is on it, its own pieces whole, and its coins. Two games that agree on
-/// this after every event, with the same events apart from ones in the fog,
-/// must give `side` the same view.
-/// A square in sight: the piece (an enemy's without what it does not
-/// show, its maximum and range) and the object.
-type InSight = Option<(Option<Unit>, Option<ObjectKind>)>;
-
-fn sight(engine: &OpenWorld, side: Color) -> (Vec<InSight>, u32) {
-    let squares = engine
-        .squares()
-        .map(|sq| {
-            let own = engine.piece(sq).is_some_and(|u| u.color == side);
-            (own || engine.sees(side, sq)).then(|| {
-                let piece = engine.piece(sq).map(|u| {
-                    if u.color == side {
-                        u
-                    } else {
-                        Unit {
-                            max: 0,
-                            range: false,
-                            ..u
-                        }
-                    }
-                });
-                (piece, engine.cell(sq).object)
-            })
-        })
-        .collect();
-    (squares, engine.coins(side))
-}
-
 /// Replays `a` and `b` side by side and checks that they give `side` the
 /// same view lines event by event as long as `side` sees the same in both;
 /// returns how many events were compared.
@@ -264,7 +224,7 @@ fn same_view_while_unseen(a: &Game, b: &Game, side: Color) -> usize {
             return i;
         }
         ra.apply(i, ea).expect("the generated game is valid");
-        if sight(engine(&ra), side) != sight(engine(&rb), side) {
+        if ra.knowledge(Viewer::of(side)) != rb.knowledge(Viewer::of(side)) {
             return i;
         }
         let (mut la, mut lb) = (Vec::new(), Vec::new());
@@ -280,6 +240,14 @@ fn same_view_while_unseen(a: &Game, b: &Game, side: Color) -> usize {
     a.events.len().min(b.events.len())
 }
 
+/// Whether `side` sees `square` now (its knowledge lists the square).
+fn sees(replay: &Replay, side: Color, square: Square) -> bool {
+    match replay.knowledge(Viewer::of(side)).position {
+        KnownPosition::OpenWorld(k) => k.seen.iter().any(|s| s.square == square),
+        _ => panic!("an open-world-chess replay"),
+    }
+}
+
 /// The spawns of `game` and whether `side` saw each square when it spawned.
 fn spawns(game: &Game, side: Color) -> Vec<(usize, Square, ObjectKind, bool)> {
     let mut replay = Replay::new(&game.header).unwrap();
@@ -287,7 +255,7 @@ fn spawns(game: &Game, side: Color) -> Vec<(usize, Square, ObjectKind, bool)> {
     for (i, e) in game.events.iter().enumerate() {
         replay.apply(i, e).expect("the generated game is valid");
         if let Action::Spawn { square, object } = e.action {
-            out.push((i, square, object, engine(&replay).sees(side, square)));
+            out.push((i, square, object, sees(&replay, side, square)));
         }
     }
     out
@@ -347,7 +315,7 @@ fn owc_objects_spawned_in_the_fog_do_not_show_until_seen() {
 /// many changed events were compared.
 fn unseen_edits(
     seeds: std::ops::Range<u64>,
-    edit: impl Fn(&OpenWorld, &OpenWorld, Color, usize, &Event) -> Option<Action>,
+    edit: impl Fn(&Replay, &Replay, Color, usize, &Event) -> Option<Action>,
 ) -> usize {
     let mut cases = 0;
     for seed in seeds {
@@ -355,9 +323,9 @@ fn unseen_edits(
         for side in SIDES {
             let mut replay = Replay::new(&game.header).unwrap();
             for (i, e) in game.events.iter().enumerate() {
-                let before = engine(&replay).clone();
+                let before = replay.clone();
                 replay.apply(i, e).expect("the generated game is valid");
-                let Some(action) = edit(&before, engine(&replay), side, i, e) else {
+                let Some(action) = edit(&before, &replay, side, i, e) else {
                     continue;
                 };
                 let mut changed = game.clone();
@@ -375,8 +343,8 @@ fn unseen_edits(
 }
 
 /// The side to move.
-fn mover(engine: &OpenWorld) -> Option<Color> {
-    match fgn_replay::Engine::turn(engine) {
+fn mover(replay: &Replay) -> Option<Color> {
+    match replay.turn() {
         fgn_replay::Turn::Move { side, .. } => Some(side),
         fgn_replay::Turn::Setup { .. } => None,
     }
@@ -386,7 +354,7 @@ fn mover(engine: &OpenWorld) -> Option<Color> {
 fn owc_damage_rolled_in_the_fog_does_not_show_until_seen() {
     let cases = unseen_edits(0..48, |before, after, side, _, e| match e.action {
         Action::Damage { square, amount }
-            if mover(before) != Some(side) && !before.sees(side, square) && !after.sees(side, square) =>
+            if mover(before) != Some(side) && !sees(before, side, square) && !sees(after, side, square) =>
         {
             Some(Action::Damage {
                 square,
@@ -404,17 +372,18 @@ fn owc_moves_made_in_the_fog_do_not_show() {
         let (Actor::Player(mover), Action::Move(m)) = (e.actor, &e.action) else {
             return None;
         };
-        let unseen = |sq: Option<Square>| sq.is_some_and(|sq| !before.sees(side, sq));
+        let unseen = |sq: Option<Square>| sq.is_some_and(|sq| !sees(before, side, sq));
         // Every third such move: each comparison replays the game twice.
         if mover == side || !unseen(m.from) || !unseen(m.to) || i % 3 != 0 {
             return None;
         }
         // Another move of the opponent, as far from the player's sight.
-        let other = before
-            .moves(mover)
-            .into_iter()
-            .find(|o| o != m && unseen(o.from) && unseen(o.to) && !o.capture)?;
-        Some(Action::Move(before.canonical_move(mover, &other).unwrap_or(other)))
+        // The legal list is in canonical spelling already.
+        let other = before.legal_actions().into_iter().find_map(|o| match o.action {
+            Action::Move(o) if o != *m && unseen(o.from) && unseen(o.to) && !o.capture => Some(o),
+            _ => None,
+        })?;
+        Some(Action::Move(other))
     });
     assert!(cases >= 10, "only {cases} moves in the fog");
 }

@@ -76,10 +76,15 @@ pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_eve
             decision = Some(Decision::win(side.opponent(), fgn_notation::Reason::Resign));
             break;
         }
+        game.checkpoint();
         match game.player(side, number, &action) {
             Ok(d) => decision = d,
-            // A choice the rules refuse is simply not played.
-            Err(_) => continue,
+            // A choice the rules refuse is simply not played (and leaves
+            // no trace, as in a session).
+            Err(_) => {
+                game.rollback();
+                continue;
+            }
         }
         events.push(Event {
             n: number,

@@ -1,0 +1,245 @@
+//! Turns and the engine glue: who may act now, how a turn ends, and the
+//! [`Engine`] interface the session drives.
+
+use fgn_notation::{Action, Color, MoveNumber, Square};
+
+use super::resolve::Owed;
+use super::OpenWorld;
+use crate::error::{Fault, Rule};
+use crate::session::{next_turn, Decision, Engine, Turn};
+
+impl Engine for OpenWorld {
+    fn turn(&self) -> Turn {
+        self.world.turn
+    }
+
+    fn player(&mut self, actor: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
+        self.player_action(actor, n, action)
+    }
+
+    fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
+        self.world_action(action)
+    }
+
+    fn checkpoint(&mut self) {
+        self.save();
+    }
+
+    fn rollback(&mut self) {
+        self.restore();
+    }
+
+    fn setup_timeout(&mut self, _side: Color) -> Result<Option<Decision>, Fault> {
+        Err(Fault::new(Rule::Timeout, "open-world-chess has no setup"))
+    }
+
+    fn owes_world_event(&self) -> bool {
+        self.world.owed.is_some() || self.spawn_owed().is_some()
+    }
+
+    fn owed_world_event(&self) -> Option<String> {
+        match &self.world.owed {
+            Some(Owed::Damage { square, .. }) => Some(format!("`@ damage {square} N` for the damage object there")),
+            Some(Owed::Clone { object, .. }) => Some(format!("`@ clone SQUARE` for the clone picked up on {object}")),
+            None => self.spawn_owed().map(|sq| {
+                format!("`@ spawn {sq} KIND`: {sq} turned lit, and with spawn_chance 100 every square that rolls gets an object")
+            }),
+        }
+    }
+
+    fn extending(&self) -> Option<Color> {
+        self.world.late_shop.map(|(buyer, _)| buyer)
+    }
+
+    fn at_event(&mut self, index: usize) {
+        self.event = index;
+    }
+
+    fn seed(&mut self, seed: &[u8; 32]) -> Result<(), Fault> {
+        crate::seed::check_revealed(seed, self.commit, self.world.seed_seen)?;
+        self.verify_seed(seed)?;
+        self.world.seed_seen = true;
+        Ok(())
+    }
+}
+
+impl OpenWorld {
+    /// A world event: an owed outcome or a spawn.
+    fn world_action(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
+        let decision = match action {
+            Action::Damage { square, amount } => self.world_damage(*square, *amount)?,
+            Action::Clone { square } => self.world_clone(*square)?,
+            Action::Spawn { square, object } => return self.world_spawn(*square, *object).map(|()| None),
+            other => {
+                return Err(Fault::new(
+                    Rule::WorldEvent,
+                    format!(
+                        "`{}` is not a world event of open-world-chess",
+                        fgn_notation::forms::keyword(other)
+                    ),
+                ))
+            }
+        };
+        self.maybe_close()?;
+        Ok(decision)
+    }
+
+    /// A player's move, `end` or purchase, with the turn changes it brings.
+    fn player_action(&mut self, actor: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
+        // The spawn window closes at the first event that is not a spawn.
+        self.close_spawn_window();
+        let buying = matches!(action, Action::Buy { .. });
+        if let (Some((buyer, turn_number)), Action::Buy { item, square, .. }) = (self.world.late_shop, action) {
+            if buyer == actor {
+                if n != turn_number {
+                    return Err(Fault::new(
+                        Rule::MoveNumber,
+                        format!(
+                            "a purchase after {}'s last move carries that turn's number {turn_number}, not {n}",
+                            actor.name()
+                        ),
+                    ));
+                }
+                return self.buy(actor, *item, *square);
+            }
+        }
+        // Any other event closes the late shop.
+        self.world.late_shop = None;
+        let (mover, number) = self.current();
+        if actor != mover {
+            // The mover's turn ends at the opponent's event once its moves are spent.
+            if self.world.moves_left == 0 && !self.world.decided {
+                self.close_turn()?;
+            } else {
+                return Err(Fault::new(Rule::Turn, format!("it is {}'s turn", mover.name())));
+            }
+        } else if self.world.shop_open && !buying {
+            self.world.shop_open = false;
+            if self.world.moves_left == 0 {
+                return Err(Fault::new(
+                    Rule::Turn,
+                    format!("{}'s turn is over: its moves are spent", mover.name()),
+                ));
+            }
+        }
+        let (mover, number) = if actor != mover {
+            self.current()
+        } else {
+            (mover, number)
+        };
+        if n != number {
+            return Err(Fault::new(
+                Rule::MoveNumber,
+                format!("{}'s turn carries move number {number}, not {n}", mover.name()),
+            ));
+        }
+        let decision = match action {
+            Action::Move(m) => self.play_move(actor, number, m)?,
+            Action::End => {
+                if self.world.moves_left == 0 {
+                    return Err(Fault::new(
+                        Rule::Turn,
+                        "`end` ends a turn early, while a move remains; this one has none left",
+                    ));
+                }
+                self.world.moves_left = 0;
+                self.world.shop_open = false;
+                self.close_turn()?;
+                return Ok(None);
+            }
+            Action::Buy { item, square, .. } => self.buy(actor, *item, *square)?,
+            other => {
+                return Err(Fault::new(
+                    Rule::Move,
+                    format!(
+                        "`{}` is not an action of open-world-chess",
+                        fgn_notation::forms::keyword(other)
+                    ),
+                ))
+            }
+        };
+        if decision.is_none() && !buying {
+            self.maybe_close()?;
+        }
+        Ok(decision)
+    }
+}
+
+impl OpenWorld {
+    /// A side's coins.
+    pub fn coins(&self, color: Color) -> u32 {
+        self.world.coins[color]
+    }
+
+    /// Moves left in the current turn.
+    pub fn moves_left(&self) -> u32 {
+        self.world.moves_left
+    }
+
+    /// The world event the engine waits for: a damage roll on a square, or
+    /// a clone's square among candidates.
+    pub fn owed(&self) -> Option<(Square, Option<Vec<Square>>)> {
+        match &self.world.owed {
+            Some(Owed::Damage { square, .. }) => Some((*square, None)),
+            Some(Owed::Clone { object, candidates }) => Some((*object, Some(candidates.clone()))),
+            None => None,
+        }
+    }
+
+    /// The full-move number and event of the last move, whose outcomes and
+    /// spawns are being recorded.
+    pub(crate) fn last_cause(&self) -> Option<(u32, usize)> {
+        self.world.last_cause
+    }
+
+    /// The move in transit's full-move number and causing event, for deriving its outcomes.
+    pub(crate) fn cause(&self) -> Option<(u32, usize)> {
+        self.world.transit.as_ref().map(|t| (t.n, t.cause))
+    }
+
+    /// Whether the side to move may buy now.
+    pub fn shop_open(&self) -> bool {
+        self.world.shop_open
+    }
+
+    /// The side to move and its turn's number.
+    pub(super) fn current(&self) -> (Color, MoveNumber) {
+        match self.world.turn {
+            Turn::Move { side, number } => (side, number),
+            // Open-world-chess has no setup; its turn is never this.
+            Turn::Setup { .. } => (Color::White, MoveNumber(0)),
+        }
+    }
+
+    /// Ends the current turn: ageing, then the opponent's turn with its
+    /// moves (curses taken off, at least one left).
+    fn close_turn(&mut self) -> Result<(), Fault> {
+        let (mover, number) = self.current();
+        self.age();
+        self.world.turn = next_turn(mover, number)?;
+        let next = mover.opponent();
+        let curses = std::mem::take(&mut self.world.curses[next]);
+        self.world.moves_left = u32::from(self.rules.moves_per_turn).saturating_sub(curses).max(1);
+        self.world.shop_open = false;
+        Ok(())
+    }
+
+    /// After a move is fully resolved: with no moves left the turn ends at
+    /// once, so that the opponent is the side to move (for its clock too). If
+    /// the last move ended on a merchant square, the mover may still buy until
+    /// the next event that is not a purchase: those purchases belong to the
+    /// turn just ended.
+    fn maybe_close(&mut self) -> Result<(), Fault> {
+        if self.world.transit.is_none()
+            && self.world.owed.is_none()
+            && !self.world.decided
+            && self.world.moves_left == 0
+        {
+            let (mover, number) = self.current();
+            let late = self.world.shop_open.then_some((mover, number));
+            self.close_turn()?;
+            self.world.late_shop = late;
+        }
+        Ok(())
+    }
+}

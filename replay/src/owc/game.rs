@@ -1,0 +1,358 @@
+//! The game API of open-world-chess: the canonical state, what each viewer
+//! knows of it (RULES.md, "What a player sees"), and the referee's list of
+//! the actions the rules allow now.
+
+use fgn_notation::{Action, Actor, ByColor, ChessMove, Color, Event, Item, MoveNumber, ObjectKind, PieceKind, Square};
+use serde::Serialize;
+
+use super::board::Unit;
+use super::resolve::Owed;
+use super::OpenWorld;
+use crate::game::{GameRules, Viewer};
+use crate::ruleset::Board;
+use crate::session::Engine;
+
+/// What everyone knows of an open-world-chess game: the map and the
+/// public counters (RULES.md: merchants always; curses, the turn, moves
+/// left and the shop follow from public events).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct Public {
+    /// The board size (`"8x8"`).
+    pub board: Board,
+    /// The merchant squares.
+    pub merchants: Vec<Square>,
+    /// The curses each side has still to suffer (moves taken off its next turn).
+    pub curses: ByColor<u32>,
+    /// The full-move number of the turn.
+    pub turn: MoveNumber,
+    /// The side to move.
+    pub side: Color,
+    /// Moves left in the turn.
+    pub moves_left: u32,
+    /// The side that may buy right after its move, if the shop is open.
+    pub shop: Option<Color>,
+    /// The side that may still buy after its turn's last move, if any.
+    pub late_shop: Option<Color>,
+}
+
+/// The canonical state of an open-world-chess game: the position and the
+/// counters, with every list in square order (rank 1 first, files a..
+/// within a rank), so that equal positions are equal values.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct State {
+    /// The map and the public counters.
+    pub public: Public,
+    /// Every piece on the board.
+    pub pieces: Vec<PieceState>,
+    /// Every lit square (the others are fogged).
+    pub lit: Vec<LitSquare>,
+    /// Each side's coins.
+    pub coins: ByColor<u32>,
+    /// The outcome the world owes before anything else may happen.
+    pub owed: Option<OwedOutcome>,
+    /// The squares that may still get a `@ spawn`.
+    pub spawnable: Vec<Square>,
+}
+
+/// A piece with everything about it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct PieceState {
+    /// Where it stands.
+    pub square: Square,
+    /// Whose it is.
+    pub color: Color,
+    /// Which piece (its letter).
+    pub piece: PieceKind,
+    /// Hit points.
+    pub hp: u16,
+    /// Maximum hit points.
+    pub max_hp: u16,
+    /// Whether it has the shop's range upgrade.
+    pub range: bool,
+}
+
+/// A lit square.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct LitSquare {
+    /// Which square.
+    pub square: Square,
+    /// Turns since it was last lit.
+    pub age: u8,
+    /// Whether it was lit during the current turn (it does not age at its end).
+    pub lit_this_turn: bool,
+    /// The object lying there.
+    pub object: Option<ObjectKind>,
+}
+
+/// A random outcome the world owes, with the move that waits for it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum OwedOutcome {
+    /// A damage roll for the damage object on `square`.
+    Damage {
+        /// The object's square.
+        square: Square,
+        /// Whether the moving piece passes over it (else it ends its move there).
+        on_path: bool,
+        /// The moving piece as it stands now.
+        moving: MovingPiece,
+    },
+    /// A clone's square, one of `candidates` (square order).
+    Clone {
+        /// The square of the clone object (and the cloned piece).
+        square: Square,
+        /// Where the clone may go.
+        candidates: Vec<Square>,
+        /// The moving piece.
+        moving: MovingPiece,
+    },
+}
+
+/// The piece of a move that waits for the world: where it goes, what is
+/// left of its path, and its promotion.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct MovingPiece {
+    /// The move's target square.
+    pub to: Square,
+    /// Whose it is.
+    pub color: Color,
+    /// Which piece (before any promotion).
+    pub piece: PieceKind,
+    /// Hit points.
+    pub hp: u16,
+    /// Maximum hit points.
+    pub max_hp: u16,
+    /// Whether it has the range upgrade.
+    pub range: bool,
+    /// The squares it has still to pass over, in path order.
+    pub path: Vec<Square>,
+    /// The piece it promotes to on arrival.
+    pub promotion: Option<PieceKind>,
+}
+
+/// What one viewer knows of an open-world-chess game.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct Knowledge {
+    /// Whose knowledge.
+    pub viewer: Viewer,
+    /// The map and the public counters.
+    pub public: Public,
+    /// The squares the viewer sees (lit and within the light radius of one
+    /// of its pieces), with their object and any enemy piece.
+    pub seen: Vec<KnownSquare>,
+    /// The viewer's own pieces, wherever they stand.
+    pub own: Vec<PieceState>,
+    /// The viewer's coins (`None` for everyone: a side's coins are its own).
+    pub coins: Option<u32>,
+}
+
+/// A square a viewer sees.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct KnownSquare {
+    /// Which square.
+    pub square: Square,
+    /// The object lying there.
+    pub object: Option<ObjectKind>,
+    /// An enemy piece standing there (own pieces are in [`Knowledge::own`]).
+    pub enemy: Option<KnownPiece>,
+}
+
+/// An enemy piece as a player sees it: its type and HP, not its maximum
+/// or upgrades (docs/rules.md).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct KnownPiece {
+    /// Whose it is.
+    pub color: Color,
+    /// Which piece.
+    pub piece: PieceKind,
+    /// Hit points.
+    pub hp: u16,
+}
+
+fn piece_state(square: Square, u: Unit) -> PieceState {
+    PieceState {
+        square,
+        color: u.color,
+        piece: u.kind,
+        hp: u.hp,
+        max_hp: u.max,
+        range: u.range,
+    }
+}
+
+impl OpenWorld {
+    /// The map and the public counters.
+    fn public(&self) -> Public {
+        let (side, turn) = self.current();
+        Public {
+            board: self.rules.board,
+            merchants: self.squares().filter(|&sq| self.cell(sq).merchant).collect(),
+            curses: self.world.curses,
+            turn,
+            side,
+            moves_left: self.world.moves_left,
+            shop: self.world.shop_open.then_some(side),
+            late_shop: self.world.late_shop.map(|(buyer, _)| buyer),
+        }
+    }
+
+    fn owed_outcome(&self) -> Option<OwedOutcome> {
+        let t = self.world.transit.as_ref()?;
+        let moving = MovingPiece {
+            to: t.to,
+            color: t.unit.color,
+            piece: t.unit.kind,
+            hp: t.unit.hp,
+            max_hp: t.unit.max,
+            range: t.unit.range,
+            path: t.path[t.next..].to_vec(),
+            promotion: t.promotion,
+        };
+        match self.world.owed.as_ref()? {
+            Owed::Damage { square, on_path } => Some(OwedOutcome::Damage {
+                square: *square,
+                on_path: *on_path,
+                moving,
+            }),
+            Owed::Clone { object, candidates } => Some(OwedOutcome::Clone {
+                square: *object,
+                candidates: candidates.clone(),
+                moving,
+            }),
+        }
+    }
+
+    /// Every purchase `buyer` can make now (it has the coins; the shop is
+    /// its), carrying move number `n`.
+    fn purchases(&self, buyer: Color, n: MoveNumber, out: &mut Vec<Event>) {
+        if self.coins(buyer) < self.rules.shop_price {
+            return;
+        }
+        let mut push = |item: Item, square: Option<Square>| {
+            out.push(Event {
+                n,
+                actor: Actor::Player(buyer),
+                action: Action::Buy {
+                    item,
+                    square,
+                    hidden: false,
+                },
+                clock_ms: None,
+            });
+        };
+        for sq in self.squares() {
+            let Some(u) = self.piece(sq) else { continue };
+            if u.color == buyer {
+                if matches!(u.kind, PieceKind::Pawn | PieceKind::King) && !u.range {
+                    push(Item::Range, Some(sq));
+                }
+                push(Item::Hp, Some(sq));
+            } else if self.sees(buyer, sq) {
+                push(Item::Drain, Some(sq));
+            }
+        }
+        push(Item::Curse, None);
+    }
+}
+
+impl GameRules for OpenWorld {
+    type State = State;
+    type Knowledge = Knowledge;
+
+    fn state(&self) -> State {
+        State {
+            public: self.public(),
+            pieces: self
+                .squares()
+                .filter_map(|sq| self.piece(sq).map(|u| piece_state(sq, u)))
+                .collect(),
+            lit: self
+                .squares()
+                .filter_map(|sq| {
+                    let c = self.cell(sq);
+                    c.lit.then_some(LitSquare {
+                        square: sq,
+                        age: c.age,
+                        lit_this_turn: c.fresh,
+                        object: c.object,
+                    })
+                })
+                .collect(),
+            coins: self.world.coins,
+            owed: self.owed_outcome(),
+            spawnable: self.spawnable(),
+        }
+    }
+
+    fn knowledge(&self, viewer: Viewer) -> Knowledge {
+        let player = viewer.color();
+        let seen = match player {
+            Some(v) => self
+                .squares()
+                .filter(|&sq| self.sees(v, sq))
+                .map(|sq| KnownSquare {
+                    square: sq,
+                    object: self.cell(sq).object,
+                    enemy: self.piece(sq).filter(|u| u.color != v).map(|u| KnownPiece {
+                        color: u.color,
+                        piece: u.kind,
+                        hp: u.hp,
+                    }),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let own = match player {
+            Some(v) => self
+                .squares()
+                .filter_map(|sq| self.piece(sq).filter(|u| u.color == v).map(|u| piece_state(sq, u)))
+                .collect(),
+            None => Vec::new(),
+        };
+        Knowledge {
+            viewer,
+            public: self.public(),
+            seen,
+            own,
+            coins: player.map(|v| self.coins(v)),
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Event>) {
+        // While the world owes an outcome, or a king has died, no player
+        // may act (only chat and resignation, which are not listed).
+        if self.world.decided || self.owes_world_event() {
+            return;
+        }
+        if let Some((buyer, n)) = self.world.late_shop {
+            self.purchases(buyer, n, out);
+        }
+        let (side, n) = self.current();
+        if self.world.moves_left == 0 {
+            return;
+        }
+        let event = |action: Action| Event {
+            n,
+            actor: Actor::Player(side),
+            action,
+            clock_ms: None,
+        };
+        for m in self.moves(side) {
+            match self.canonical_move(side, &m) {
+                Some(queen) => {
+                    for piece in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight] {
+                        out.push(event(Action::Move(ChessMove {
+                            promotion: Some(piece),
+                            ..queen
+                        })));
+                    }
+                }
+                None => out.push(event(Action::Move(m))),
+            }
+        }
+        out.push(event(Action::End));
+        if self.world.shop_open {
+            self.purchases(side, n, out);
+        }
+    }
+}

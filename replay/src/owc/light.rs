@@ -1,0 +1,147 @@
+//! Light, ageing and fog, what each player sees, and the spawn window: the
+//! squares a move turned from fogged to lit, which may get an object.
+
+use fgn_notation::{Color, Square};
+
+use super::board::distance;
+use super::outcomes::Draw;
+use super::OpenWorld;
+
+/// The squares that turned lit with one move (or the start) and may still
+/// get a `@ spawn`, in square order, with the move that lit them.
+#[derive(Debug, Default)]
+pub(super) struct SpawnWindow {
+    /// The full-move number of the move that lit them (0 at the start).
+    pub(super) n: u32,
+    /// The event of that move (`None` for the starting light).
+    pub(super) cause: Option<usize>,
+    /// The squares still open, in square order.
+    pub(super) squares: Vec<Square>,
+}
+
+impl Clone for SpawnWindow {
+    fn clone(&self) -> SpawnWindow {
+        let SpawnWindow { n, cause, squares } = self;
+        SpawnWindow {
+            n: *n,
+            cause: *cause,
+            squares: squares.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &SpawnWindow) {
+        let SpawnWindow { n, cause, squares } = self;
+        *n = source.n;
+        *cause = source.cause;
+        squares.clone_from(&source.squares);
+    }
+}
+
+impl OpenWorld {
+    /// Whether `viewer` sees `sq`: it is lit and within the light radius of
+    /// one of the viewer's pieces. (Own pieces, own coins and merchants are
+    /// known whatever the light.)
+    pub fn sees(&self, viewer: Color, sq: Square) -> bool {
+        if !self.cell(sq).lit {
+            return false;
+        }
+        let r = i32::from(self.rules.light_radius);
+        self.squares().any(|p| {
+            self.piece(p).is_some_and(|u| u.color == viewer) && {
+                let (df, dr) = distance(p, sq);
+                df <= r && dr <= r
+            }
+        })
+    }
+
+    /// The squares within the light radius of `center`, in square order.
+    pub(super) fn light_around(&self, center: Square) -> Vec<Square> {
+        let r = i32::from(self.rules.light_radius);
+        self.squares()
+            .filter(|&sq| {
+                let (df, dr) = distance(sq, center);
+                df <= r && dr <= r
+            })
+            .collect()
+    }
+
+    /// Lights `squares` (the move numbered `n`, event `cause`, lit them);
+    /// those that turn from fogged to lit, are empty and are not merchants
+    /// roll for an object, in square order: they open the spawn window.
+    pub(super) fn open_spawn_window(&mut self, squares: Vec<Square>, n: u32, cause: Option<usize>) {
+        self.close_spawn_window();
+        let mut rolls = std::mem::take(&mut self.world.spawns.squares);
+        for sq in squares {
+            let i = self.index(sq);
+            let was_lit = self.world.cells[i].lit;
+            let cell = &mut self.world.cells[i];
+            cell.lit = true;
+            cell.age = 0;
+            cell.fresh = true;
+            if !was_lit && !cell.merchant && self.world.pieces[i].is_none() {
+                rolls.push(sq);
+            }
+        }
+        rolls.sort();
+        rolls.dedup();
+        self.world.spawns = SpawnWindow {
+            n,
+            cause,
+            squares: rolls,
+        };
+    }
+
+    /// The first `count` squares of the spawn window rolled no object (the
+    /// log went past them): they leave the window, and the seed check
+    /// remembers them as empty.
+    pub(super) fn skip_spawns(&mut self, count: usize) {
+        let SpawnWindow { n, cause, squares } = &mut self.world.spawns;
+        for square in squares.drain(..count) {
+            self.draws.push(Draw::Spawn {
+                n: *n,
+                cause: *cause,
+                square,
+                observed: None,
+                event: None,
+            });
+        }
+    }
+
+    /// The spawn window closes at the first event that is not a spawn: the
+    /// squares still in it rolled no object.
+    pub(super) fn close_spawn_window(&mut self) {
+        self.skip_spawns(self.world.spawns.squares.len());
+    }
+
+    /// The square whose spawn the world owes next: with `spawn_chance` 100
+    /// every square that rolls gets an object (RULES.md: "possible" is
+    /// exact), so the spawns are owed like any other outcome.
+    pub(super) fn spawn_owed(&self) -> Option<Square> {
+        (self.rules.spawn_chance >= 100)
+            .then(|| self.world.spawns.squares.first().copied())
+            .flatten()
+    }
+
+    /// The squares that may still get a `@ spawn` after the last move, in square order.
+    pub fn spawnable(&self) -> Vec<Square> {
+        self.world.spawns.squares.clone()
+    }
+
+    /// The end of a turn's ageing: each lit square that was not lit during
+    /// the turn and is not occupied ages by one, and fogs (losing its
+    /// object) at `fog_after`.
+    pub(super) fn age(&mut self) {
+        let fog_after = self.rules.fog_after;
+        for (cell, piece) in self.world.cells.iter_mut().zip(&self.world.pieces) {
+            if cell.lit && !cell.fresh && piece.is_none() {
+                cell.age = cell.age.saturating_add(1);
+                if cell.age >= fog_after {
+                    cell.lit = false;
+                    cell.age = 0;
+                    cell.object = None;
+                }
+            }
+            cell.fresh = false;
+        }
+    }
+}
