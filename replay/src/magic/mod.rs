@@ -68,7 +68,7 @@ impl Checker {
     /// The starting square of a starting checker.
     fn origin(self) -> Option<Square> {
         match self {
-            Checker::Original { color, index } => starting_squares(color).get(usize::from(index)).copied(),
+            Checker::Original { color, index } => starting_square(color, index),
             Checker::Returned(_) => None,
         }
     }
@@ -116,14 +116,19 @@ fn is_dark(sq: Square) -> bool {
 
 /// The starting squares of `color`, in square order (rank first, then file).
 pub fn starting_squares(color: Color) -> Vec<Square> {
-    let ranks = match color {
-        Color::White => 0..3,
-        Color::Black => 5..8,
+    (0..12).filter_map(|i| starting_square(color, i)).collect()
+}
+
+/// The `index`-th starting square of `color` in square order, without
+/// building the list: four dark squares a rank, on white's ranks 1 to 3 or
+/// black's 6 to 8 (a dark square has file + rank even).
+fn starting_square(color: Color, index: u8) -> Option<Square> {
+    let base = match color {
+        Color::White => 0,
+        Color::Black => 5,
     };
-    ranks
-        .flat_map(|r| (0..8).map(move |f| Square::new(f, r).expect("on board")))
-        .filter(|&sq| is_dark(sq))
-        .collect()
+    let rank = base + index / 4;
+    (index < 12).then(|| Square::new(2 * (index % 4) + rank % 2, rank)).flatten()
 }
 
 /// The numbers the seed gives to `color`'s starting checkers, in the order
