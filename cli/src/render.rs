@@ -31,6 +31,23 @@ fn grid(files: u8, ranks: u8, mut cell: impl FnMut(Square) -> Option<char>) -> S
     out
 }
 
+/// The Unicode chess symbol of a piece.
+fn chess_symbol(color: Color, kind: fgn_notation::PieceKind) -> char {
+    use fgn_notation::PieceKind::*;
+    let i = match kind {
+        King => 0,
+        Queen => 1,
+        Rook => 2,
+        Bishop => 3,
+        Knight => 4,
+        Pawn => 5,
+    };
+    match color {
+        Color::White => ['♔', '♕', '♖', '♗', '♘', '♙'][i],
+        Color::Black => ['♚', '♛', '♜', '♝', '♞', '♟'][i],
+    }
+}
+
 fn draughts_symbol(color: Color, king: bool) -> char {
     match (color, king) {
         (Color::White, false) => '⛀',
@@ -87,13 +104,11 @@ fn draughts_notes(out: &mut String, game: &DraughtsState) {
 
 fn survival_grid(position: &SurvivalState) -> String {
     grid(position.board.files, position.board.ranks, |sq| {
-        position.pieces.iter().find(|p| p.square == sq).map(|p| {
-            fgn_replay::survival::board::Piece {
-                color: p.color,
-                kind: p.piece,
-            }
-            .symbol()
-        })
+        position
+            .pieces
+            .iter()
+            .find(|p| p.square == sq)
+            .map(|p| chess_symbol(p.color, p.piece))
     })
 }
 
@@ -158,7 +173,7 @@ fn owc_grid(size: fgn_notation::BoardSize, cell: impl Fn(Square) -> OwcCell) -> 
             let sq = Square::new(f, r).expect("on board");
             let text = match cell(sq) {
                 OwcCell::Piece(color, kind, hp) => {
-                    let symbol = fgn_replay::survival::board::Piece { color, kind }.symbol();
+                    let symbol = chess_symbol(color, kind);
                     if hp > 99 {
                         format!("{symbol}**")
                     } else {

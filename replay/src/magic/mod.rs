@@ -128,7 +128,9 @@ fn starting_square(color: Color, index: u8) -> Option<Square> {
         Color::Black => 5,
     };
     let rank = base + index / 4;
-    (index < 12).then(|| Square::new(2 * (index % 4) + rank % 2, rank)).flatten()
+    (index < 12)
+        .then(|| Square::new(2 * (index % 4) + rank % 2, rank))
+        .flatten()
 }
 
 /// The numbers the seed gives to `color`'s starting checkers, in the order

@@ -58,19 +58,6 @@ pub struct Piece {
     pub kind: PieceKind,
 }
 
-impl Piece {
-    /// The Unicode chess symbol, used by `fgn show`.
-    pub fn symbol(self) -> char {
-        let white = ['♔', '♕', '♖', '♗', '♘', '♙'];
-        let black = ['♚', '♛', '♜', '♝', '♞', '♟'];
-        let i = usize::from(kind_code(self.kind) - 1);
-        match self.color {
-            Color::White => white[i],
-            Color::Black => black[i],
-        }
-    }
-}
-
 /// A move on the board: from, to and the promotion piece (only on the far rank).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
