@@ -20,7 +20,7 @@ pub enum Side {
 }
 
 impl Side {
-    fn color(self) -> Color {
+    pub fn color(self) -> Color {
         match self {
             Side::White => Color::White,
             Side::Black => Color::Black,

@@ -4,6 +4,7 @@
 //! reading inputs, writing results and exit codes. Exit codes, for every
 //! command: 0 success, 1 some input is invalid, 2 a usage or I/O error.
 
+mod cmd_hash;
 mod cmd_replay;
 mod cmd_syntax;
 mod cmd_view;
@@ -150,6 +151,49 @@ enum Command {
         #[arg(value_name = "VIEW")]
         view: PathBuf,
     },
+    /// Print log hashes: one `blake3:<hex>  FILE` line per log, as b3sum does.
+    ///
+    /// The log hash is a hash chain over the canonical text `fmt` writes
+    /// (docs/hashing.md): comments, spacing and spellings taken for the
+    /// same event never change it; any change to an event does. `--chain`
+    /// prints the chain's value after every event (a prefix of a log has
+    /// the hash of its own), `--states` the state hash after every event,
+    /// `--as` hashes a player's view (or, with `--states`, what it knows).
+    /// `--check` reads SUMS files of such lines and says OK or FAILED for
+    /// each (exit 1 if any failed). Duplicates in an archive:
+    /// `fgn hash DIR | sort | uniq -D -w 71`.
+    Hash {
+        /// Hash this player's view instead of the full log.
+        #[arg(long = "as", value_enum)]
+        side: Option<cmd_view::Side>,
+        /// Print the chain's value after every event.
+        #[arg(long, conflicts_with_all = ["states", "check"])]
+        chain: bool,
+        /// Print the state hash after every event.
+        #[arg(long, conflicts_with = "check")]
+        states: bool,
+        /// Treat the PATHs as lists of expected hashes and check them.
+        #[arg(long)]
+        check: bool,
+        /// Files, directories or `-` (with --check: SUMS files).
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Check that NEW only appended to OLD: the same header, and all of
+    /// OLD's events first (compared by the hash chain).
+    ///
+    /// Exit 0 when it does; 1 naming the first event where they part (both
+    /// lines), or the first of OLD's events that NEW lacks; 2 when a file
+    /// cannot be read or has syntax errors. A torn last line of OLD is
+    /// reported, and the complete events before it are compared.
+    VerifyExtends {
+        /// The older download.
+        #[arg(value_name = "OLD")]
+        old: PathBuf,
+        /// The newer download.
+        #[arg(value_name = "NEW")]
+        new: PathBuf,
+    },
     /// Convert one JSON game (as `fgn json` writes it) back to canonical FGN.
     FromJson {
         /// A JSON file or `-`.
@@ -205,6 +249,25 @@ fn main() -> ExitCode {
         } => cmd_replay::show(path, *at, *viewer, rules.as_deref(), &mut rep),
         Command::View { side, output, path } => cmd_view::view(path, *side, output.as_ref(), &mut rep),
         Command::VerifyView { full, view } => cmd_view::verify(full, view, &mut rep),
+        Command::Hash {
+            side,
+            chain,
+            states,
+            check,
+            paths,
+        } => {
+            if *check {
+                cmd_hash::check(paths, *side, &mut rep)
+            } else {
+                let what = match (chain, states) {
+                    (true, _) => cmd_hash::What::Chain,
+                    (_, true) => cmd_hash::What::States,
+                    _ => cmd_hash::What::Log,
+                };
+                cmd_hash::hash(paths, *side, what, &mut rep)
+            }
+        }
+        Command::VerifyExtends { old, new } => cmd_hash::verify_extends(old, new, &mut rep),
         Command::Leaderboard { paths } => cmd_replay::leaderboard(paths, &mut rep),
         Command::Rules {
             command: RulesCommand::Show { game },

@@ -9,6 +9,7 @@ pub mod draughts;
 pub mod error;
 pub mod game;
 pub mod hash;
+pub mod loghash;
 pub mod magic;
 pub mod owc;
 pub mod rng;

@@ -1,0 +1,284 @@
+//! `fgn hash` and `fgn verify-extends`: log hashes, state hashes, and the
+//! append-only check between two downloads of one game.
+
+use std::path::{Path, PathBuf};
+
+use fgn_notation::{Color, Document};
+use fgn_replay::loghash::{chain, view_chain, Chain};
+use fgn_replay::{Digest, Replay, Viewer};
+
+use crate::cmd_syntax::parse_all;
+use crate::cmd_view::Side;
+use crate::out::outln;
+use crate::report::{Format, Reporter};
+
+/// What `fgn hash` prints for each file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum What {
+    /// The log hash.
+    Log,
+    /// The chain's value after every event.
+    Chain,
+    /// The state (or, with `--as`, knowledge) hash after every event.
+    States,
+}
+
+/// The chain of a log, or of a side's view of it; `None` when reported.
+fn chain_of(name: &str, doc: &Document, side: Option<Color>, rep: &mut Reporter) -> Option<Chain> {
+    match side {
+        None => Some(chain(&doc.game)),
+        Some(c) => match view_chain(&doc.game, c) {
+            Ok(ch) => Some(ch),
+            Err(e) if e.is_unsupported() => {
+                rep.unsupported(name, &e.to_string());
+                None
+            }
+            Err(e) => {
+                rep.invalid(name, &format!("no view to hash: {e}"));
+                None
+            }
+        },
+    }
+}
+
+/// The state hash (or `side`'s knowledge hash) after every event, as far
+/// as the log replays; `None` when reported.
+fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Reporter) -> Option<Vec<Digest>> {
+    let mut replay = match Replay::new(&doc.game.header) {
+        Ok(r) => r,
+        Err(e) if e.is_unsupported() => {
+            rep.unsupported(name, &e.to_string());
+            return None;
+        }
+        Err(e) => {
+            rep.invalid(name, &e.to_string());
+            return None;
+        }
+    };
+    let mut out = Vec::with_capacity(doc.game.events.len());
+    for (i, event) in doc.game.events.iter().enumerate() {
+        if let Err(e) = replay.apply(i, event) {
+            let line = doc.event_lines.get(i).copied().unwrap_or(1);
+            rep.rule_error(name, line, 1, e.rule.name(), &format!("`{event}`: {}", e.message));
+            rep.note(&format!(
+                "{name}: state hashes end at event {i}, the last one that applied"
+            ));
+            break;
+        }
+        out.push(match side {
+            None => replay.state_hash(),
+            Some(c) => replay.knowledge_hash(Viewer::of(c)),
+        });
+    }
+    Some(out)
+}
+
+/// `fgn hash`.
+pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, rep: &mut Reporter) {
+    let side = side.map(Side::color);
+    for (input, _, p) in parse_all(paths, rep) {
+        let name = input.name();
+        if !p.is_ok() {
+            // A log with syntax errors has no canonical text to hash.
+            rep.invalid(&name, "not hashed: it has syntax errors");
+            continue;
+        }
+        let doc = &p.document;
+        match what {
+            What::Log => {
+                let Some(ch) = chain_of(&name, doc, side, rep) else {
+                    continue;
+                };
+                match rep.format {
+                    Format::Text => outln!("{}  {name}", ch.log_hash()),
+                    Format::Json => outln!("{}", serde_json::json!({"file": name, "hash": ch.log_hash()})),
+                }
+            }
+            What::Chain => {
+                let Some(ch) = chain_of(&name, doc, side, rep) else {
+                    continue;
+                };
+                print_per_event(&name, doc, side.is_some(), ch.header, &ch.events, rep);
+            }
+            What::States => {
+                let Some(hashes) = state_hashes(&name, doc, side, rep) else {
+                    continue;
+                };
+                let start = match Replay::new(&doc.game.header) {
+                    Ok(r) => match side {
+                        None => r.state_hash(),
+                        Some(c) => r.knowledge_hash(Viewer::of(c)),
+                    },
+                    Err(_) => continue,
+                };
+                print_per_event(&name, doc, false, start, &hashes, rep);
+            }
+        }
+    }
+}
+
+/// One line per event: its line in the file (a view's events have no line
+/// of their own in the full log, so they are numbered from 1) and the value
+/// after it, after a first line for the header or the start.
+fn print_per_event(name: &str, doc: &Document, is_view: bool, first: Digest, values: &[Digest], rep: &Reporter) {
+    let line = |i: usize| -> String {
+        if is_view {
+            format!("event {}", i + 1)
+        } else {
+            format!("line {}", doc.event_lines.get(i).copied().unwrap_or(0))
+        }
+    };
+    match rep.format {
+        Format::Text => {
+            outln!("{first}  {name} start");
+            for (i, v) in values.iter().enumerate() {
+                outln!("{v}  {name} {}", line(i));
+            }
+        }
+        Format::Json => {
+            let values: Vec<_> = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let at = if is_view {
+                        serde_json::json!(null)
+                    } else {
+                        serde_json::json!(doc.event_lines.get(i))
+                    };
+                    serde_json::json!({"event": i + 1, "line": at, "hash": v})
+                })
+                .collect();
+            outln!(
+                "{}",
+                serde_json::json!({"file": name, "start": first, "events": values})
+            );
+        }
+    }
+}
+
+/// `fgn hash --check SUMS...`: every line `blake3:<hex>  FILE` of each
+/// SUMS file is checked against the log hash of FILE, as `b3sum -c` does.
+pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
+    let side = side.map(Side::color);
+    let (mut ok, mut failed) = (0, 0);
+    for sums_path in sums {
+        let text = match std::fs::read_to_string(sums_path) {
+            Ok(t) => t,
+            Err(e) => {
+                rep.error(&format!("{}: cannot read: {e}", sums_path.display()));
+                continue;
+            }
+        };
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let Some((expected, file)) = line.split_once("  ") else {
+                rep.error(&format!(
+                    "{}:{}: expected `blake3:<64 hex>  FILE`, found `{line}`",
+                    sums_path.display(),
+                    n + 1
+                ));
+                continue;
+            };
+            let verdict = match actual(Path::new(file), side, rep) {
+                Some(h) if h.to_string() == expected => "OK",
+                Some(_) => "FAILED",
+                None => "FAILED open or read",
+            };
+            if verdict == "OK" {
+                ok += 1;
+            } else {
+                failed += 1;
+            }
+            match rep.format {
+                Format::Text => outln!("{file}: {verdict}"),
+                Format::Json => outln!("{}", serde_json::json!({"file": file, "ok": verdict == "OK"})),
+            }
+        }
+    }
+    if failed > 0 {
+        rep.invalid(
+            &sums
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            &format!("{failed} of {} computed hashes did NOT match", ok + failed),
+        );
+    }
+}
+
+/// The log hash of one file, quietly: `None` when it cannot be read or parsed.
+fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Option<Digest> {
+    let bytes = std::fs::read(path).ok()?;
+    let parsed = fgn_notation::parse(&bytes);
+    if !parsed.is_ok() {
+        return None;
+    }
+    chain_of(&path.display().to_string(), &parsed.document, side, rep).map(|c| c.log_hash())
+}
+
+/// `fgn verify-extends OLD NEW`: NEW has OLD's header and begins with all
+/// of OLD's events, compared by the chain.
+pub fn verify_extends(old: &Path, new: &Path, rep: &mut Reporter) {
+    let mut parsed = parse_all(&[old.to_path_buf(), new.to_path_buf()], rep);
+    if parsed.len() != 2 || parsed.iter().any(|(_, _, p)| !p.is_ok()) {
+        if rep.status == crate::report::Status::Ok {
+            rep.error("verify-extends takes two readable logs without syntax errors");
+        }
+        return;
+    }
+    let (new_input, _, new_p) = parsed.pop().expect("two inputs");
+    let (old_input, _, old_p) = parsed.pop().expect("two inputs");
+    let (old_name, new_name) = (old_input.name(), new_input.name());
+    let (old_doc, new_doc) = (&old_p.document, &new_p.document);
+    let (a, b) = (chain(&old_doc.game), chain(&new_doc.game));
+    if a.header != b.header {
+        rep.invalid(
+            &new_name,
+            &format!("does not extend {old_name}: the headers differ (a log's header is fixed before its first event)"),
+        );
+        return;
+    }
+    for (i, old_value) in a.events.iter().enumerate() {
+        let old_line = old_doc.event_lines.get(i).copied().unwrap_or(0);
+        let old_event = &old_doc.game.events[i];
+        match b.events.get(i) {
+            Some(v) if v == old_value => {}
+            Some(_) => {
+                let new_line = new_doc.event_lines.get(i).copied().unwrap_or(0);
+                rep.invalid(
+                    &new_name,
+                    &format!(
+                        "does not extend {old_name}: event {} differs: {old_name}:{old_line} `{old_event}`, {new_name}:{new_line} `{}`",
+                        i + 1,
+                        new_doc.game.events[i]
+                    ),
+                );
+                return;
+            }
+            None => {
+                rep.invalid(
+                    &new_name,
+                    &format!(
+                        "does not extend {old_name}: it ends after {} events, and {old_name}:{old_line} `{old_event}` is missing",
+                        b.events.len()
+                    ),
+                );
+                return;
+            }
+        }
+    }
+    let added = b.events.len() - a.events.len();
+    match rep.format {
+        Format::Text => outln!(
+            "{new_name} extends {old_name}: {} events kept, {added} appended",
+            a.events.len()
+        ),
+        Format::Json => outln!(
+            "{}",
+            serde_json::json!({"old": old_name, "new": new_name, "extends": true, "kept": a.events.len(), "appended": added})
+        ),
+    }
+}

@@ -1,0 +1,83 @@
+//! Log hashes: a hash chain over a log's canonical text (docs/hashing.md,
+//! "Log hashes"). The header gives the first value; each event folds into
+//! the previous one; the last value is the log hash. Every prefix of a log
+//! so has a hash of its own, which is how a newer download is checked to
+//! extend an older one.
+//!
+//! What is hashed is the text `fmt` writes: comments and spacing never
+//! count, and spellings NOTATION.md takes for the same event (an upper-case
+//! square, a `+` left out) hash alike, because moves are first completed to
+//! their canonical markers by replaying the log ([`crate::complete_markers`]).
+
+use fgn_notation::{Color, Game};
+
+use crate::hash::Digest;
+use crate::view::{view, ViewError};
+
+/// The derive_key context of the header's value.
+pub const HEADER_CONTEXT: &str = "fgn 2026-12-01 log header v1";
+/// The derive_key context of folding one event into the chain.
+pub const EVENT_CONTEXT: &str = "fgn 2026-12-01 log event v1";
+
+/// A log's hash chain.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Chain {
+    /// The value of the header alone.
+    pub header: Digest,
+    /// The value after each event, in order.
+    pub events: Vec<Digest>,
+}
+
+impl Chain {
+    /// The log hash: the value after the last event (the header's when
+    /// there is none).
+    pub fn log_hash(&self) -> Digest {
+        self.events.last().copied().unwrap_or(self.header)
+    }
+}
+
+/// The header's value: derive_key over its canonical tag lines, each with
+/// its line end, in file order.
+pub fn header_value(game: &Game) -> Digest {
+    let mut hasher = blake3::Hasher::new_derive_key(HEADER_CONTEXT);
+    for tag in &game.header.tags {
+        hasher.update(tag.to_string().as_bytes());
+        hasher.update(b"\n");
+    }
+    Digest(*hasher.finalize().as_bytes())
+}
+
+/// One step of the chain: derive_key over the previous value's 32 bytes
+/// followed by the event's canonical line and its line end.
+pub fn fold(previous: Digest, line: &str) -> Digest {
+    let mut hasher = blake3::Hasher::new_derive_key(EVENT_CONTEXT);
+    hasher.update(&previous.0);
+    hasher.update(line.as_bytes());
+    hasher.update(b"\n");
+    Digest(*hasher.finalize().as_bytes())
+}
+
+/// The chain of `game` as written, its events completed to canonical
+/// spelling as far as the log replays. From a rule error on, events are
+/// hashed in the spelling the parser gives them (lower-case squares, `P`
+/// dropped), since the rules can no longer say which markers are right; the
+/// header's own rules decide (a `--rules` file never changes a log hash).
+pub fn chain(game: &Game) -> Chain {
+    let canonical = crate::complete_markers(game);
+    let header = header_value(&canonical);
+    let mut value = header;
+    let events = canonical
+        .events
+        .iter()
+        .map(|e| {
+            value = fold(value, &e.to_string());
+            value
+        })
+        .collect();
+    Chain { header, events }
+}
+
+/// The chain of `side`'s view of `game` (a view of that side is its own view).
+pub fn view_chain(game: &Game, side: Color) -> Result<Chain, ViewError> {
+    view(game, side).map(|v| chain(&v))
+}

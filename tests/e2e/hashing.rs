@@ -1,0 +1,125 @@
+//! `fgn hash` (log hashes, chains, state hashes, `--check`) and `fgn
+//! verify-extends` through the binary.
+
+use std::path::Path;
+
+use crate::util::fgn;
+
+const LOG: &str = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = fgn(args, b"");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes `text` to a fresh file in the target folder and returns its path.
+fn scratch(name: &str, text: &str) -> String {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hashing");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("a scratch file");
+    path.display().to_string()
+}
+
+fn log_text() -> String {
+    std::fs::read_to_string(crate::util::root().join(LOG)).unwrap()
+}
+
+#[test]
+fn hash_prints_one_b3sum_line_per_log_and_ignores_formatting() {
+    let (code, out, _) = run(&["hash", LOG]);
+    assert_eq!(code, Some(0));
+    let (hash, file) = out.trim_end().split_once("  ").expect("HASH  FILE");
+    assert_eq!(file, LOG);
+    assert!(hash.starts_with("blake3:") && hash.len() == 7 + 64, "{hash}");
+    // fmt's output, comments and all, hashes alike; a changed clock does not.
+    let formatted = fgn(&["fmt", LOG], b"");
+    let same = scratch("formatted.fgn", &String::from_utf8_lossy(&formatted.stdout));
+    let (_, out2, _) = run(&["hash", &same]);
+    assert!(out2.starts_with(hash), "{out2}");
+    let changed = scratch("changed.fgn", &log_text().replace("1 w Bf1-a6", "1 w Bf1-a6 {t=3}"));
+    let (_, out3, _) = run(&["hash", &changed]);
+    assert!(!out3.starts_with(hash));
+}
+
+#[test]
+fn chain_and_states_print_a_value_per_event() {
+    let (code, chain, _) = run(&["hash", "--chain", LOG]);
+    assert_eq!(code, Some(0));
+    let events = fgn_notation::parse(log_text().as_bytes()).document.game.events.len();
+    assert_eq!(chain.lines().count(), events + 1, "{chain}");
+    assert!(chain.lines().nth(1).unwrap().ends_with(" line 12"), "{chain}");
+    // The last value of the chain is the log hash.
+    let (_, log, _) = run(&["hash", LOG]);
+    assert_eq!(chain.lines().last().unwrap().split("  ").next(), log.split("  ").next());
+    let (code, states, _) = run(&["hash", "--states", LOG]);
+    assert_eq!(code, Some(0));
+    assert_eq!(states.lines().count(), events + 1);
+    // After the mate the last state hash is the one show prints.
+    let (_, show, _) = run(&["show", LOG]);
+    let last = states.lines().last().unwrap().split("  ").next().unwrap();
+    assert!(show.contains(&format!("state hash: {last}")), "{show}");
+    // A player's hashes differ from the referee's during setup.
+    let (_, white, _) = run(&["hash", "--states", "--as", "white", LOG]);
+    assert_ne!(white.lines().nth(1), states.lines().nth(1));
+    let (code, view, _) = run(&["hash", "--as", "black", LOG]);
+    assert_eq!(code, Some(0));
+    assert_ne!(view.split("  ").next(), log.split("  ").next());
+}
+
+#[test]
+fn check_says_ok_or_failed_per_file_and_exits_1_on_a_mismatch() {
+    let (_, sums, _) = run(&["hash", "corpus/survival-chess/valid", "corpus/magic-draughts/valid"]);
+    let good = scratch("good.sums", &sums);
+    let (code, out, _) = run(&["hash", "--check", &good]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.lines().all(|l| l.ends_with(": OK")), "{out}");
+    let first = sums.lines().next().unwrap();
+    let (hash, file) = first.split_once("  ").unwrap();
+    let wrong = hash.replacen(&hash[7..8], if &hash[7..8] == "0" { "1" } else { "0" }, 1);
+    let bad = scratch("bad.sums", &format!("{wrong}  {file}\n{hash}  missing.fgn\n"));
+    let (code, out, err) = run(&["hash", "--check", &bad]);
+    assert_eq!(code, Some(1));
+    assert_eq!(out, format!("{file}: FAILED\nmissing.fgn: FAILED open or read\n"));
+    assert!(err.contains("2 of 2 computed hashes did NOT match"), "{err}");
+}
+
+#[test]
+fn verify_extends_accepts_appends_and_names_the_first_difference() {
+    let text = log_text();
+    let lines: Vec<&str> = text.lines().collect();
+    // The first 20 lines: the header and the first events.
+    let old = scratch("old.fgn", &(lines[..20].join("\n") + "\n"));
+    let (code, out, err) = run(&["verify-extends", &old, LOG]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("extends") && out.contains("appended"), "{out}");
+    // The other way round NEW lacks events.
+    let (code, _, err) = run(&["verify-extends", LOG, &old]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("is missing"), "{err}");
+    // A changed event is named with both lines.
+    let changed = scratch("changed-new.fgn", &text.replace("1 b a11-a9", "1 b a11-a10"));
+    let (code, _, err) = run(&["verify-extends", &old, &changed]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("event 8 differs") && err.contains(":19 `1 b a11-a9`") && err.contains("`1 b a11-a10`"),
+        "{err}"
+    );
+    // A torn last line of OLD is reported; the complete events are compared.
+    let torn = scratch("torn.fgn", &(lines[..20].join("\n") + "\n1 w Qd1"));
+    let (code, _, err) = run(&["verify-extends", &torn, LOG]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("torn") || err.contains("line end"), "{err}");
+    // A different header never extends.
+    let other = scratch(
+        "other-header.fgn",
+        &text.replacen("[Rules \"1.0\"]", "[Rules \"1.0\"]\n[Room \"x\"]", 1),
+    );
+    let (code, _, err) = run(&["verify-extends", &old, &other]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("headers differ"), "{err}");
+}
