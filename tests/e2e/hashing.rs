@@ -66,6 +66,12 @@ fn chain_and_states_print_a_value_per_event() {
     // A player's hashes differ from the referee's during setup.
     let (_, white, _) = run(&["hash", "--states", "--as", "white", LOG]);
     assert_ne!(white.lines().nth(1), states.lines().nth(1));
+    let (code, json, _) = run(&["--format", "json", "hash", "--chain", LOG]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["file"], LOG);
+    assert_eq!(v["events"].as_array().unwrap().len(), events);
+    assert_eq!(v["events"][0]["line"], 12);
     let (code, view, _) = run(&["hash", "--as", "black", LOG]);
     assert_eq!(code, Some(0));
     assert_ne!(view.split("  ").next(), log.split("  ").next());
