@@ -223,7 +223,7 @@ fn main() -> ExitCode {
                 || args.iter().any(|a| a == "--format=json");
             if json && e.use_stderr() {
                 let message = e.render().to_string();
-                eprintln!(
+                errln!(
                     "{}",
                     serde_json::json!({"kind": "usage", "message": message.trim_end()})
                 );

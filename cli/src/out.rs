@@ -12,15 +12,30 @@ pub fn print(text: &str) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("error: cannot write to standard output: {e}");
+        eprint(&format!("error: cannot write to standard output: {e}\n"));
         std::process::exit(2);
     }
+}
+
+/// Writes `text` to standard error. Diagnostics that cannot be written (a
+/// full disk, `2>/dev/full`, a closed pipe) are lost, but never end the
+/// program with a panic: the exit code still tells what happened.
+pub fn eprint(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
 }
 
 /// `println!` through [`print()`].
 macro_rules! outln {
     ($($t:tt)*) => {
         $crate::out::print(&format!("{}\n", format_args!($($t)*)))
+    };
+}
+
+/// `eprintln!` through [`eprint()`].
+macro_rules! errln {
+    ($($t:tt)*) => {
+        $crate::out::eprint(&format!("{}\n", format_args!($($t)*)))
     };
 }
 

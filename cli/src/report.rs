@@ -69,8 +69,8 @@ impl Reporter {
             Severity::Warning => "warning",
         };
         match self.format {
-            Format::Text => eprint!("{}", d.render(file)),
-            Format::Json => eprintln!(
+            Format::Text => crate::out::eprint(&d.render(file)),
+            Format::Json => errln!(
                 "{}",
                 serde_json::json!({"file": file, "line": d.line, "column": d.column, "kind": kind, "message": d.message})
             ),
@@ -81,8 +81,8 @@ impl Reporter {
     pub fn invalid(&mut self, file: &str, message: &str) {
         self.raise(Status::Invalid);
         match self.format {
-            Format::Text => eprintln!("error: {file}: {message}"),
-            Format::Json => eprintln!(
+            Format::Text => errln!("error: {file}: {message}"),
+            Format::Json => errln!(
                 "{}",
                 serde_json::json!({"file": file, "kind": "invalid", "message": message})
             ),
@@ -93,8 +93,8 @@ impl Reporter {
     pub fn rule_error(&mut self, file: &str, line: u32, column: u32, rule: &str, message: &str) {
         self.raise(Status::Invalid);
         match self.format {
-            Format::Text => eprintln!("{file}:{line}:{column}: [{rule}] {message}"),
-            Format::Json => eprintln!(
+            Format::Text => errln!("{file}:{line}:{column}: [{rule}] {message}"),
+            Format::Json => errln!(
                 "{}",
                 serde_json::json!({"file": file, "line": line, "column": column, "kind": "rule", "rule": rule, "message": message})
             ),
@@ -105,8 +105,8 @@ impl Reporter {
     pub fn unsupported(&mut self, file: &str, message: &str) {
         self.raise(Status::Error);
         match self.format {
-            Format::Text => eprintln!("{file}: unsupported: {message}"),
-            Format::Json => eprintln!(
+            Format::Text => errln!("{file}: unsupported: {message}"),
+            Format::Json => errln!(
                 "{}",
                 serde_json::json!({"file": file, "kind": "unsupported", "message": message})
             ),
@@ -127,16 +127,16 @@ impl Reporter {
     pub fn error(&mut self, message: &str) {
         self.raise(Status::Error);
         match self.format {
-            Format::Text => eprintln!("error: {message}"),
-            Format::Json => eprintln!("{}", serde_json::json!({"kind": "error", "message": message})),
+            Format::Text => errln!("error: {message}"),
+            Format::Json => errln!("{}", serde_json::json!({"kind": "error", "message": message})),
         }
     }
 
     /// A remark that changes nothing in the status.
     pub fn note(&self, message: &str) {
         match self.format {
-            Format::Text => eprintln!("{message}"),
-            Format::Json => eprintln!("{}", serde_json::json!({"kind": "note", "message": message})),
+            Format::Text => errln!("{message}"),
+            Format::Json => errln!("{}", serde_json::json!({"kind": "note", "message": message})),
         }
     }
 }

@@ -220,3 +220,21 @@ fn rules_show_prints_the_open_world_defaults() {
     assert_eq!(v["bonus_weights"]["regen"], 42);
     assert_eq!(v["damage_ramp_start"], 100);
 }
+
+/// Regression: with standard error on a full device, `validate` panicked
+/// (exit 101, outside the documented codes); lost diagnostics must not
+/// change the exit code.
+#[test]
+fn a_full_standard_error_loses_diagnostics_but_not_the_exit_code() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return assert!(!std::path::Path::new("/dev/full").exists());
+    };
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_fgn"))
+        .args(["validate", "corpus/syntax-errors"])
+        .current_dir(crate::util::root())
+        .stdout(std::process::Stdio::null())
+        .stderr(full)
+        .status()
+        .expect("fgn runs");
+    assert_eq!(status.code(), Some(1));
+}
