@@ -508,7 +508,7 @@ impl GreatWar {
     /// enemy units.
     fn settle(&mut self, side: Color, destroyed: u32) {
         let enemy = side.opponent();
-        self.charges[side] = (self.charges[side] - 1).saturating_add(GAIN * destroyed);
+        self.charges[side] = self.charges[side].saturating_sub(1).saturating_add(GAIN * destroyed);
         self.charges[enemy] = self.charges[enemy].saturating_sub(LOSS * destroyed);
     }
 
