@@ -4,9 +4,10 @@ use std::fmt::Write as _;
 
 use fgn_notation::ObjectKind;
 use fgn_notation::{Color, Square};
+use fgn_replay::gwc::GreatWarState;
 use fgn_replay::magic::{spell_name, DraughtsState};
 use fgn_replay::owc;
-use fgn_replay::survival::{SurvivalKnowledge, SurvivalState};
+use fgn_replay::survival::SurvivalState;
 use fgn_replay::{KnownPosition, Position, Progress, Replay, Viewer};
 
 use crate::cmd_replay::{phase_text, turn_text};
@@ -45,6 +46,49 @@ fn chess_symbol(color: Color, kind: fgn_notation::PieceKind) -> char {
     match color {
         Color::White => ['♔', '♕', '♖', '♗', '♘', '♙'][i],
         Color::Black => ['♚', '♛', '♜', '♝', '♞', '♟'][i],
+    }
+}
+
+/// A great-war-chess board: each square shows its stack's letters (`I`,
+/// `IC`, `ICA`, `IF` for infantry on a fortification), upper case for
+/// white and lower case for black; empty squares are dotted. Squares are
+/// four characters wide so that the largest stack fits.
+fn gwc_grid(p: &GreatWarState) -> String {
+    let (files, ranks) = (p.board.files, p.board.ranks);
+    let mut out = String::new();
+    let letters: String = (0..files).map(|f| format!(" {:<3}", (b'a' + f) as char)).collect();
+    let _ = writeln!(out, "    {letters}");
+    for r in (0..ranks).rev() {
+        let _ = write!(out, "{:>3} ", r + 1);
+        for f in 0..files {
+            let sq = Square::new(f, r).expect("boards are at most 26x26");
+            let text = match p.stacks.iter().find(|s| s.square == sq) {
+                Some(stack) => stack
+                    .units
+                    .iter()
+                    .map(|u| match stack.color {
+                        Color::White => u.char(),
+                        Color::Black => u.char().to_ascii_lowercase(),
+                    })
+                    .collect(),
+                None => "·".to_string(),
+            };
+            let _ = write!(out, " {text:<3}");
+        }
+        let _ = writeln!(out, " {}", r + 1);
+    }
+    let _ = writeln!(out, "    {letters}");
+    out
+}
+
+fn gwc_notes(out: &mut String, p: &GreatWarState) {
+    let _ = writeln!(out, "charges: white {}, black {}", p.charges.white, p.charges.black);
+    if let Some(m) = &p.moved {
+        let units: String = m.units.iter().map(|u| u.char()).collect();
+        let _ = writeln!(out, "this turn's movement is used ({units} on {})", m.square);
+    }
+    if let Some(sq) = p.fired_from {
+        let _ = writeln!(out, "this turn's shot is used (fired from {sq})");
     }
 }
 
@@ -127,9 +171,9 @@ fn draughts_grid(game: &DraughtsState) -> String {
     })
 }
 
-fn hidden_setups_note(out: &mut String, known: &SurvivalKnowledge) {
-    if !known.hidden_setups.is_empty() {
-        let who: Vec<&str> = known.hidden_setups.iter().map(|c| c.name()).collect();
+fn hidden_setups_note(out: &mut String, hidden_setups: &[Color]) {
+    if !hidden_setups.is_empty() {
+        let who: Vec<&str> = hidden_setups.iter().map(|c| c.name()).collect();
         let _ = writeln!(out, "(hidden until both are ready: {}'s setup)", who.join(" and "));
     }
 }
@@ -264,8 +308,17 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
         }
         (_, Some(KnownPosition::Survival(k))) => {
             survival_notes(&mut notes, &k.position, &state.progress);
-            hidden_setups_note(&mut notes, k);
+            hidden_setups_note(&mut notes, &k.hidden_setups);
             survival_grid(&k.position)
+        }
+        (Position::GreatWar(p), None) => {
+            gwc_notes(&mut notes, p);
+            gwc_grid(p)
+        }
+        (_, Some(KnownPosition::GreatWar(k))) => {
+            gwc_notes(&mut notes, &k.position);
+            hidden_setups_note(&mut notes, &k.hidden_setups);
+            gwc_grid(&k.position)
         }
         (Position::Draughts(p), None) | (_, Some(KnownPosition::Draughts(p))) => {
             draughts_notes(&mut notes, p);

@@ -57,11 +57,17 @@ pub enum Rule {
     Reveal,
     /// `spell`
     Spell,
+    /// `shot`
+    Shot,
+    /// `stacking`
+    Stacking,
+    /// `fortification`
+    Fortification,
 }
 
 impl Rule {
     /// Every rule, in the order of docs/rules.md's table.
-    pub const ALL: [Rule; 25] = [
+    pub const ALL: [Rule; 28] = [
         Rule::Header,
         Rule::RulesVersion,
         Rule::Perspective,
@@ -87,6 +93,9 @@ impl Rule {
         Rule::Shop,
         Rule::Reveal,
         Rule::Spell,
+        Rule::Shot,
+        Rule::Stacking,
+        Rule::Fortification,
     ];
 
     /// The stable name: `king-safety`.
@@ -117,6 +126,9 @@ impl Rule {
             Rule::Shop => "shop",
             Rule::Reveal => "reveal",
             Rule::Spell => "spell",
+            Rule::Shot => "shot",
+            Rule::Stacking => "stacking",
+            Rule::Fortification => "fortification",
         }
     }
 }

@@ -8,6 +8,7 @@
 pub mod draughts;
 pub mod error;
 pub mod game;
+pub mod gwc;
 pub mod hash;
 pub mod loghash;
 pub mod magic;
@@ -16,6 +17,7 @@ pub mod rng;
 pub mod ruleset;
 pub mod seed;
 pub mod session;
+mod setup;
 pub mod standings;
 pub mod state;
 pub mod survival;
@@ -32,6 +34,7 @@ macro_rules! each_game {
             Replay::Survival($s) => $body,
             Replay::Draughts($s) => $body,
             Replay::OpenWorld($s) => $body,
+            Replay::GreatWar($s) => $body,
         }
     };
 }
@@ -53,6 +56,8 @@ pub enum Replay {
     Draughts(Session<magic::MagicDraughts>),
     /// open-world-chess
     OpenWorld(Session<owc::OpenWorld>),
+    /// great-war-chess
+    GreatWar(Session<gwc::GreatWar>),
 }
 
 /// Why a log cannot be replayed at all.
@@ -139,6 +144,7 @@ impl Replay {
         let time = rules.time_control();
         Ok(match rules {
             Ruleset::Survival(r) => Replay::Survival(Session::new(survival::Survival::new(r), time, game.has_seed())),
+            Ruleset::GreatWar(r) => Replay::GreatWar(Session::new(gwc::GreatWar::new(r), time, game.has_seed())),
             Ruleset::OpenWorld(r) => {
                 let commit = header
                     .get("SeedCommit")
@@ -161,20 +167,12 @@ impl Replay {
 
     /// Applies the event with index `index`; on error the replay is unchanged.
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
-        match self {
-            Replay::Survival(s) => s.apply(index, event),
-            Replay::Draughts(s) => s.apply(index, event),
-            Replay::OpenWorld(s) => s.apply(index, event),
-        }
+        each_game!(self, s => s.apply(index, event))
     }
 
     /// Checks that nothing owed is missing at the end of the log.
     pub fn finish(&self) -> Result<(), RuleError> {
-        match self {
-            Replay::Survival(s) => s.finish(),
-            Replay::Draughts(s) => s.finish(),
-            Replay::OpenWorld(s) => s.finish(),
-        }
+        each_game!(self, s => s.finish())
     }
 
     /// The shared rules' phase (playing, awaiting an answer, decided, over).
@@ -195,6 +193,7 @@ impl Replay {
             Replay::Survival(_) => GameKind::SurvivalChess,
             Replay::Draughts(_) => GameKind::MagicDraughts,
             Replay::OpenWorld(_) => GameKind::OpenWorldChess,
+            Replay::GreatWar(_) => GameKind::GreatWarChess,
         }
     }
 
@@ -204,6 +203,7 @@ impl Replay {
             Replay::Survival(s) => Position::Survival(s.engine.state()),
             Replay::Draughts(s) => Position::Draughts(s.engine.state()),
             Replay::OpenWorld(s) => Position::OpenWorld(s.engine.state()),
+            Replay::GreatWar(s) => Position::GreatWar(s.engine.state()),
         };
         State {
             game: self.game(),
@@ -218,6 +218,7 @@ impl Replay {
             Replay::Survival(s) => KnownPosition::Survival(s.engine.knowledge(viewer)),
             Replay::Draughts(s) => KnownPosition::Draughts(s.engine.knowledge(viewer)),
             Replay::OpenWorld(s) => KnownPosition::OpenWorld(s.engine.knowledge(viewer)),
+            Replay::GreatWar(s) => KnownPosition::GreatWar(s.engine.knowledge(viewer)),
         };
         Knowledge {
             game: self.game(),

@@ -282,6 +282,107 @@ impl OpenWorldRules {
     }
 }
 
+/// How many units of each movable kind one side sets up in great-war-chess.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct UnitCounts {
+    /// Infantry (I).
+    pub infantry: u8,
+    /// Cavalry (C).
+    pub cavalry: u8,
+    /// Artillery (A).
+    pub artillery: u8,
+}
+
+impl Default for UnitCounts {
+    fn default() -> UnitCounts {
+        UnitCounts {
+            infantry: 8,
+            cavalry: 2,
+            artillery: 2,
+        }
+    }
+}
+
+/// The parameters of great-war-chess (RULES.md section 3).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GreatWarRules {
+    /// Board size, W x H with 6 <= W, H <= 26 and H even. Tag `Board`.
+    pub board: Board,
+    /// Fortifications per side; 0 (none) by default. Tag `Fortifications`.
+    pub fortifications: u8,
+    /// Charges each side starts with. Tag `Charges`.
+    pub charges: u32,
+    /// Units per side.
+    pub units: UnitCounts,
+    /// Seconds for the secret setup; none by default. Tag `SetupSeconds` or `TimeControl "setup=..."`.
+    pub setup_seconds: Option<u32>,
+    /// Seconds per turn; none by default. Tag `MoveSeconds` or `TimeControl "move=..."`.
+    pub move_seconds: Option<u32>,
+}
+
+impl Default for GreatWarRules {
+    fn default() -> GreatWarRules {
+        GreatWarRules {
+            board: Board(BoardSize { files: 8, ranks: 8 }),
+            fortifications: 0,
+            charges: 40,
+            units: UnitCounts::default(),
+            setup_seconds: None,
+            move_seconds: None,
+        }
+    }
+}
+
+impl GreatWarRules {
+    /// What the rules require of these parameters, with the tags that set
+    /// the parameters at fault.
+    fn problem(&self) -> Option<(&'static [&'static str], String)> {
+        let size = self.board.0;
+        if let Some(message) = setup_board_problem(size, "great-war-chess") {
+            return Some((&["Board"], message));
+        }
+        if self.charges == 0 {
+            return Some((
+                &["Charges"],
+                "charges must be at least 1: a side with 0 charges has lost".into(),
+            ));
+        }
+        if self.units.infantry == 0 {
+            return Some((
+                &[],
+                "units.infantry must be at least 1: a side without infantry has lost".into(),
+            ));
+        }
+        // A square holds one unit of each kind of a side, and cavalry and
+        // artillery never stand on a fortification, so every kind must fit
+        // on the own half beside the fortifications.
+        let half = u32::from(size.files) * u32::from(size.ranks) / 2;
+        let forts = u32::from(self.fortifications);
+        if forts + 1 > half {
+            return Some((
+                &["Fortifications", "Board"],
+                format!("{forts} fortifications do not fit on a half of {half} squares beside the other units"),
+            ));
+        }
+        let u = self.units;
+        for (name, count, room) in [
+            ("infantry", u.infantry, half),
+            ("cavalry", u.cavalry, half - forts),
+            ("artillery", u.artillery, half - forts),
+        ] {
+            if u32::from(count) > room {
+                return Some((
+                    &["Fortifications", "Board"],
+                    format!("{count} {name} do not fit: a side's half has room for {room}"),
+                ));
+            }
+        }
+        None
+    }
+}
+
 /// The ruleset of any game.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 #[serde(untagged)]
@@ -292,6 +393,8 @@ pub enum Ruleset {
     Draughts(DraughtsRules),
     /// open-world-chess
     OpenWorld(OpenWorldRules),
+    /// great-war-chess
+    GreatWar(GreatWarRules),
 }
 
 /// The rules version each supported game implements.
@@ -309,7 +412,7 @@ impl Ruleset {
             GameKind::SurvivalChess => Some(Ruleset::Survival(SurvivalRules::default())),
             GameKind::MagicDraughts => Some(Ruleset::Draughts(DraughtsRules::default())),
             GameKind::OpenWorldChess => Some(Ruleset::OpenWorld(OpenWorldRules::default())),
-            GameKind::GreatWarChess => None,
+            GameKind::GreatWarChess => Some(Ruleset::GreatWar(GreatWarRules::default())),
         }
     }
 
@@ -321,7 +424,7 @@ impl Ruleset {
             GameKind::SurvivalChess => serde_json::from_str(json).map(Ruleset::Survival).map_err(bad)?,
             GameKind::MagicDraughts => serde_json::from_str(json).map(Ruleset::Draughts).map_err(bad)?,
             GameKind::OpenWorldChess => serde_json::from_str(json).map(Ruleset::OpenWorld).map_err(bad)?,
-            _ => return Err(format!("{game} is not supported yet")),
+            GameKind::GreatWarChess => serde_json::from_str(json).map(Ruleset::GreatWar).map_err(bad)?,
         };
         rules.check().map_err(|e| format!("rules for {game}: {e}"))?;
         Ok(rules)
@@ -342,7 +445,7 @@ impl Ruleset {
         let problem = |tags: &'static [&'static str], message: String| Some(Problem { tags, message });
         match self {
             Ruleset::Survival(r) => {
-                if let Some(message) = survival_board_problem(r.board.0) {
+                if let Some(message) = setup_board_problem(r.board.0, "survival-chess") {
                     return problem(&["Board"], message);
                 }
                 let l = &r.limits;
@@ -359,6 +462,7 @@ impl Ruleset {
                 None
             }
             Ruleset::Draughts(r) => r.problem().map(|(tags, message)| Problem { tags, message }),
+            Ruleset::GreatWar(r) => r.problem().map(|(tags, message)| Problem { tags, message }),
             Ruleset::OpenWorld(r) => {
                 let size = r.board.0;
                 if size.files < 8 || size.ranks < 6 {
@@ -431,29 +535,32 @@ impl Ruleset {
                 )
             };
             match self {
-                Ruleset::Survival(r) => match name {
-                    "Board" => {
-                        let size: BoardSize = value.parse().map_err(|_| fault("a board size WxH"))?;
-                        if survival_board_problem(size).is_some() {
-                            return Err(fault("a survival-chess board: W and H from 6 to 26, H even"));
-                        }
-                        r.board = Board(size);
+                Ruleset::GreatWar(r) => match name {
+                    "Fortifications" => {
+                        r.fortifications = decimal(value)
+                            .and_then(|v| u8::try_from(v).ok())
+                            .ok_or_else(|| fault("a number of fortifications per side 0..255"))?;
                     }
-                    "TimeControl" => {
-                        let tc: TimeControl = value
-                            .parse()
-                            .map_err(|_| fault("a time control such as \"setup=120 move=60\""))?;
-                        r.setup_seconds = tc.setup_seconds.or(r.setup_seconds);
-                        r.move_seconds = tc.move_seconds.or(r.move_seconds);
+                    "Charges" => {
+                        r.charges = decimal(value)
+                            .filter(|&v| v > 0)
+                            .ok_or_else(|| fault("a number of charges, at least 1"))?;
                     }
-                    "SetupSeconds" => {
-                        r.setup_seconds = Some(seconds(value).ok_or_else(|| fault("whole seconds, at least 1"))?)
-                    }
-                    "MoveSeconds" => {
-                        r.move_seconds = Some(seconds(value).ok_or_else(|| fault("whole seconds, at least 1"))?)
-                    }
-                    _ => {}
+                    _ => setup_game_tag(
+                        (name, value),
+                        "great-war-chess",
+                        &mut r.board,
+                        (&mut r.setup_seconds, &mut r.move_seconds),
+                    )
+                    .map_err(|expected| fault(&expected))?,
                 },
+                Ruleset::Survival(r) => setup_game_tag(
+                    (name, value),
+                    "survival-chess",
+                    &mut r.board,
+                    (&mut r.setup_seconds, &mut r.move_seconds),
+                )
+                .map_err(|expected| fault(&expected))?,
                 Ruleset::Draughts(r) => match name {
                     "Magic" => {
                         r.magic = match value {
@@ -601,6 +708,10 @@ impl Ruleset {
                 setup_seconds: r.setup_seconds,
                 move_seconds: r.move_seconds,
             },
+            Ruleset::GreatWar(r) => TimeControl {
+                setup_seconds: r.setup_seconds,
+                move_seconds: r.move_seconds,
+            },
             Ruleset::OpenWorld(r) => TimeControl {
                 setup_seconds: None,
                 move_seconds: r.move_seconds,
@@ -620,7 +731,6 @@ struct Problem {
     message: String,
 }
 
-/// Why `size` is not a survival-chess board (W and H from 6 to 26, H even).
 /// `0=3 1=1 2=2 3=2 4=2 5=2`: a count for each of the numbers 0 to 5, each
 /// named once, in any order.
 fn number_counts(value: &str) -> Option<[u8; 6]> {
@@ -638,9 +748,43 @@ fn number_counts(value: &str) -> Option<[u8; 6]> {
     seen.iter().all(|&s| s).then_some(out)
 }
 
-fn survival_board_problem(size: BoardSize) -> Option<String> {
+/// Applies a tag of a game with a secret setup that all such games share:
+/// `Board`, `TimeControl`, `SetupSeconds` and `MoveSeconds`; other tags
+/// are left alone. On a bad value, what was expected.
+fn setup_game_tag(
+    (name, value): (&str, &str),
+    game: &str,
+    board: &mut Board,
+    (setup_seconds, move_seconds): (&mut Option<u32>, &mut Option<u32>),
+) -> Result<(), String> {
+    let whole = || seconds(value).ok_or_else(|| "whole seconds, at least 1".to_string());
+    match name {
+        "Board" => {
+            let size: BoardSize = value.parse().map_err(|_| "a board size WxH".to_string())?;
+            if setup_board_problem(size, game).is_some() {
+                return Err(format!("a {game} board: W and H from 6 to 26, H even"));
+            }
+            *board = Board(size);
+        }
+        "TimeControl" => {
+            let tc: TimeControl = value
+                .parse()
+                .map_err(|_| "a time control such as \"setup=120 move=60\"".to_string())?;
+            *setup_seconds = tc.setup_seconds.or(*setup_seconds);
+            *move_seconds = tc.move_seconds.or(*move_seconds);
+        }
+        "SetupSeconds" => *setup_seconds = Some(whole()?),
+        "MoveSeconds" => *move_seconds = Some(whole()?),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Why `size` is not a board of `game`, a game with a secret setup on each
+/// side's half (W and H from 6 to 26, H even, so that the halves are equal).
+fn setup_board_problem(size: BoardSize, game: &str) -> Option<String> {
     let ok = (6..=26).contains(&size.files) && (6..=26).contains(&size.ranks) && size.ranks % 2 == 0;
-    (!ok).then(|| format!("board {size}: survival-chess boards are W x H with W and H from 6 to 26 and H even"))
+    (!ok).then(|| format!("board {size}: {game} boards are W x H with W and H from 6 to 26 and H even"))
 }
 
 /// A decimal number without sign or leading zeros.

@@ -75,6 +75,21 @@ pub fn next_turn(side: Color, number: MoveNumber) -> Result<Turn, Fault> {
     })
 }
 
+/// Checks that `side` acting with move number `n` is the mover of the
+/// turn numbered `number` that `to_move` plays.
+pub(crate) fn check_turn(side: Color, n: MoveNumber, to_move: Color, number: MoveNumber) -> Result<(), Fault> {
+    if side != to_move {
+        return Err(Fault::new(Rule::Turn, format!("it is {}'s turn", to_move.name())));
+    }
+    if n != number {
+        return Err(Fault::new(
+            Rule::MoveNumber,
+            format!("{}'s move carries move number {number}, not {n}", side.name()),
+        ));
+    }
+    Ok(())
+}
+
 /// What a game engine provides to the session.
 pub trait Engine {
     /// The current turn.

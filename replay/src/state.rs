@@ -48,6 +48,8 @@ pub enum Position {
     OpenWorld(crate::owc::State),
     /// magic-draughts
     Draughts(DraughtsState),
+    /// great-war-chess
+    GreatWar(crate::gwc::GreatWarState),
 }
 
 /// The canonical state of a game after some events: the position, the
@@ -74,6 +76,8 @@ pub enum KnownPosition {
     /// magic-draughts: everything on the board is public, and the state
     /// holds only numbers the log has revealed.
     Draughts(DraughtsState),
+    /// great-war-chess: during setup the viewer's own units; everything after.
+    GreatWar(crate::gwc::GreatWarKnowledge),
 }
 
 /// What one viewer knows of a game now.

@@ -415,3 +415,119 @@ fn every_state_and_knowledge_hashes() {
     }
     assert!(hashed > 1000);
 }
+
+/// Every single placement and removal of every unit kind on every square,
+/// and `ready`, for both sides in setup; in play, every movement of every
+/// unit set (legal or not, both markers) from each of the mover's stacks to
+/// every square, every shot from each of its stacks, and `end`.
+fn great_war_candidates(replay: &Replay) -> Vec<Event> {
+    use fgn_notation::{UnitKind, UnitMove, UnitSet};
+    let Position::GreatWar(state) = replay.state().position else {
+        unreachable!("a great-war-chess replay has its position")
+    };
+    let all = squares(state.board.files, state.board.ranks);
+    let mut out = Vec::new();
+    match replay.turn() {
+        Turn::Setup { .. } => {
+            for side in [Color::White, Color::Black] {
+                let n = MoveNumber(0);
+                out.push(player(n, side, Action::Ready));
+                for &sq in &all {
+                    for kind in UnitKind::ALL {
+                        out.push(player(
+                            n,
+                            side,
+                            Action::Remove {
+                                square: sq,
+                                unit: Some(kind),
+                            },
+                        ));
+                        let placements = vec![Placement {
+                            figure: Figure::Unit(kind),
+                            square: sq,
+                        }];
+                        out.push(player(n, side, Action::Place { placements }));
+                    }
+                }
+            }
+        }
+        Turn::Move { side, number } => {
+            use UnitKind::{Artillery as A, Cavalry as C, Infantry as I};
+            let sets: Vec<UnitSet> = [&[I][..], &[I, C], &[I, C, A], &[I, A], &[C], &[A], &[C, A]]
+                .iter()
+                .map(|k| UnitSet::new(k).expect("not empty"))
+                .collect();
+            out.push(player(number, side, Action::End));
+            for s in state.stacks.iter().filter(|s| s.color == side) {
+                for &to in &all {
+                    out.push(player(number, side, Action::Shot { from: s.square, to }));
+                    for &units in &sets {
+                        for capture in [false, true] {
+                            let m = UnitMove {
+                                units,
+                                from: s.square,
+                                to,
+                                capture,
+                            };
+                            out.push(player(number, side, Action::March(m)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn great_war_chess_legal_actions_are_exactly_the_legal_ones() {
+    let mut long = 0;
+    for seed in 0..2 {
+        // Fortifications in one game of two, so that their rules are walked too.
+        let forts = if seed == 0 { "2" } else { "0" };
+        let h = header(&[
+            ("Game", "great-war-chess"),
+            ("Rules", "1.0"),
+            ("Board", "6x6"),
+            ("Fortifications", forts),
+        ]);
+        let replay = Replay::new(&h).expect("supported");
+        let played = walk(replay, seed, 120, great_war_candidates, |_| Vec::new());
+        let plays = played
+            .iter()
+            .filter(|e| matches!(e.action, Action::March(_) | Action::Shot { .. }))
+            .count();
+        if plays >= 10 {
+            long += 1;
+        }
+    }
+    assert!(long >= 1, "only {long} random walks reach ten actions of play");
+}
+
+#[test]
+fn great_war_chess_games_from_the_generator_keep_the_promises() {
+    use fgn_replay::ruleset::{Board, GreatWarRules};
+    let mut decided = 0;
+    for seed in 0..4 {
+        let rules = GreatWarRules {
+            board: Board(BoardSize { files: 6, ranks: 6 }),
+            fortifications: (seed % 2) as u8 * 2,
+            charges: 12,
+            ..GreatWarRules::default()
+        };
+        let game: Game = fgn_replay::gwc::random::random_game(rules, seed, 200);
+        let mut replay = Replay::new(&game.header).expect("supported");
+        for (i, e) in game.events.iter().enumerate() {
+            // Every point of play, and the setup's last points, are checked
+            // in full; the long setup is only replayed.
+            if !matches!(replay.turn(), Turn::Setup { .. }) || i + 4 > game.events.len() {
+                let tried = great_war_candidates(&replay);
+                check_point(&mut replay, i, &tried, &format!("seed {seed}, event {i}"));
+            }
+            replay.apply(i, e).expect("generated games are legal");
+        }
+        replay.finish().expect("a generated game records its result");
+        decided += usize::from(matches!(replay.phase(), Phase::Over(_)));
+    }
+    assert!(decided >= 2, "only {decided} of 4 generated games reach a result");
+}

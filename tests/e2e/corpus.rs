@@ -101,7 +101,12 @@ fn json_then_from_json_then_json_is_the_same() {
 
 #[test]
 fn games_with_engines_validate_as_pinned() {
-    for game in ["survival-chess", "magic-draughts", "open-world-chess"] {
+    for game in [
+        "survival-chess",
+        "magic-draughts",
+        "open-world-chess",
+        "great-war-chess",
+    ] {
         let base = corpus().join(game);
         if !base.exists() {
             continue;
@@ -121,24 +126,11 @@ fn games_with_engines_validate_as_pinned() {
     }
     insta::glob!(
         "../../corpus",
-        "{survival-chess,magic-draughts,open-world-chess}/{valid,invalid}/*.fgn",
+        "{survival-chess,magic-draughts,open-world-chess,great-war-chess}/{valid,invalid}/*.fgn",
         |path| {
             insta::assert_snapshot!(transcript(&["validate", "--verbose", &rel(path)]));
         }
     );
-}
-
-#[test]
-fn games_without_engines_are_unsupported_never_valid() {
-    for game in ["great-war-chess"] {
-        for path in fgn_files(&corpus().join(game)) {
-            let out = fgn(&["validate", &rel(&path)], b"");
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{}: {stderr}", rel(&path));
-            assert!(stderr.contains("unsupported"), "{stderr}");
-            assert!(String::from_utf8_lossy(&out.stdout).contains("0 valid"));
-        }
-    }
 }
 
 /// Issue 5's promise: in every seeded open-world-chess game of the corpus,

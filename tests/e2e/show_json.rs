@@ -27,7 +27,12 @@ fn events(file: &str) -> usize {
 fn show_json_validates_against_its_schema() {
     let schema = Schema::load_from(&util::root().join("docs").join("fgn-show.schema.json"));
     let mut checked = 0;
-    for game in ["survival-chess", "open-world-chess", "magic-draughts"] {
+    for game in [
+        "survival-chess",
+        "open-world-chess",
+        "magic-draughts",
+        "great-war-chess",
+    ] {
         let dir = util::corpus().join(game).join("valid");
         for path in util::fgn_files(&dir) {
             let rel = path.strip_prefix(util::root()).unwrap().display().to_string();

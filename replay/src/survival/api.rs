@@ -43,18 +43,6 @@ pub struct SurvivalKnowledge {
 }
 
 impl Survival {
-    /// The sides whose setup `viewer` does not see: during setup, every
-    /// side but the viewer's own; none once both are ready.
-    fn hidden_from(&self, viewer: Viewer) -> Vec<Color> {
-        match self.turn {
-            Turn::Setup { .. } => [Color::White, Color::Black]
-                .into_iter()
-                .filter(|&c| !viewer.is(c))
-                .collect(),
-            Turn::Move { .. } => Vec::new(),
-        }
-    }
-
     fn setup_actions(&self, side: Color, out: &mut Vec<Event>) {
         let event = |action: Action| Event {
             n: MoveNumber(0),
@@ -62,11 +50,7 @@ impl Survival {
             action,
             clock_ms: None,
         };
-        let size = self.rules.board.0;
-        let squares = (0..size.ranks)
-            .flat_map(|r| (0..size.files).filter_map(move |f| Square::new(f, r)))
-            .filter(|&sq| self.in_own_half(side, sq));
-        for sq in squares {
+        for sq in crate::setup::own_half(self.rules.board.0, side) {
             match self.board.piece_at(sq) {
                 Some(_) => out.push(event(Action::Remove { square: sq, unit: None })),
                 None => {
@@ -112,7 +96,7 @@ impl GameRules for Survival {
     }
 
     fn knowledge(&self, viewer: Viewer) -> SurvivalKnowledge {
-        let hidden_setups = self.hidden_from(viewer);
+        let hidden_setups = crate::setup::hidden_setups(self.turn, viewer);
         let mut position = self.state();
         position.pieces.retain(|p| !hidden_setups.contains(&p.color));
         SurvivalKnowledge {

@@ -14,6 +14,7 @@ use fgn_notation::{
 use crate::error::{Fault, Rule};
 use crate::ruleset::SurvivalRules;
 use crate::session::{next_turn, Decision, Engine, Turn};
+use crate::setup;
 use board::{Board, Move, Piece};
 
 /// The state of a survival-chess game.
@@ -75,14 +76,6 @@ impl Survival {
         self.check
     }
 
-    fn in_own_half(&self, color: Color, sq: Square) -> bool {
-        let half = self.rules.board.0.ranks / 2;
-        match color {
-            Color::White => sq.rank_index() < half,
-            Color::Black => sq.rank_index() >= half,
-        }
-    }
-
     fn on_board(&self, sq: Square) -> Result<(), Fault> {
         if self.board.contains(sq) {
             Ok(())
@@ -127,21 +120,8 @@ impl Survival {
                 return Err(Fault::new(Rule::Setup, format!("`{}` is not a chess piece", p.figure)));
             };
             self.on_board(p.square)?;
-            if !self.in_own_half(side, p.square) {
-                let half = self.rules.board.0.ranks / 2;
-                let (lo, hi) = if side == Color::White {
-                    (1, half)
-                } else {
-                    (half + 1, self.rules.board.0.ranks)
-                };
-                return Err(Fault::new(
-                    Rule::Setup,
-                    format!(
-                        "{} sets up on its own half, ranks {lo}..{hi}; {} is not",
-                        side.name(),
-                        p.square
-                    ),
-                ));
+            if !setup::in_own_half(self.rules.board.0, side, p.square) {
+                return Err(setup::not_own_half(self.rules.board.0, side, p.square));
             }
             if self.board.piece_at(p.square).is_some() || squares.contains(&p.square) {
                 return Err(Fault::new(Rule::Setup, format!("{} is already occupied", p.square)));
@@ -390,29 +370,7 @@ impl Engine for Survival {
     fn player(&mut self, side: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
         match self.turn {
             Turn::Setup { ready } => {
-                let is_setup = matches!(action, Action::Place { .. } | Action::Remove { .. } | Action::Ready);
-                if !is_setup {
-                    return Err(Fault::new(
-                        Rule::Setup,
-                        format!(
-                            "setup is not over: {} and {} must both be ready before play",
-                            Color::White.name(),
-                            Color::Black.name()
-                        ),
-                    ));
-                }
-                if n != MoveNumber(0) {
-                    return Err(Fault::new(
-                        Rule::MoveNumber,
-                        format!("setup actions carry move number 0, not {n}"),
-                    ));
-                }
-                if ready[side] {
-                    return Err(Fault::new(
-                        Rule::Setup,
-                        format!("{} is ready and may not change its setup", side.name()),
-                    ));
-                }
+                setup::check_setup_action(ready, side, n, action)?;
                 match action {
                     Action::Place { placements } => self.place(side, placements).map(|()| None),
                     Action::Remove { square, .. } => self.remove(side, *square).map(|()| None),
@@ -437,15 +395,7 @@ impl Engine for Survival {
                         ),
                     ));
                 };
-                if side != to_move {
-                    return Err(Fault::new(Rule::Turn, format!("it is {}'s turn", to_move.name())));
-                }
-                if n != number {
-                    return Err(Fault::new(
-                        Rule::MoveNumber,
-                        format!("{}'s move carries move number {number}, not {n}", side.name()),
-                    ));
-                }
+                crate::session::check_turn(side, n, to_move, number)?;
                 self.play(side, number, m)
             }
         }

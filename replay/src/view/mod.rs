@@ -12,6 +12,7 @@ mod owc;
 use fgn_notation::{Action, Actor, Color, Event, Figure, Game, GameKind, Header, Placement, Tag};
 
 use crate::error::RuleError;
+use crate::gwc::GreatWar;
 use crate::magic::MagicDraughts;
 use crate::session::{Engine, Session, Turn};
 use crate::survival::Survival;
@@ -148,7 +149,7 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
     };
     let mut events: Vec<(Event, usize)> = Vec::with_capacity(view.events.len());
     match view.kind() {
-        Some(GameKind::SurvivalChess) => {
+        Some(GameKind::SurvivalChess | GameKind::GreatWarChess) => {
             for (i, event) in view.events.iter().enumerate() {
                 let (Actor::World, Action::Setup { color, placements }) = (event.actor, &event.action) else {
                     events.push((event.clone(), i));
@@ -196,6 +197,7 @@ pub struct ViewWriter {
 #[derive(Clone, Debug)]
 enum Run {
     Survival(Session<Survival>),
+    GreatWar(Session<GreatWar>),
     Draughts(Session<MagicDraughts>),
     OpenWorld(Box<owc::Fog>),
 }
@@ -210,6 +212,7 @@ impl ViewWriter {
         })?;
         let run = match replay {
             Replay::Survival(s) => Run::Survival(s),
+            Replay::GreatWar(s) => Run::GreatWar(s),
             Replay::Draughts(s) => Run::Draughts(s),
             Replay::OpenWorld(s) => Run::OpenWorld(Box::new(owc::Fog::new(s, side))),
         };
@@ -232,7 +235,8 @@ impl ViewWriter {
     pub fn push(&mut self, index: usize, event: &Event, out: &mut Vec<Event>) -> Result<(), RuleError> {
         let side = self.side;
         match &mut self.run {
-            Run::Survival(s) => survival(s, side, index, event, out),
+            Run::Survival(s) => secret_setup(s, side, index, event, out),
+            Run::GreatWar(s) => secret_setup(s, side, index, event, out),
             Run::Draughts(s) => {
                 s.apply(index, event)?;
                 // The seed would tell every number not yet revealed.
@@ -283,21 +287,62 @@ fn observation(after: &Event, action: Action) -> Event {
     }
 }
 
-/// survival-chess: the opponent's placements and removals are hidden; its
-/// `ready` is turn structure and shown. When both sides are ready the world
-/// shows the opponent's final setup in square order, so that nothing of the
-/// order of its hidden edits shows. Everything after setup is public.
-fn survival(
-    s: &mut Session<Survival>,
+/// A game with a secret setup and no fog after it, as its views need it.
+trait SecretSetup: Engine {
+    /// `action` of `mover` as canonical FGN writes it, if it needs more
+    /// than its own spelling (survival-chess check markers).
+    fn canonical(&self, mover: Color, action: &Action) -> Option<Action>;
+
+    /// `color`'s setup as it stands, in square order.
+    fn setup_of(&self, color: Color) -> Vec<Placement>;
+}
+
+impl SecretSetup for Survival {
+    fn canonical(&self, mover: Color, action: &Action) -> Option<Action> {
+        match action {
+            Action::Move(m) => self.canonical_move(mover, m).map(Action::Move),
+            _ => None,
+        }
+    }
+
+    fn setup_of(&self, color: Color) -> Vec<Placement> {
+        self.board()
+            .pieces()
+            .filter(|(_, p)| p.color == color)
+            .map(|(square, p)| Placement {
+                figure: Figure::Piece(p.kind),
+                square,
+            })
+            .collect()
+    }
+}
+
+impl SecretSetup for GreatWar {
+    fn canonical(&self, _: Color, _: &Action) -> Option<Action> {
+        None
+    }
+
+    fn setup_of(&self, color: Color) -> Vec<Placement> {
+        self.placements(color)
+    }
+}
+
+/// survival-chess and great-war-chess: the opponent's placements and
+/// removals are hidden; its `ready` is turn structure and shown. When both
+/// sides are ready the world shows the opponent's final setup in square
+/// order, so that nothing of the order of its hidden edits shows.
+/// Everything after setup is public.
+fn secret_setup<E: SecretSetup>(
+    s: &mut Session<E>,
     side: Color,
     index: usize,
     event: &Event,
     out: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     let was_ready = both_ready(s.engine.turn());
-    let canonical = match (&event.action, event.actor) {
-        (Action::Move(m), Actor::Player(mover)) => s.engine.canonical_move(mover, m).map(Action::Move),
-        _ => None,
+    let canonical = match event.actor {
+        Actor::Player(mover) => s.engine.canonical(mover, &event.action),
+        Actor::World => None,
     };
     s.apply(index, event)?;
     let hidden = matches!(
@@ -313,16 +358,7 @@ fn survival(
     }
     if !was_ready && both_ready(s.engine.turn()) {
         let opponent = side.opponent();
-        let placements: Vec<Placement> = s
-            .engine
-            .board()
-            .pieces()
-            .filter(|(_, p)| p.color == opponent)
-            .map(|(square, p)| Placement {
-                figure: Figure::Piece(p.kind),
-                square,
-            })
-            .collect();
+        let placements = s.engine.setup_of(opponent);
         // A side readied by its clock with nothing placed has no setup to show.
         if !placements.is_empty() {
             out.push(observation(
