@@ -33,8 +33,14 @@ fn chain_of(name: &str, doc: &Document, side: Option<Color>, rep: &mut Reporter)
                 rep.unsupported(name, &e.to_string());
                 None
             }
+            // The view up to a rule error is what the player saw, and is
+            // hashed like the log itself, which is hashed up to the error too.
+            Err(fgn_replay::ViewError::Rule { view, error }) => {
+                rep.invalid(name, &format!("{error} (the view up to that event is hashed)"));
+                Some(chain(&view))
+            }
             Err(e) => {
-                rep.invalid(name, &format!("no view to hash: {e}"));
+                rep.error(&format!("{name}: {e}"));
                 None
             }
         },
@@ -44,6 +50,12 @@ fn chain_of(name: &str, doc: &Document, side: Option<Color>, rep: &mut Reporter)
 /// The state hash (or `side`'s knowledge hash) after every event, as far
 /// as the log replays; `None` when reported.
 fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Reporter) -> Option<Vec<Digest>> {
+    if doc.game.perspective().is_some() {
+        rep.error(&format!(
+            "{name} is a player's view: `fgn hash --states` needs the full log (`fgn show VIEW` prints the view's knowledge hash)"
+        ));
+        return None;
+    }
     let mut replay = match Replay::new(&doc.game.header) {
         Ok(r) => r,
         Err(e) if e.is_unsupported() => {
@@ -160,9 +172,14 @@ fn print_per_event(name: &str, doc: &Document, is_view: bool, first: Digest, val
 /// SUMS file is checked against the log hash of FILE, as `b3sum -c` does.
 pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
     let side = side.map(Side::color);
-    let (mut ok, mut failed) = (0, 0);
+    let (mut ok, mut failed, mut unread) = (0, 0, 0);
     for sums_path in sums {
-        let text = match std::fs::read_to_string(sums_path) {
+        let read = if sums_path.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin())
+        } else {
+            std::fs::read_to_string(sums_path)
+        };
+        let text = match read {
             Ok(t) => t,
             Err(e) => {
                 rep.error(&format!("{}: cannot read: {e}", sums_path.display()));
@@ -173,7 +190,12 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
             if line.trim().is_empty() {
                 continue;
             }
-            let Some((expected, file)) = line.split_once("  ") else {
+            let well_formed = |h: &str| {
+                h.strip_prefix("blake3:").is_some_and(|x| {
+                    x.len() == 64 && x.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+                })
+            };
+            let Some((expected, file)) = line.split_once("  ").filter(|(h, f)| well_formed(h) && !f.is_empty()) else {
                 rep.error(&format!(
                     "{}:{}: expected `blake3:<64 hex>  FILE`, found `{line}`",
                     sums_path.display(),
@@ -186,10 +208,10 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
                 Some(_) => "FAILED",
                 None => "FAILED open or read",
             };
-            if verdict == "OK" {
-                ok += 1;
-            } else {
-                failed += 1;
+            match verdict {
+                "OK" => ok += 1,
+                "FAILED" => failed += 1,
+                _ => unread += 1,
             }
             match rep.format {
                 Format::Text => outln!("{file}: {verdict}"),
@@ -197,15 +219,19 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
             }
         }
     }
+    let list = sums
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
     if failed > 0 {
         rep.invalid(
-            &sums
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
+            &list,
             &format!("{failed} of {} computed hashes did NOT match", ok + failed),
         );
+    }
+    if unread > 0 {
+        rep.invalid(&list, &format!("{unread} listed files could not be read or parsed"));
     }
 }
 
@@ -224,9 +250,9 @@ fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Option<Digest
 pub fn verify_extends(old: &Path, new: &Path, rep: &mut Reporter) {
     let mut parsed = parse_all(&[old.to_path_buf(), new.to_path_buf()], rep);
     if parsed.len() != 2 || parsed.iter().any(|(_, _, p)| !p.is_ok()) {
-        if rep.status == crate::report::Status::Ok {
-            rep.error("verify-extends takes two readable logs without syntax errors");
-        }
+        // Logs that cannot be read whole cannot be compared: a usage or
+        // input error (exit 2), not a verdict.
+        rep.error("cannot compare: verify-extends takes two readable logs without syntax errors");
         return;
     }
     let (new_input, _, new_p) = parsed.pop().expect("two inputs");

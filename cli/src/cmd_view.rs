@@ -145,6 +145,13 @@ pub fn verify(full_path: &Path, view_path: &Path, rep: &mut Reporter) {
     else {
         return;
     };
+    if let Some(side) = full.game.perspective() {
+        // A view compared with itself would certify nothing.
+        return rep.error(&format!(
+            "{full_name} is {}'s view, not a full log: verify-view checks a view against the log it came from",
+            side.name()
+        ));
+    }
     let Some(side) = view.game.perspective() else {
         return rep.invalid(
             &view_name,

@@ -31,8 +31,8 @@ use report::{Format, Reporter};
 #[command(name = "fgn", version, about, long_about)]
 struct Cli {
     /// `text` for people; `json` for programs: diagnostics as one JSON object
-    /// per line on standard error, and the results of validate, show and
-    /// leaderboard as JSON on standard output.
+    /// per line on standard error, and the results of validate, show,
+    /// leaderboard, hash and verify-extends as JSON on standard output.
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
 
@@ -141,7 +141,8 @@ enum Command {
     /// Compares the header and then event by event. Exit 0 when they agree;
     /// 1 when they part (naming the first line of VIEW where they do and
     /// what was expected there, or that events are missing or extra) or
-    /// FULL breaks a rule; 2 when the game has no engine or a file cannot
+    /// FULL breaks a rule; 2 when FULL is itself a view, the game has no
+    /// engine or a file cannot
     /// be read.
     VerifyView {
         /// The full log.

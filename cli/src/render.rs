@@ -277,8 +277,10 @@ fn owc_known_grid(k: &owc::Knowledge) -> String {
     })
 }
 
-fn owc_notes(out: &mut String, public: &owc::Public, coins: &[(Color, u32)]) {
-    let _ = writeln!(out, "moves left in this turn: {}", public.moves_left);
+fn owc_notes(out: &mut String, progress: &Progress, public: &owc::Public, coins: &[(Color, u32)]) {
+    if progress.turn.is_some() {
+        let _ = writeln!(out, "moves left in this turn: {}", public.moves_left);
+    }
     for c in [Color::White, Color::Black] {
         if public.curses[c] > 0 {
             let _ = writeln!(
@@ -327,6 +329,7 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
         (Position::OpenWorld(p), None) => {
             owc_notes(
                 &mut notes,
+                &state.progress,
                 &p.public,
                 &[(Color::White, p.coins.white), (Color::Black, p.coins.black)],
             );
@@ -335,7 +338,7 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
         (_, Some(KnownPosition::OpenWorld(k))) => {
             // A player's coins are its own secret.
             let own: Vec<(Color, u32)> = k.viewer.color().zip(k.coins).into_iter().collect();
-            owc_notes(&mut notes, &k.public, &own);
+            owc_notes(&mut notes, &state.progress, &k.public, &own);
             owc_known_grid(k)
         }
     };

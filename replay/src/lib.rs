@@ -220,10 +220,19 @@ impl Replay {
             Replay::OpenWorld(s) => KnownPosition::OpenWorld(s.engine.knowledge(viewer)),
             Replay::GreatWar(s) => KnownPosition::GreatWar(s.engine.knowledge(viewer)),
         };
+        // The last clock reading, and the turn start taken from it, may
+        // belong to an event the viewer did not see (an opponent's hidden
+        // setup edit, a world event in the fog): the clocks a player knows
+        // are those of the events in its view, not part of its knowledge.
+        let progress = Progress {
+            clock_ms: None,
+            turn_started_ms: None,
+            ..each_game!(self, s => s.progress())
+        };
         Knowledge {
             game: self.game(),
             viewer,
-            progress: each_game!(self, s => s.progress()),
+            progress,
             position,
         }
     }

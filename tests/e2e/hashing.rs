@@ -91,7 +91,33 @@ fn check_says_ok_or_failed_per_file_and_exits_1_on_a_mismatch() {
     let (code, out, err) = run(&["hash", "--check", &bad]);
     assert_eq!(code, Some(1));
     assert_eq!(out, format!("{file}: FAILED\nmissing.fgn: FAILED open or read\n"));
-    assert!(err.contains("2 of 2 computed hashes did NOT match"), "{err}");
+    assert!(err.contains("1 of 1 computed hashes did NOT match"), "{err}");
+    assert!(err.contains("1 listed files could not be read"), "{err}");
+    // SUMS from standard input, as b3sum -c - reads them.
+    let out = fgn(&["hash", "--check", "-"], sums.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // A line that is not `blake3:<64 hex>  FILE` is an error, not a FAILED file.
+    let malformed = scratch("malformed.sums", &format!("zzz  {file}\n{}  {file}\n", &hash[7..]));
+    let (code, out, err) = run(&["hash", "--check", &malformed]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        out.is_empty() && err.matches("expected `blake3:<64 hex>  FILE`").count() == 2,
+        "{err}"
+    );
+}
+
+/// Regression: logs with syntax errors made verify-extends exit 1 (a
+/// verdict) though its help promises 2 (it cannot compare them).
+#[test]
+fn verify_extends_and_verify_view_refuse_what_they_cannot_compare() {
+    let (code, _, err) = run(&["verify-extends", "corpus/syntax-errors/se-01-bad-square.fgn", LOG]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot compare"), "{err}");
+    // A view given as the full log certifies nothing.
+    let view = "corpus/open-world-chess/views/owc-01-raid-king-killed.white.fgn";
+    let (code, _, err) = run(&["verify-view", view, view]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a full log"), "{err}");
 }
 
 #[test]

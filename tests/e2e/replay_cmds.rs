@@ -148,3 +148,20 @@ fn show_as_a_player_names_public_events_as_its_view_writes_them() {
     // White's placements are secret while black sets up.
     assert!(last("3").contains("nothing of it is seen"), "{}", last("3"));
 }
+
+/// Regression: a player's knowledge carried the clock of the opponent's
+/// hidden setup edit, so two logs that differ only there gave the player
+/// different knowledge hashes though identical views.
+#[test]
+fn a_players_knowledge_holds_no_clock_of_hidden_events() {
+    let file = "corpus/survival-chess/valid/12-setup-timeout-auto-ready.fgn";
+    let (code, json) = stdout(&["--format", "json", "show", "--at", "2", "--as", "white", file]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["knowledge"]["progress"]["clock_ms"], serde_json::Value::Null, "{v}");
+    assert_eq!(
+        v["knowledge"]["progress"]["turn_started_ms"],
+        serde_json::Value::Null,
+        "{v}"
+    );
+}
