@@ -71,7 +71,8 @@ fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Repor
     for (i, event) in doc.game.events.iter().enumerate() {
         if let Err(e) = replay.apply(i, event) {
             let line = doc.event_lines.get(i).copied().unwrap_or(1);
-            rep.rule_error(name, line, 1, e.rule.name(), &format!("`{event}`: {}", e.message));
+            let column = doc.event_columns.get(i).copied().unwrap_or(1);
+            rep.rule_error(name, line, column, e.rule.name(), &format!("`{event}`: {}", e.message));
             rep.note(&format!(
                 "{name}: state hashes end at event {i}, the last one that applied"
             ));
