@@ -12,9 +12,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Action, BoardSize, Game};
+use fgn_replay::gwc::random::random_game as random_gwc;
 use fgn_replay::magic::random::random_game as random_draughts;
 use fgn_replay::owc::random::random_game as random_owc;
-use fgn_replay::ruleset::OpenWorldRules;
+use fgn_replay::ruleset::{GreatWarRules, OpenWorldRules};
 use fgn_replay::survival::random::random_game as random_survival;
 
 /// Runs `f` repeatedly for at least `min` and returns the best time per run,
@@ -142,6 +143,25 @@ fn main() {
     ] {
         let games: Vec<Game> = (0..count)
             .map(|i| random_owc(rules.clone(), std::array::from_fn(|b| (b * 7 + i) as u8), i as u64, 600))
+            .collect();
+        measure(label, &games, |g| g.events.len(), min);
+    }
+
+    // Great-war-chess counts every event, setup placements and `end` included,
+    // since each of them is a step the engine checks.
+    header("great-war-chess (setup included)", "events");
+    for (label, rules) in [
+        ("default", GreatWarRules::default()),
+        (
+            "forts",
+            GreatWarRules {
+                fortifications: 2,
+                ..GreatWarRules::default()
+            },
+        ),
+    ] {
+        let games: Vec<Game> = (0..count)
+            .map(|i| random_gwc(rules.clone(), i as u64 + 1, 300))
             .collect();
         measure(label, &games, |g| g.events.len(), min);
     }

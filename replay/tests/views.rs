@@ -3,7 +3,9 @@
 //! view, and a change it can see changes the view), a view is written
 //! append-only, and viewing a view again changes nothing.
 
-use fgn_notation::{Action, Actor, Color, Event, Figure, Game, MagicNumber, ObjectKind, PieceKind, Placement, Square};
+use fgn_notation::{
+    Action, Actor, Color, Event, Figure, Game, MagicNumber, ObjectKind, PieceKind, Placement, Square, UnitKind,
+};
 use fgn_replay::ruleset::OpenWorldRules;
 use fgn_replay::{view, KnownPosition, Replay, ViewError, ViewWriter, Viewer};
 use proptest::prelude::*;
@@ -433,4 +435,135 @@ fn owc_views_hide_moves_and_observe() {
         }
     }
     assert_eq!(forms.len(), 4, "{forms:?}");
+}
+
+// ---------------------------------------------------------------------------
+// great-war-chess: the opponent's setup edits are hidden, its final setup is
+// not.
+
+/// A random game on 8x8 with 0, 1 or 2 fortifications per side (by `seed`),
+/// so that setups with and without fortifications are both drawn.
+fn gwc_game(seed: u64) -> Game {
+    let rules = fgn_replay::ruleset::GreatWarRules {
+        fortifications: (seed % 3) as u8,
+        ..Default::default()
+    };
+    fgn_replay::gwc::random::random_game(rules, seed, 80)
+}
+
+/// `color`'s setup placements in the order they were made (the generator
+/// places one unit per event).
+fn gwc_placements(game: &Game, color: Color) -> Vec<Placement> {
+    game.events
+        .iter()
+        .filter(|e| e.n.0 == 0 && e.actor == Actor::Player(color))
+        .filter_map(|e| match &e.action {
+            Action::Place { placements } => Some(placements.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// The game with `color`'s setup made another way to the same end: all its
+/// placements moved to where its first one was, fortifications first (a unit
+/// may stand on a fortification only once it is there), the units in reverse
+/// order, each unit placed, taken back and placed again.
+fn gwc_setup_edited(game: &Game, color: Color) -> Game {
+    let ours = |e: &Event| e.n.0 == 0 && e.actor == Actor::Player(color) && matches!(e.action, Action::Place { .. });
+    let at = game.events.iter().position(ours).expect("each side places its units");
+    let template = game.events[at].clone();
+    let event = |action| Event {
+        action,
+        ..template.clone()
+    };
+    let placements = gwc_placements(game, color);
+    let is_fort = |p: &Placement| p.figure == Figure::Unit(UnitKind::Fortification);
+    let mut edits: Vec<Event> = placements
+        .iter()
+        .filter(|p| is_fort(p))
+        .map(|p| event(Action::Place { placements: vec![*p] }))
+        .collect();
+    for p in placements.iter().rev().filter(|p| !is_fort(p)) {
+        let Figure::Unit(unit) = p.figure else {
+            unreachable!("great-war-chess places units")
+        };
+        edits.push(event(Action::Place { placements: vec![*p] }));
+        edits.push(event(Action::Remove {
+            unit: Some(unit),
+            square: p.square,
+        }));
+        edits.push(event(Action::Place { placements: vec![*p] }));
+    }
+    let mut out = game.clone();
+    out.events.retain(|e| !ours(e));
+    out.events.splice(at..at, edits);
+    out
+}
+
+/// The setup events only (move number 0), with `color`'s cavalry `index`
+/// (0 or 1) placed on another own square where no unit or fortification of
+/// `color` stands (always legal: cavalry may stand alone).
+fn gwc_setup_with_cavalry_moved(game: &Game, color: Color, index: usize) -> Game {
+    let taken: Vec<Square> = gwc_placements(game, color).iter().map(|p| p.square).collect();
+    let ranks = match color {
+        Color::White => 0..4,
+        Color::Black => 4..8,
+    };
+    let free = ranks
+        .flat_map(|r| (0..8).map(move |f| Square::new(f, r).expect("on the board")))
+        .find(|s| !taken.contains(s))
+        .expect("a half of 8x8 has room beyond 12 units and 2 fortifications");
+    let mut out = game.clone();
+    out.events.retain(|e| e.n.0 == 0);
+    let mut seen = 0;
+    for e in &mut out.events {
+        if let (Actor::Player(c), Action::Place { placements }) = (e.actor, &mut e.action) {
+            for p in placements
+                .iter_mut()
+                .filter(|p| c == color && p.figure == Figure::Unit(UnitKind::Cavalry))
+            {
+                if seen == index {
+                    p.square = free;
+                }
+                seen += 1;
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn gwc_views_are_append_only_and_idempotent(seed in any::<u64>(), cuts in prop::collection::vec(any::<usize>(), 6)) {
+        check_append_only_and_idempotent(&gwc_game(seed), &cuts);
+    }
+
+    #[test]
+    fn gwc_opponents_setup_edits_do_not_show(seed in any::<u64>()) {
+        let game = gwc_game(seed);
+        for side in SIDES {
+            let edited = gwc_setup_edited(&game, side.opponent());
+            prop_assert!(fgn_replay::validate(&edited).expect("supported").error.is_none());
+            prop_assert_eq!(the_view(&edited, side).canonical_text(), the_view(&game, side).canonical_text());
+            // The player's own edits are its own events: they show.
+            let own = gwc_setup_edited(&game, side);
+            prop_assert!(fgn_replay::validate(&own).expect("supported").error.is_none());
+            prop_assert_ne!(the_view(&own, side).canonical_text(), the_view(&game, side).canonical_text());
+        }
+    }
+
+    #[test]
+    fn gwc_opponents_final_setup_shows(seed in any::<u64>(), index in 0usize..2) {
+        let game = gwc_game(seed);
+        let mut setup = game.clone();
+        setup.events.retain(|e| e.n.0 == 0);
+        for side in SIDES {
+            let moved = gwc_setup_with_cavalry_moved(&game, side.opponent(), index);
+            prop_assert!(fgn_replay::validate(&moved).expect("supported").error.is_none());
+            prop_assert_ne!(the_view(&moved, side).canonical_text(), the_view(&setup, side).canonical_text());
+        }
+    }
 }
