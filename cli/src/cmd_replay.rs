@@ -313,6 +313,9 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
     let mut points: BTreeMap<String, (u32, String)> = BTreeMap::new();
     let mut skipped: Vec<String> = Vec::new();
     let mut counted = 0;
+    // A game counts once however many copies of it the archive holds: the
+    // same log hash is the same game.
+    let mut games: std::collections::HashMap<fgn_replay::Digest, String> = std::collections::HashMap::new();
     for (input, _, p) in parsed {
         let name = input.name();
         if !p.is_ok() {
@@ -326,6 +329,14 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
                 continue;
             }
         };
+        let hash = fgn_replay::loghash::chain(&p.document.game).log_hash();
+        if let Some(first) = games.get(&hash) {
+            rep.note(&format!(
+                "{name}: the same game as {first} (log hash {hash}), counted once"
+            ));
+            continue;
+        }
+        games.insert(hash, name.clone());
         counted += 1;
         let Some(point) = fgn_replay::standings::point(&p.document.game.header, &replay) else {
             continue;

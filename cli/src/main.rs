@@ -106,7 +106,8 @@ enum Command {
         path: PathBuf,
     },
     /// Standings by RULES.md: a point per multiplayer win of a VK player
-    /// (`vk:<number>` ids), counting only logs that validate.
+    /// (`vk:<number>` ids), counting only logs that validate, and each game
+    /// once however many copies of it (same log hash) the paths hold.
     Leaderboard {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]

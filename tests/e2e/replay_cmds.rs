@@ -165,3 +165,29 @@ fn a_players_knowledge_holds_no_clock_of_hidden_events() {
         "{v}"
     );
 }
+
+/// A game counts once in the standings however many copies of it (same log
+/// hash, whatever the file name or comments) the archive holds.
+#[test]
+fn leaderboard_counts_a_copied_game_once() {
+    let root = crate::util::root();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("leaderboard-copies");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = root.join("corpus/survival-chess/valid");
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    // A copy with a comment added is still the same game.
+    let text = std::fs::read_to_string(src.join("01-bishop-queen-mate.fgn")).unwrap();
+    std::fs::write(dir.join("zz-copy.fgn"), format!("; downloaded twice\n{text}")).unwrap();
+    let (_, original) = stdout(&["leaderboard", "corpus/survival-chess/valid"]);
+    let out = crate::util::fgn(&["leaderboard", dir.to_str().unwrap()], b"");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), original);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("zz-copy.fgn: the same game as") && err.contains("counted once"),
+        "{err}"
+    );
+}
