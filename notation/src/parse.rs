@@ -53,68 +53,141 @@ impl Parsed {
     }
 }
 
+/// How far into a file [`parse`] looks for a NUL byte to tell a binary
+/// file from a log, as git does: text never holds one, and binary formats
+/// nearly always have one near their start.
+const BINARY_PROBE_BYTES: usize = 8192;
+
+/// The UTF-8 encoding of U+FEFF, the byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Reads a log from its bytes.
 pub fn parse(src: &[u8]) -> Parsed {
     let mut p = LogParser::default();
-    if src.len() > MAX_FILE_BYTES {
-        p.diag(Diagnostic::at_bytes(
-            1,
-            "",
-            0,
-            0,
-            format!(
-                "the file is {} bytes; FGN reads files of at most {MAX_FILE_BYTES} bytes",
-                src.len()
-            ),
-        ));
-        return p.finish(0);
+    // A file that is not a log at all gets one diagnostic that says so,
+    // not the errors of every line it happens to break.
+    if let Some(message) = not_a_log(src) {
+        p.diag(Diagnostic::at_bytes(1, "", 0, 0, message));
+        return p.finish_unread();
     }
-    // One check of the whole file lets every line be sliced from it as text;
-    // only a file with invalid UTF-8 is checked line by line, to say where.
-    let whole = std::str::from_utf8(src).ok();
-    let mut line_no = 0u32;
-    let mut start = 0;
-    while start < src.len() {
-        line_no += 1;
-        let (end, next, complete) = match memchr_newline(&src[start..]) {
-            Some(i) => (start + i, start + i + 1, true),
-            None => (src.len(), src.len(), false),
-        };
-        let line = &src[start..end];
-        let line_text = whole.map(|w| &w[start..end]);
-        start = next;
-        if !complete {
-            let text = std::str::from_utf8(line).unwrap_or("");
-            let len = line.len();
-            let mut torn = Diagnostic::at_bytes(
+    // A byte order mark is an error (docs/notation.md §2.1), but one an
+    // editor adds without asking: it is reported once and the rest of the
+    // file is read as if it were not there, so that the lines after it are
+    // still checked and nothing else on line 1 is blamed on it.
+    let (src, bom) = match src.strip_prefix(BOM) {
+        Some(rest) => {
+            p.diag(Diagnostic::at_bytes(
+                1,
+                "",
+                0,
+                0,
+                "the file starts with a byte order mark (U+FEFF); FGN files are UTF-8 without one",
+            ));
+            (rest, true)
+        }
+        None => (src, false),
+    };
+    let mut parsed = p.read_lines(src);
+    if bom {
+        // Columns on line 1 count the mark, as an editor shows them.
+        for d in parsed.diagnostics.iter_mut().skip(1).filter(|d| d.line == 1) {
+            d.column += 1;
+        }
+    }
+    parsed
+}
+
+/// Why `src` cannot be read as a log at all, if it cannot: it is empty, too
+/// large, or not text.
+fn not_a_log(src: &[u8]) -> Option<String> {
+    if src.is_empty() {
+        return Some("the file is empty; an FGN log has at least its `Game` and `Rules` tags".into());
+    }
+    if src.len() > MAX_FILE_BYTES {
+        // Readers stop one byte past the limit, so the exact size is not
+        // known here; only that it is too large.
+        return Some(format!(
+            "the file is larger than {MAX_FILE_BYTES} bytes (64 MiB), the most FGN reads; nothing is read"
+        ));
+    }
+    let probe = &src[..src.len().min(BINARY_PROBE_BYTES)];
+    let nul = probe.iter().position(|&b| b == 0)?;
+    // A file that starts as a log does (a tag, a comment, a blank line,
+    // perhaps after a byte order mark) is read line by line even with a NUL
+    // in it: a crash can leave a block of NULs after the last good line, and
+    // the lines before them must not be lost. UTF-16 text ("[\0G\0...") has
+    // a NUL as its second byte, which no log has.
+    let text = src.strip_prefix(BOM).unwrap_or(src);
+    let starts_like_a_log = matches!(text.first(), Some(b'[' | b';' | b' ' | b'\n' | b'\r')) && text.get(1) != Some(&0);
+    if starts_like_a_log {
+        return None;
+    }
+    let line = probe[..nul].iter().filter(|&&b| b == b'\n').count() + 1;
+    Some(format!(
+        "this is not a text file (a NUL byte at line {line}, byte {}); FGN logs are UTF-8 text",
+        nul + 1
+    ))
+}
+
+impl LogParser {
+    /// Reads every line of `src` (at most [`MAX_FILE_BYTES`], not empty).
+    fn read_lines(mut self, src: &[u8]) -> Parsed {
+        // One check of the whole file lets every line be sliced from it as text;
+        // only a file with invalid UTF-8 is checked line by line, to say where.
+        let whole = std::str::from_utf8(src).ok();
+        let mut line_no = 0u32;
+        let mut start = 0;
+        while start < src.len() {
+            line_no += 1;
+            let (end, next, complete) = match memchr_newline(&src[start..]) {
+                Some(i) => (start + i, start + i + 1, true),
+                None => (src.len(), src.len(), false),
+            };
+            let line = &src[start..end];
+            let line_text = whole.map(|w| &w[start..end]);
+            start = next;
+            if !complete {
+                // A torn line longer than any line FGN reads is not shown: it
+                // may be the whole of a damaged file, and echoing it (with a
+                // caret line as wide) would bury the message.
+                let shown = std::str::from_utf8(line).ok().filter(|t| t.len() <= MAX_LINE_BYTES);
+                let text = shown.unwrap_or("");
+                let len = if shown.is_some() { line.len() } else { 0 };
+                let size = if shown.is_some() {
+                    String::new()
+                } else {
+                    format!(" ({} bytes)", line.len())
+                };
+                let mut torn = Diagnostic::at_bytes(
                 line_no,
                 text,
                 len,
                 0,
                 format!(
-                    "torn append: line {line_no} has no line end, so it is left out (the lines before it are read)"
+                    "torn append: line {line_no}{size} has no line end, so it is left out (the lines before it are read)"
                 ),
             );
-            torn.severity = Severity::Warning;
-            p.diag(torn);
-            break;
+                torn.severity = Severity::Warning;
+                self.diag(torn);
+                break;
+            }
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let line_text = line_text.map(|t| t.strip_suffix('\r').unwrap_or(t));
+            self.line(line_no, line, line_text);
+            if self.diagnostics.len() > MAX_DIAGNOSTICS {
+                self.diagnostics.truncate(MAX_DIAGNOSTICS);
+                self.diag(Diagnostic::at_bytes(
+                    line_no,
+                    "",
+                    0,
+                    0,
+                    format!("more than {MAX_DIAGNOSTICS} errors; the rest of the file is not read"),
+                ));
+                return self.finish(line_no);
+            }
         }
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let line_text = line_text.map(|t| t.strip_suffix('\r').unwrap_or(t));
-        p.line(line_no, line, line_text);
-        if p.diagnostics.len() > MAX_DIAGNOSTICS {
-            p.diagnostics.truncate(MAX_DIAGNOSTICS);
-            p.diag(Diagnostic::at_bytes(
-                line_no,
-                "",
-                0,
-                0,
-                format!("more than {MAX_DIAGNOSTICS} errors; the rest of the file is not read"),
-            ));
-            return p.finish(line_no);
-        }
+        self.finish(line_no)
     }
-    p.finish(line_no)
 }
 
 #[derive(Default)]
@@ -422,6 +495,15 @@ impl LogParser {
     fn flush_comments(&mut self, anchor: Anchor) {
         for text in self.pending_comments.drain(..) {
             self.doc.comments.push(Comment { anchor, text });
+        }
+    }
+
+    /// The result for a file none of whose lines were read: its one
+    /// diagnostic, and no complaint about tags it could not have shown.
+    fn finish_unread(self) -> Parsed {
+        Parsed {
+            document: self.doc,
+            diagnostics: self.diagnostics,
         }
     }
 

@@ -1,6 +1,6 @@
 //! The command line itself: help, usage errors and exit codes.
 
-use crate::util::fgn;
+use crate::util::{fgn, scratch};
 
 #[test]
 fn help_names_every_command() {
@@ -237,4 +237,52 @@ fn a_full_standard_error_loses_diagnostics_but_not_the_exit_code() {
         .status()
         .expect("fgn runs");
     assert_eq!(status.code(), Some(1));
+}
+
+/// Issue #13: a 50 MB file of one line without a line end made `validate`
+/// write 104 MB to standard error (the torn line and a caret line as wide).
+#[test]
+fn a_huge_torn_line_gives_a_short_report() {
+    let dir = scratch("huge-torn");
+    let path = dir.join("one-line.fgn");
+    std::fs::write(&path, vec![b'x'; 50_000_000]).unwrap();
+    let out = fgn(&["validate", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.len() < 2_000, "{} bytes on stderr", out.stderr.len());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line 1 (50000000 bytes) has no line end"), "{stderr}");
+}
+
+/// Issue #13: files that are not logs at all (empty, too large, binary,
+/// starting with a byte order mark) get one error each that says so.
+#[test]
+fn files_that_are_not_logs_get_one_error_each() {
+    let dir = scratch("not-logs");
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        ("empty.fgn", Vec::new(), "the file is empty"),
+        (
+            "big.fgn",
+            vec![b'\n'; 70_000_000],
+            "the file is larger than 67108864 bytes",
+        ),
+        (
+            "binary.fgn",
+            vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3],
+            "this is not a text file",
+        ),
+        (
+            "bom.fgn",
+            b"\xEF\xBB\xBF[Game \"survival-chess\"]\n[Rules \"1.0\"]\n".to_vec(),
+            "byte order mark",
+        ),
+    ];
+    for (name, bytes, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out = fgn(&["validate", path.to_str().unwrap()], b"");
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.matches("error:").count(), 1, "{name}: {stderr}");
+        assert!(stderr.contains(expected), "{name}: {stderr}");
+    }
 }

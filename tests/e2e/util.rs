@@ -56,3 +56,12 @@ pub fn fgn_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// A fresh, empty folder for one test's files, under cargo's scratch
+/// folder for integration tests (left in place to look at after a failure).
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
