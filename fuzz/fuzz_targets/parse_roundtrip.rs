@@ -1,0 +1,22 @@
+//! Any bytes: parsing never panics; what parses cleanly prints and parses
+//! back to the same game and the same text (formatting is a fixed point).
+#![no_main]
+
+use fgn_notation::parse;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let parsed = parse(data);
+    assert!(parsed.diagnostics.len() <= fgn_notation::MAX_DIAGNOSTICS + 1);
+    if !parsed.diagnostics.is_empty() {
+        return;
+    }
+    let text = parsed.document.formatted();
+    let again = parse(text.as_bytes());
+    assert!(again.diagnostics.is_empty(), "{text}\n{:?}", again.diagnostics);
+    assert_eq!(again.document.game, parsed.document.game, "{text}");
+    assert_eq!(again.document.formatted(), text, "formatting twice");
+    let canonical = parsed.document.game.canonical_text();
+    let back = parse(canonical.as_bytes());
+    assert_eq!(back.document.game, parsed.document.game, "{canonical}");
+});
