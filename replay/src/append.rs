@@ -187,7 +187,7 @@ impl fmt::Display for AppendError {
             AppendError::Torn(torn) => write!(
                 f,
                 "line {} is torn (it has no line end): `{}` ({} bytes); nothing is appended after a torn line \
-                 until `fgn append --repair` cuts it",
+                 until it is cut (`fgn append --repair FILE` shows and cuts it)",
                 torn.line,
                 torn.shown(),
                 torn.bytes.len()
