@@ -4,6 +4,7 @@
 //! reading inputs, writing results and exit codes. Exit codes, for every
 //! command: 0 success, 1 some input is invalid, 2 a usage or I/O error.
 
+mod cmd_append;
 mod cmd_hash;
 mod cmd_replay;
 mod cmd_syntax;
@@ -32,7 +33,7 @@ use report::{Format, Reporter};
 struct Cli {
     /// `text` for people; `json` for programs: diagnostics as one JSON object
     /// per line on standard error, and the results of validate, show,
-    /// leaderboard, hash and verify-extends as JSON on standard output.
+    /// leaderboard, hash, verify-extends and append as JSON on standard output.
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
 
@@ -196,6 +197,43 @@ enum Command {
         #[arg(value_name = "NEW")]
         new: PathBuf,
     },
+    /// Append events to a log file, each checked against the game first.
+    ///
+    /// Each EVENT is one whole event line as one argument, e.g. `'12 w
+    /// Nf3-e5'` or, for a referee, `'12 @ timeout b'`. FILE is replayed and
+    /// each event is checked after the ones before it; then all of them are
+    /// appended with one write of whole lines and synced to disk. A batch is
+    /// all or nothing: if one event is refused (its syntax error or the
+    /// rule it breaks is reported) nothing is appended and the file is left
+    /// byte for byte as it was. Events may be spelled any way FGN reads
+    /// (`NG1-F3`, a `+` left out); they are written in canonical spelling,
+    /// as `fgn fmt` would write them, an end-of-line comment kept. The
+    /// header's rules decide; after the result only what the rules still
+    /// allow (chat, the world's `@ seed`) is accepted.
+    ///
+    /// An exclusive lock on FILE is held from the read to the sync, so
+    /// appenders running at once (processes using `fgn append` or the
+    /// library) never lose or interleave events. A FILE whose last line has
+    /// no line end (a torn append, left by a crash) is refused until
+    /// `--repair` shows the torn line and cuts it. FILE is never created.
+    ///
+    /// Exit 0 when appended (or repaired); 1 when an event or FILE itself is
+    /// refused (a syntax or rule error, a torn line); 2 when FILE cannot be
+    /// opened, locked, read or written, or its game cannot be checked. With
+    /// --format json the result is one JSON object on standard output
+    /// (docs/json.md). See docs/append.md.
+    Append {
+        /// Show the torn last line of FILE and cut it (truncate FILE to the
+        /// end of its last complete line); a complete FILE is left alone.
+        #[arg(long, conflicts_with = "events")]
+        repair: bool,
+        /// The log file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The event lines to append, one argument each, in order.
+        #[arg(value_name = "EVENT", required_unless_present = "repair")]
+        events: Vec<String>,
+    },
     /// Convert one JSON game (as `fgn json` writes it) back to canonical FGN.
     FromJson {
         /// A JSON file or `-`.
@@ -239,6 +277,8 @@ fn main() -> ExitCode {
     match &cli.command {
         Command::Fmt { check, write, paths } => cmd_syntax::fmt(paths, *check, *write, &mut rep),
         Command::Json { ndjson, paths } => cmd_syntax::json(paths, *ndjson, &mut rep),
+        Command::Append { repair: true, file, .. } => cmd_append::repair(file, &mut rep),
+        Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
         Command::FromJson { path } => cmd_syntax::from_json_cmd(path, &mut rep),
         Command::Validate { verbose, rules, paths } => {
             cmd_replay::validate(paths, rules.as_deref(), *verbose, &mut rep)

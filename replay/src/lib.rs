@@ -5,6 +5,7 @@
 //! game and its ruleset), it applies events one at a time and leaves the
 //! state untouched when an event breaks a rule.
 
+pub mod append;
 pub mod draughts;
 pub mod error;
 pub mod game;

@@ -783,7 +783,7 @@ fn setup_game_tag(
 /// Why `size` is not a board of `game`, a game with a secret setup on each
 /// side's half (W and H from 6 to 26, H even, so that the halves are equal).
 fn setup_board_problem(size: BoardSize, game: &str) -> Option<String> {
-    let ok = (6..=26).contains(&size.files) && (6..=26).contains(&size.ranks) && size.ranks % 2 == 0;
+    let ok = (6..=26).contains(&size.files) && (6..=26).contains(&size.ranks) && size.ranks.is_multiple_of(2);
     (!ok).then(|| format!("board {size}: {game} boards are W x H with W and H from 6 to 26 and H even"))
 }
 

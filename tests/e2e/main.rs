@@ -5,6 +5,7 @@
 
 mod util;
 
+mod append;
 mod cli;
 mod corpus;
 mod hashing;

@@ -111,7 +111,7 @@ fn sq_index(sq: Square) -> usize {
 
 /// Whether `sq` is a playable (dark) square of the 8x8 board.
 fn is_dark(sq: Square) -> bool {
-    sq.file_index() < 8 && sq.rank_index() < 8 && (sq.file_index() + sq.rank_index()) % 2 == 0
+    sq.file_index() < 8 && sq.rank_index() < 8 && (sq.file_index() + sq.rank_index()).is_multiple_of(2)
 }
 
 /// The starting squares of `color`, in square order (rank first, then file).

@@ -134,7 +134,7 @@ fn check_point(replay: &mut Replay, index: usize) {
         // Building the state is the slow part: compare after every
         // purchase and `end`, and after every 31st move.
         rejected += 1;
-        if !matches!(e.action, Action::Move(_)) || rejected % 31 == 0 {
+        if !matches!(e.action, Action::Move(_)) || rejected.is_multiple_of(31) {
             assert_eq!(
                 engine(replay).state(),
                 before,

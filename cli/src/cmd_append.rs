@@ -1,0 +1,140 @@
+//! `fgn append` and `fgn append --repair`: the library's durable append
+//! (`fgn_replay::append`) with its refusals reported as every command
+//! reports them.
+
+use std::path::Path;
+
+use fgn_replay::append::{AppendError, TornLine};
+use fgn_replay::StartError;
+
+use crate::out::outln;
+use crate::report::{Format, Reporter};
+
+/// `fgn append FILE EVENT...`.
+pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
+    let name = path.display().to_string();
+    if path.as_os_str() == "-" {
+        return rep.error("append writes to a log file, not to standard output: name the file");
+    }
+    match fgn_replay::append::append(path, events) {
+        Ok(appended) => match rep.format {
+            Format::Text => {
+                let count = appended.lines.len();
+                let noun = if count == 1 { "event" } else { "events" };
+                outln!(
+                    "{name}: appended {count} {noun} ({} in the log), log hash {}",
+                    appended.events,
+                    appended.log_hash
+                );
+                for line in &appended.lines {
+                    outln!("  {line}");
+                }
+            }
+            Format::Json => outln!(
+                "{}",
+                serde_json::json!({
+                    "file": name,
+                    "appended": appended.lines.len(),
+                    "lines": appended.lines,
+                    "events": appended.events,
+                    "hash": appended.log_hash.to_string(),
+                })
+            ),
+        },
+        Err(e) => {
+            report(&name, &e, rep);
+            let batch = match &e {
+                AppendError::EventSyntax { index, .. } | AppendError::EventRule { index, .. } if events.len() > 1 => {
+                    format!(
+                        " (event {} of {} is refused, so none is appended: a batch is all or nothing)",
+                        index + 1,
+                        events.len()
+                    )
+                }
+                _ => String::new(),
+            };
+            // A file that could not be opened or read was never touched; a
+            // refusal, or a write taken back, is worth saying so about.
+            let untouched = matches!(
+                e,
+                AppendError::NotAFile
+                    | AppendError::Io {
+                        action: "open" | "lock" | "read",
+                        ..
+                    }
+            );
+            if e.file_unchanged() && !untouched {
+                rep.note(&format!("{name}: nothing appended; the file is unchanged{batch}"));
+            }
+        }
+    }
+}
+
+/// `fgn append --repair FILE`.
+pub fn repair(path: &Path, rep: &mut Reporter) {
+    let name = path.display().to_string();
+    match fgn_replay::append::repair(path) {
+        Ok(cut) => match rep.format {
+            Format::Text => match &cut {
+                Some(torn) => outln!(
+                    "{name}: cut the torn line {}: `{}` ({} bytes)",
+                    torn.line,
+                    torn.shown(),
+                    torn.bytes.len()
+                ),
+                None => outln!("{name}: the last line is complete; nothing to repair"),
+            },
+            Format::Json => outln!(
+                "{}",
+                serde_json::json!({
+                    "file": name,
+                    "repaired": cut.is_some(),
+                    "line": cut.as_ref().map(|t| t.line),
+                    "bytes": cut.as_ref().map(|t| t.bytes.len()),
+                    "cut": cut.as_ref().map(TornLine::shown),
+                })
+            ),
+        },
+        Err(e) => report(&name, &e, rep),
+    }
+}
+
+/// Reports why `name` was not appended to (or repaired): a refusal is an
+/// invalid input (exit 1); a file that cannot be used or checked, exit 2.
+fn report(name: &str, e: &AppendError, rep: &mut Reporter) {
+    match e {
+        AppendError::Io { .. } | AppendError::NotAFile => rep.error(&format!("{name}: {e}")),
+        AppendError::TooLarge { .. } | AppendError::Torn(_) => rep.invalid(name, &e.to_string()),
+        AppendError::FileSyntax(diagnostics) => {
+            for d in diagnostics {
+                rep.diagnostic(name, d, "syntax");
+            }
+        }
+        AppendError::FileStart { error, line } => match error {
+            StartError::Header { error: rule, .. } if !error.is_unsupported() => {
+                rep.rule_error(name, *line, 1, rule.rule.name(), &rule.message)
+            }
+            _ => rep.unsupported(name, &error.to_string()),
+        },
+        AppendError::FileRule {
+            error,
+            event,
+            line,
+            column,
+        }
+        | AppendError::EventRule {
+            error,
+            event,
+            line,
+            column,
+            ..
+        } => rep.rule_error(
+            name,
+            *line,
+            *column,
+            error.rule.name(),
+            &format!("`{event}`: {}", error.message),
+        ),
+        AppendError::EventSyntax { diagnostic, .. } => rep.diagnostic(name, diagnostic, "syntax"),
+    }
+}

@@ -1,0 +1,297 @@
+//! `fgn append` and `fgn append --repair` through the binary: refusals that
+//! leave the file byte for byte as it was, torn tails, and many appenders
+//! racing on one file.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::util::fgn;
+
+/// A survival-chess log right after its setup: white and black each have a
+/// king, a knight and a pawn, and white is to move.
+const SETUP: &str = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+    0 w place Ke1 Ng1 Pa2\n0 b place Ke8 Ng8 Pa7\n0 w ready\n0 b ready\n";
+
+/// Writes `text` to a fresh file in the target folder and returns its path.
+fn scratch(name: &str, text: &[u8]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("append");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("a scratch file");
+    path
+}
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = fgn(args, b"");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn append(path: &Path, events: &[&str]) -> (Option<i32>, String, String) {
+    let path = path.to_str().expect("a UTF-8 path");
+    run(&[&["append", path], events].concat())
+}
+
+/// The `i`th move (0-based) of an endless knight shuffle: both knights go
+/// out and back, which survival-chess allows forever (it has no repetition
+/// rule).
+fn shuffle_move(i: usize) -> String {
+    let number = i / 2 + 1;
+    let out = (i / 2).is_multiple_of(2);
+    match (i.is_multiple_of(2), out) {
+        (true, true) => format!("{number} w Ng1-f3"),
+        (true, false) => format!("{number} w Nf3-g1"),
+        (false, true) => format!("{number} b Ng8-f6"),
+        (false, false) => format!("{number} b Nf6-g8"),
+    }
+}
+
+#[test]
+fn refused_appends_leave_the_file_byte_identical() {
+    let path = scratch("refused.fgn", SETUP.as_bytes());
+    let cases: [(&str, &[&str], &str); 4] = [
+        ("an illegal move", &["1 w Ng1-g3"], "[move]"),
+        ("a move out of turn", &["1 b Ng8-f6"], "refused.fgn:9:5:"),
+        ("a syntax error", &["1 w Ng1-z99"], " --> "),
+        // All or nothing: the legal first event is not appended either.
+        (
+            "a batch with one bad event",
+            &["1 w Ng1-f3", "1 b Ng8-f6", "2 w Nf3-f4"],
+            "event 3 of 3",
+        ),
+    ];
+    for (what, events, expected) in cases {
+        let (code, out, err) = append(&path, events);
+        assert_eq!(code, Some(1), "{what}: {err}");
+        assert!(out.is_empty(), "{what}: {out}");
+        assert!(err.contains(expected), "{what}: expected {expected:?} in {err}");
+        assert!(err.contains("nothing appended; the file is unchanged"), "{what}: {err}");
+        assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes(), "{what}");
+    }
+    // The syntax error is shown against the event's text, at the line it
+    // would have had in the file.
+    let (_, _, err) = append(&path, &["1 w Ng1-z99"]);
+    assert!(
+        err.contains("refused.fgn:9:9") && err.contains(" 9 | 1 w Ng1-z99"),
+        "{err}"
+    );
+}
+
+#[test]
+fn accepted_events_are_written_canonically_and_the_log_stays_valid() {
+    let path = scratch("accepted.fgn", SETUP.as_bytes());
+    let (code, out, err) = append(&path, &["1 w NG1-F3 {t=2.50}   ;  out it goes ", "1 b Ng8-f6"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(out.contains("appended 2 events (6 in the log)"), "{out}");
+    let expected = format!("{SETUP}1 w Ng1-f3 {{t=2.5}} ; out it goes\n1 b Ng8-f6\n");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
+
+    // The JSON result names the count and the log hash `fgn hash` gives.
+    let file = path.to_str().unwrap();
+    let out = fgn(&["--format", "json", "append", file, "2 w Nf3-g1"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(result["appended"], 1);
+    assert_eq!(result["events"], 7);
+    assert_eq!(result["lines"], serde_json::json!(["2 w Nf3-g1"]));
+    let (_, hash, _) = run(&["hash", file]);
+    assert_eq!(result["hash"].as_str().map(|h| format!("{h}  {file}\n")), Some(hash));
+
+    assert_eq!(run(&["validate", file]).0, Some(0));
+    assert_eq!(
+        run(&["fmt", "--check", file]).0,
+        Some(0),
+        "appended lines are canonical"
+    );
+}
+
+#[test]
+fn a_decided_game_takes_only_what_the_rules_allow_after_the_result() {
+    let log = std::fs::read(crate::util::corpus().join("survival-chess/valid/20-fools-mate-8x8.fgn")).unwrap();
+    let path = scratch("decided.fgn", &log);
+    let (code, _, err) = append(&path, &["2 w chat \"well played\""]);
+    assert_eq!(code, Some(0), "{err}");
+    let before = std::fs::read(&path).unwrap();
+    let (code, _, err) = append(&path, &["3 w e2-e4"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("[after-result]"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_torn_tail_is_reported_refused_and_repaired() {
+    let torn = format!("{SETUP}1 w Ng1-");
+    let path = scratch("torn.fgn", torn.as_bytes());
+    let file = path.to_str().unwrap();
+    // Every command reports it; validate still works on the complete lines.
+    let (code, _, err) = run(&["validate", file]);
+    assert_eq!(code, Some(0));
+    assert!(err.contains("torn append: line 9"), "{err}");
+
+    let (code, _, err) = append(&path, &["1 w Ng1-f3"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("line 9 is torn") && err.contains("`1 w Ng1-`"), "{err}");
+    assert!(err.contains("fgn append --repair"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), torn.as_bytes());
+
+    let (code, out, _) = run(&["append", "--repair", file]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("cut the torn line 9: `1 w Ng1-` (8 bytes)"), "{out}");
+    assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
+    // A complete file is left alone.
+    let out = fgn(&["--format", "json", "append", "--repair", file], b"");
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(result["repaired"], false);
+    assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
+    assert_eq!(append(&path, &["1 w Ng1-f3"]).0, Some(0));
+
+    // A long torn line with control characters is shown printable and cut short.
+    let long = [SETUP.as_bytes(), b"0 w chat \"\x1b[2J", &[b'x'; 300]].concat();
+    let path = scratch("torn-long.fgn", &long);
+    let file = path.to_str().unwrap();
+    let (code, _, err) = append(&path, &["0 w chat \"hi\""]);
+    assert_eq!(code, Some(1));
+    assert!(!err.contains('\x1b') && err.contains('…'), "{err}");
+    let out = fgn(&["--format", "json", "append", "--repair", file], b"");
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(result["repaired"], true);
+    assert_eq!(result["line"], 9);
+    assert_eq!(result["bytes"], 14 + 300);
+    assert!(result["cut"].as_str().is_some_and(|c| c.ends_with('…')), "{result}");
+    assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
+}
+
+#[test]
+fn a_file_that_cannot_be_used_is_an_error_with_exit_code_2() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("append");
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("missing.fgn");
+    let (code, _, err) = append(&missing, &["1 w Ng1-f3"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot open"), "{err}");
+    assert!(!missing.exists(), "append never creates a log");
+    assert_eq!(append(&dir, &["1 w Ng1-f3"]).0, Some(2));
+    assert_eq!(run(&["append", "-", "1 w Ng1-f3"]).0, Some(2));
+    let path = scratch("usage.fgn", SETUP.as_bytes());
+    let file = path.to_str().unwrap();
+    assert_eq!(run(&["append", file]).0, Some(2), "at least one EVENT");
+    assert_eq!(run(&["append", "--repair", file, "1 w Ng1-f3"]).0, Some(2));
+    assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
+}
+
+#[test]
+fn an_append_waits_for_a_lock_held_elsewhere() {
+    let path = scratch("held.fgn", SETUP.as_bytes());
+    let held = std::fs::File::open(&path).unwrap();
+    held.lock().expect("the test takes the lock");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fgn"))
+        .args(["append", path.to_str().unwrap(), "1 w Ng1-f3"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("fgn starts");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "append went ahead without the lock"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
+    held.unlock().unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{SETUP}1 w Ng1-f3\n"));
+}
+
+const APPENDERS: usize = 8;
+const ATTEMPTS: usize = 25;
+
+/// Runs `attempt(path, appender, attempt)` ATTEMPTS times in each of
+/// APPENDERS threads at once, each attempt a run of the binary, and returns
+/// every result.
+fn in_parallel<T: Send + 'static>(path: &Path, attempt: fn(&Path, usize, usize) -> T) -> Vec<T> {
+    let threads: Vec<_> = (0..APPENDERS)
+        .map(|p| {
+            let path = path.to_path_buf();
+            std::thread::spawn(move || (0..ATTEMPTS).map(|a| attempt(&path, p, a)).collect::<Vec<T>>())
+        })
+        .collect();
+    threads
+        .into_iter()
+        .flat_map(|t| t.join().expect("an appender"))
+        .collect()
+}
+
+#[test]
+fn concurrent_appenders_never_lose_or_interleave_events() {
+    // Chat is legal at any time and keeps the move number of the event
+    // before it, so every batch must be accepted.
+    let path = scratch("concurrent-chat.fgn", SETUP.as_bytes());
+    in_parallel(&path, |path, p, a| {
+        let batch: Vec<String> = (0..3).map(|k| format!("0 w chat \"p{p} a{a} k{k}\"")).collect();
+        let batch: Vec<&str> = batch.iter().map(String::as_str).collect();
+        let (code, _, err) = append(path, &batch);
+        assert_eq!(code, Some(0), "appender {p}, attempt {a}: {err}");
+    });
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.strip_prefix(SETUP).expect("the log only grew").lines().collect();
+    assert_eq!(lines.len(), APPENDERS * ATTEMPTS * 3);
+    // Each batch stands whole and in order, and every one is there once.
+    let mut batches = BTreeSet::new();
+    for batch in lines.chunks(3) {
+        let head = batch[0]
+            .strip_suffix(" k0\"")
+            .expect("a batch starts with its first line");
+        for (k, line) in batch.iter().enumerate() {
+            assert_eq!(*line, format!("{head} k{k}\""), "an interleaved batch: {batch:?}");
+        }
+        assert!(batches.insert(head.to_string()), "a batch appended twice: {head}");
+    }
+    assert_eq!(batches.len(), APPENDERS * ATTEMPTS);
+    assert_eq!(run(&["validate", path.to_str().unwrap()]).0, Some(0));
+}
+
+#[test]
+fn appenders_racing_for_the_next_move_get_each_move_accepted_once() {
+    // Every attempt reads the log, takes the next move of the knight
+    // shuffle and appends it with a chat line naming the attempt. Between
+    // the read and the lock another appender may have played that move;
+    // then the check under the lock must refuse the whole batch.
+    let path = scratch("concurrent-moves.fgn", SETUP.as_bytes());
+    let results = in_parallel(&path, |path, p, a| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let played = text[SETUP.len()..].lines().filter(|l| !l.contains(" chat ")).count();
+        let next = shuffle_move(played);
+        let number = next.split(' ').next().unwrap().to_string();
+        let chat = format!("{number} w chat \"p{p} a{a}\"");
+        let (code, _, err) = append(path, &[&next, &chat]);
+        match code {
+            Some(0) => Some(chat),
+            Some(1) => {
+                assert!(err.contains("nothing appended"), "{err}");
+                None
+            }
+            other => panic!("appender {p}, attempt {a}: exit {other:?}: {err}"),
+        }
+    });
+    let mut accepted = BTreeSet::new();
+    for chat in results.into_iter().flatten() {
+        assert!(accepted.insert(chat));
+    }
+    assert!(!accepted.is_empty());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.strip_prefix(SETUP).expect("the log only grew").lines().collect();
+    // The moves are the shuffle in order, each followed by the chat of the
+    // attempt that played it, and exactly the accepted attempts are there.
+    assert_eq!(lines.len(), accepted.len() * 2);
+    let mut present = BTreeSet::new();
+    for (i, pair) in lines.chunks(2).enumerate() {
+        assert_eq!(pair[0], shuffle_move(i));
+        assert!(present.insert(pair[1].to_string()), "appended twice: {}", pair[1]);
+    }
+    assert_eq!(present, accepted);
+    assert_eq!(run(&["validate", path.to_str().unwrap()]).0, Some(0));
+}
