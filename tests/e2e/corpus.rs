@@ -180,3 +180,44 @@ fn changing_any_outcome_of_a_seeded_corpus_game_fails() {
         "only {changed_count} outcomes in the seeded corpus games"
     );
 }
+
+/// Issue #12's readable summary of every valid game, pinned so that a rule
+/// change shows up in review as what it does to each game: the final
+/// position as `fgn show` draws it (with the result and the state hash),
+/// the event count, the log hash and the hashes of both players' views.
+#[test]
+fn every_valid_game_has_a_pinned_summary() {
+    insta::glob!(
+        "../../corpus",
+        "{survival-chess,magic-draughts,open-world-chess,great-war-chess}/valid/*.fgn",
+        |path| {
+            let file = rel(path);
+            let run = |args: &[&str]| {
+                let out = fgn(args, b"");
+                assert!(
+                    out.status.success(),
+                    "{args:?}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                String::from_utf8(out.stdout).expect("fgn writes UTF-8")
+            };
+            let json: serde_json::Value = serde_json::from_str(&run(&["json", &file])).expect("fgn json writes JSON");
+            let events = json["events"].as_array().map_or(0, Vec::len);
+            let hash = |args: &[&str]| {
+                let mut all = vec!["hash"];
+                all.extend_from_slice(args);
+                all.push(&file);
+                let text = run(&all);
+                text.split_whitespace().next().unwrap_or_default().to_string()
+            };
+            let summary = format!(
+                "{}\nevents: {events}\nlog hash: {}\nwhite's view: {}\nblack's view: {}\n",
+                run(&["show", &file]).trim_end(),
+                hash(&[]),
+                hash(&["--as", "white"]),
+                hash(&["--as", "black"]),
+            );
+            insta::assert_snapshot!(summary);
+        }
+    );
+}
