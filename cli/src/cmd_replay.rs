@@ -150,7 +150,12 @@ pub fn check(name: &str, doc: &Document, params: Option<&Params>, rep: &mut Repo
 }
 
 fn result_text(replay: &Replay) -> String {
-    match replay.phase() {
+    status_text(replay.phase())
+}
+
+/// The result a phase stands for, as reports write it (`1-0 mate`, `in progress`).
+pub fn status_text(phase: Phase) -> String {
+    match phase {
         Phase::Over(d) => d.text(),
         Phase::ResultDue(d) => format!("decided {}", d.text()),
         Phase::AwaitingExtra { late } => format!("in progress ({} ran out of time)", late.name()),

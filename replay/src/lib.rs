@@ -10,6 +10,7 @@ pub mod error;
 pub mod game;
 pub mod gwc;
 pub mod hash;
+pub mod impact;
 pub mod loghash;
 pub mod magic;
 pub mod owc;
