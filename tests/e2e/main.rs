@@ -8,6 +8,7 @@ mod util;
 mod cli;
 mod corpus;
 mod hashing;
+mod impact;
 mod replay_cmds;
 mod schema;
 mod show_json;
