@@ -108,7 +108,8 @@ pub enum Checked {
     Invalid,
     /// The game has no engine yet (already reported).
     Unsupported,
-    /// The command could not check it, for example a bad `--rules` file (already reported).
+    /// The command could not check it: a one-game `--rules` file of another
+    /// game's parameters (already reported).
     Failed,
 }
 
