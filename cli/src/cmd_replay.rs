@@ -1,10 +1,10 @@
 //! `fgn validate`, `fgn show` and `fgn leaderboard`: the commands that replay logs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use fgn_notation::{Color, Document};
-use fgn_replay::{Phase, Place, Replay, RuleError, Ruleset, StartError, Turn};
+use fgn_notation::{Color, Document, GameKind};
+use fgn_replay::{Overridden, Params, Phase, Place, Replay, RuleError, RulesFile, StartError, Turn};
 
 use crate::cmd_syntax::parse_all;
 use crate::out::outln;
@@ -25,29 +25,79 @@ fn message(doc: &Document, error: &RuleError) -> String {
 
 /// Where a rule error points in the file: line and column.
 fn locate(doc: &Document, error: &RuleError) -> (u32, u32) {
-    match error.place {
-        Place::Event(i) => (
-            doc.event_lines.get(i).copied().unwrap_or(1),
-            doc.event_columns.get(i).copied().unwrap_or(1),
-        ),
-        Place::End => (doc.event_lines.last().or(doc.tag_lines.last()).copied().unwrap_or(1), 1),
-        Place::Header => (1, 1),
-    }
+    fgn_replay::locate(doc, error.place)
 }
 
 fn header_line(doc: &Document, tag: Option<&str>) -> u32 {
-    tag.and_then(|t| doc.game.header.tags.iter().position(|x| x.name == t))
-        .and_then(|i| doc.tag_lines.get(i).copied())
-        .unwrap_or(1)
+    fgn_replay::tag_line(doc, tag)
 }
 
-/// A `--rules FILE` value: a JSON object of parameters for the log's game.
-fn load_rules(path: Option<&Path>, game: fgn_notation::GameKind) -> Result<Option<Ruleset>, String> {
-    let Some(path) = path else { return Ok(None) };
+/// A `--rules FILE` value, read and checked once before any log: the
+/// parameters of one game, or objects of parameters keyed by game name
+/// (docs/rules.md, "Rules files"). A missing or malformed file is one
+/// error.
+pub fn load_rules(path: Option<&Path>) -> Result<Rules, String> {
+    let Some(path) = path else {
+        return Ok(Rules::default());
+    };
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    Ruleset::from_json(game, &text)
-        .map(Some)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    let file = RulesFile::parse(&text).map_err(|e| format!("rules file {}: {e}", path.display()))?;
+    Ok(Rules {
+        file: Some((path.display().to_string(), file)),
+        refused: BTreeSet::new(),
+    })
+}
+
+/// The `--rules` file of a run, if any, handing each log the parameters
+/// for its game.
+#[derive(Debug, Default)]
+pub struct Rules {
+    /// The file's name and content.
+    file: Option<(String, RulesFile)>,
+    /// The games whose logs a one-game file's parameters do not fit,
+    /// reported once each.
+    refused: BTreeSet<GameKind>,
+}
+
+/// The logs of a game the rules file has no parameters for (a one-game
+/// file of another game's parameters): reported once, not checked.
+#[derive(Debug)]
+pub struct NotTheirs;
+
+impl Rules {
+    /// The parameters for logs of `game`: `None` when there is no file or it
+    /// does not name the game. A one-game file whose parameters are not this
+    /// game's is a usage error, reported for the first such log only.
+    pub fn params(&mut self, game: GameKind, rep: &mut Reporter) -> Result<Option<&Params>, NotTheirs> {
+        let Some((name, file)) = &self.file else {
+            return Ok(None);
+        };
+        match file.params(game) {
+            Ok(p) => Ok(p),
+            Err(e) => {
+                if self.refused.insert(game) {
+                    rep.error(&format!("rules file {name}: {e}; logs of {game} are not checked"));
+                }
+                Err(NotTheirs)
+            }
+        }
+    }
+}
+
+/// Says which header tags of the log `name` a rules file overrode: a note
+/// per tag on standard error, as text or (`--format json`) a JSON object
+/// with `"kind": "override"` and the tag, its header value, the parameter
+/// and the value used.
+pub fn report_overrides(name: &str, overridden: &[Overridden], rep: &Reporter) {
+    for o in overridden {
+        match rep.format {
+            Format::Text => rep.note(&format!("{name}: {o}")),
+            Format::Json => crate::out::eprint(&format!(
+                "{}\n",
+                serde_json::json!({"file": name, "kind": "override", "tag": o.tag, "header": o.header, "parameter": o.parameter, "used": o.used})
+            )),
+        }
+    }
 }
 
 /// The outcome of checking one log.
@@ -58,28 +108,23 @@ pub enum Checked {
     Invalid,
     /// The game has no engine yet (already reported).
     Unsupported,
-    /// The command could not check it, for example a bad `--rules` file (already reported).
+    /// The command could not check it: a one-game `--rules` file of another
+    /// game's parameters (already reported).
     Failed,
 }
 
-/// Replays one parsed log, reporting its first rule error.
-pub fn check(name: &str, doc: &Document, rules_file: Option<&Path>, rep: &mut Reporter) -> Checked {
+/// Replays one parsed log, reporting its first rule error and the header
+/// tags the rules file's `params` overrode.
+pub fn check(name: &str, doc: &Document, params: Option<&Params>, rep: &mut Reporter) -> Checked {
     let game = &doc.game;
-    let Some(kind) = game.kind() else {
+    if game.kind().is_none() {
         rep.invalid(name, "the header names no game");
         return Checked::Invalid;
-    };
-    let rules = match load_rules(rules_file, kind) {
-        Ok(r) => r,
-        Err(e) => {
-            rep.error(&e);
-            return Checked::Failed;
-        }
-    };
-    let verdict = match rules {
-        Some(r) => fgn_replay::validate_with(game, r),
-        None => fgn_replay::validate(game),
-    };
+    }
+    let verdict = fgn_replay::validate_with_params(game, params);
+    if let Ok(v) = &verdict {
+        report_overrides(name, &v.overridden, rep);
+    }
     match verdict {
         Err(StartError::Unsupported(g)) => {
             rep.unsupported(name, &format!("{g} is not supported yet: no rules engine validates it"));
@@ -106,7 +151,12 @@ pub fn check(name: &str, doc: &Document, rules_file: Option<&Path>, rep: &mut Re
 }
 
 fn result_text(replay: &Replay) -> String {
-    match replay.phase() {
+    status_text(replay.phase())
+}
+
+/// The result a phase stands for, as reports write it (`1-0 mate`, `in progress`).
+pub fn status_text(phase: Phase) -> String {
+    match phase {
         Phase::Over(d) => d.text(),
         Phase::ResultDue(d) => format!("decided {}", d.text()),
         Phase::AwaitingExtra { late } => format!("in progress ({} ran out of time)", late.name()),
@@ -116,6 +166,10 @@ fn result_text(replay: &Replay) -> String {
 
 /// `fgn validate`.
 pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mut Reporter) {
+    let mut rules = match load_rules(rules) {
+        Ok(r) => r,
+        Err(e) => return rep.error(&e),
+    };
     let parsed = parse_all(paths, rep);
     let (mut valid, mut invalid, mut unsupported, mut failed) = (0, 0, 0, 0);
     for (input, _, p) in parsed {
@@ -125,7 +179,16 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
             rep.file_status(&name, "invalid", None);
             continue;
         }
-        match check(&name, &p.document, rules, rep) {
+        let params = match p.document.game.kind().map(|g| rules.params(g, rep)) {
+            Some(Err(NotTheirs)) => Err(NotTheirs),
+            Some(Ok(params)) => Ok(params),
+            None => Ok(None),
+        };
+        let checked = match params {
+            Ok(params) => check(&name, &p.document, params, rep),
+            Err(NotTheirs) => Checked::Failed,
+        };
+        match checked {
             Checked::Valid(replay) => {
                 valid += 1;
                 let result = result_text(&replay);
@@ -198,6 +261,10 @@ impl Viewer {
 
 /// `fgn show`.
 pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&Path>, rep: &mut Reporter) {
+    let mut rules = match load_rules(rules_file) {
+        Ok(r) => r,
+        Err(e) => return rep.error(&e),
+    };
     let mut parsed = parse_all(&[path.to_path_buf()], rep);
     if parsed.len() != 1 {
         if rep.status == Status::Ok {
@@ -236,16 +303,12 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
             Ok((g, side, origins)) => (g, Viewer::of(side), origins, true),
         },
     };
-    let rules = match load_rules(rules_file, kind) {
-        Ok(r) => r,
-        Err(e) => return rep.error(&e),
-    };
-    let start = match rules {
-        Some(r) => Replay::with_rules(&game.header, r),
-        None => Replay::new(&game.header),
-    };
-    let mut replay = match start {
-        Ok(r) => r,
+    let Ok(params) = rules.params(kind, rep) else { return };
+    let mut replay = match Replay::with_params(&game.header, params) {
+        Ok((r, overridden)) => {
+            report_overrides(&name, &overridden, rep);
+            r
+        }
         Err(StartError::Unsupported(g)) => {
             return rep.unsupported(&name, &format!("{g} is not supported yet: fgn show cannot draw it"))
         }

@@ -6,6 +6,7 @@
 
 mod cmd_append;
 mod cmd_hash;
+mod cmd_impact;
 mod cmd_replay;
 mod cmd_syntax;
 mod cmd_view;
@@ -33,7 +34,7 @@ use report::{Format, Reporter};
 struct Cli {
     /// `text` for people; `json` for programs: diagnostics as one JSON object
     /// per line on standard error, and the results of validate, show,
-    /// leaderboard, hash, verify-extends and append as JSON on standard output.
+    /// leaderboard, hash, verify-extends, append and impact as JSON on standard output.
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
 
@@ -83,9 +84,42 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
         /// Replay under changed parameters: a JSON object with any fields of
-        /// the game's ruleset (see `fgn rules show GAME`).
+        /// the game's ruleset (see `fgn rules show GAME`), or such objects
+        /// keyed by game name for a mixed archive. They win over the log's
+        /// header parameter tags; each tag overridden is named on standard
+        /// error (docs/rules.md, "Rules files").
         #[arg(long, value_name = "FILE")]
         rules: Option<PathBuf>,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Report what changed rules do to recorded games.
+    ///
+    /// Replays every game strictly under its own rules (defaults and header)
+    /// and under the changed ones (the --rules file's parameters, which win
+    /// over header tags), and reports each game that changes: valid to
+    /// invalid with the first failing event (line, event, rule), invalid to
+    /// valid, another first failure, another result, another final state
+    /// hash; then a summary table. A recorded world event the changed rules
+    /// would not produce makes the game invalid there. With --resimulate, a
+    /// game whose seed is revealed keeps its players' events (and chat,
+    /// resignations, extra answers and timeouts), drops the recorded world
+    /// events and has the referee derive them anew from the seed under the
+    /// changed rules: the report names the first world event that differs,
+    /// the first kept event that becomes illegal, or the new result. See
+    /// docs/impact.md. Exit 0 when nothing changes, 1 when some game
+    /// changes, 2 when a log cannot be read or compared or the rules file is
+    /// bad.
+    Impact {
+        /// The changed rules: one game's parameters, or objects of
+        /// parameters keyed by game name (docs/rules.md, "Rules files").
+        #[arg(long, value_name = "FILE")]
+        rules: PathBuf,
+        /// Derive the world events of seed-revealed games anew instead of
+        /// checking the recorded ones.
+        #[arg(long)]
+        resimulate: bool,
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
@@ -99,7 +133,8 @@ enum Command {
         /// its own pieces.
         #[arg(long = "as", value_enum, default_value = "all")]
         viewer: cmd_replay::Viewer,
-        /// Replay under changed parameters (a JSON ruleset file).
+        /// Replay under changed parameters (a rules file as for validate;
+        /// it wins over the header's parameter tags).
         #[arg(long, value_name = "FILE")]
         rules: Option<PathBuf>,
         /// A log file or `-`.
@@ -245,7 +280,7 @@ enum Command {
 #[derive(Debug, Subcommand)]
 enum RulesCommand {
     /// Print the default parameters of GAME as JSON; edit them into a file
-    /// for `--rules`.
+    /// for `--rules` (or key several games' by game name in one file).
     Show {
         /// survival-chess, open-world-chess, great-war-chess or magic-draughts.
         game: fgn_notation::GameKind,
@@ -289,6 +324,11 @@ fn main() -> ExitCode {
             rules,
             path,
         } => cmd_replay::show(path, *at, *viewer, rules.as_deref(), &mut rep),
+        Command::Impact {
+            rules,
+            resimulate,
+            paths,
+        } => cmd_impact::impact(paths, rules, *resimulate, &mut rep),
         Command::View { side, output, path } => cmd_view::view(path, *side, output.as_ref(), &mut rep),
         Command::VerifyView { full, view } => cmd_view::verify(full, view, &mut rep),
         Command::Hash {

@@ -11,9 +11,11 @@ pub mod error;
 pub mod game;
 pub mod gwc;
 pub mod hash;
+pub mod impact;
 pub mod loghash;
 pub mod magic;
 pub mod owc;
+pub mod referee;
 pub mod rng;
 pub mod ruleset;
 pub mod seed;
@@ -24,7 +26,7 @@ pub mod state;
 pub mod survival;
 pub mod view;
 
-use fgn_notation::{Event, Game, GameKind, Header};
+use fgn_notation::{Document, Event, Game, GameKind, Header};
 
 use game::GameRules;
 
@@ -43,7 +45,7 @@ macro_rules! each_game {
 pub use error::{Fault, Place, Rule, RuleError};
 pub use game::Viewer;
 pub use hash::Digest;
-pub use ruleset::Ruleset;
+pub use ruleset::{Overridden, Params, RulesFile, Ruleset};
 pub use session::{Decision, Engine, Phase, Session, Turn};
 pub use state::{Knowledge, KnownPosition, Position, Progress, State};
 pub use view::{replayable, view, ViewError, ViewWriter};
@@ -114,8 +116,29 @@ impl Replay {
         Replay::with_rules(header, rules)
     }
 
-    /// Like [`Replay::new`], starting from `rules` instead of the defaults.
-    pub fn with_rules(header: &Header, mut rules: Ruleset) -> Result<Replay, StartError> {
+    /// Like [`Replay::new`], starting from `rules` instead of the defaults
+    /// (the header's parameter tags still change them: `rules` is a base,
+    /// as a generated game's rules are for its own header).
+    pub fn with_rules(header: &Header, rules: Ruleset) -> Result<Replay, StartError> {
+        Replay::start(header, rules, None).map(|(replay, _)| replay)
+    }
+
+    /// A replay under the game's defaults changed by the header's parameter
+    /// tags and then by `params`, a rules file's parameters for this game,
+    /// which win over the tags; with the header tags they overrode.
+    pub fn with_params(header: &Header, params: Option<&Params>) -> Result<(Replay, Vec<Overridden>), StartError> {
+        let game = header
+            .game()
+            .ok_or_else(|| header_error(Some("Game"), Fault::new(Rule::Header, "the header names no game")))?;
+        let rules = Ruleset::defaults(game).ok_or(StartError::Unsupported(game))?;
+        Replay::start(header, rules, params)
+    }
+
+    fn start(
+        header: &Header,
+        mut rules: Ruleset,
+        params: Option<&Params>,
+    ) -> Result<(Replay, Vec<Overridden>), StartError> {
         let game = header
             .game()
             .ok_or_else(|| header_error(Some("Game"), Fault::new(Rule::Header, "the header names no game")))?;
@@ -139,11 +162,11 @@ impl Replay {
                 ),
             ));
         }
-        rules
-            .apply_header(header)
+        let overridden = rules
+            .apply_header(header, params)
             .map_err(|(tag, fault)| header_error(Some(&tag), fault))?;
         let time = rules.time_control();
-        Ok(match rules {
+        let replay = match rules {
             Ruleset::Survival(r) => Replay::Survival(Session::new(survival::Survival::new(r), time, game.has_seed())),
             Ruleset::GreatWar(r) => Replay::GreatWar(Session::new(gwc::GreatWar::new(r), time, game.has_seed())),
             Ruleset::OpenWorld(r) => {
@@ -163,7 +186,8 @@ impl Replay {
                     game.has_seed(),
                 ))
             }
-        })
+        };
+        Ok((replay, overridden))
     }
 
     /// Applies the event with index `index`; on error the replay is unchanged.
@@ -184,6 +208,17 @@ impl Replay {
     /// The current turn.
     pub fn turn(&self) -> Turn {
         each_game!(self, s => s.engine.turn())
+    }
+
+    /// The shared rules' part of the state (turn, phase, last move number, clocks).
+    pub fn progress(&self) -> Progress {
+        each_game!(self, s => s.progress())
+    }
+
+    /// How many events have been applied: the index the next event of the
+    /// log has.
+    pub fn events_applied(&self) -> usize {
+        each_game!(self, s => s.events())
     }
 }
 
@@ -320,27 +355,39 @@ pub struct Verdict {
     pub applied: usize,
     /// The first rule error, if any.
     pub error: Option<RuleError>,
+    /// The header tags a rules file's parameters overrode.
+    pub overridden: Vec<Overridden>,
 }
 
 /// Replays a whole game, stopping at the first rule error.
 pub fn validate(game: &Game) -> Result<Verdict, StartError> {
     let replay = Replay::new(&game.header)?;
-    Ok(run(replay, game))
+    Ok(run(replay, game, Vec::new()))
 }
 
-/// Replays a whole game under `rules`, stopping at the first rule error.
+/// Replays a whole game under `rules` as a base the header's tags change,
+/// stopping at the first rule error.
 pub fn validate_with(game: &Game, rules: Ruleset) -> Result<Verdict, StartError> {
     let replay = Replay::with_rules(&game.header, rules)?;
-    Ok(run(replay, game))
+    Ok(run(replay, game, Vec::new()))
 }
 
-fn run(mut replay: Replay, game: &Game) -> Verdict {
+/// Replays a whole game under its defaults and header changed by a rules
+/// file's parameters (which win over the header, [`Replay::with_params`]),
+/// stopping at the first rule error.
+pub fn validate_with_params(game: &Game, params: Option<&Params>) -> Result<Verdict, StartError> {
+    let (replay, overridden) = Replay::with_params(&game.header, params)?;
+    Ok(run(replay, game, overridden))
+}
+
+fn run(mut replay: Replay, game: &Game, overridden: Vec<Overridden>) -> Verdict {
     for (i, event) in game.events.iter().enumerate() {
         if let Err(error) = replay.apply(i, event) {
             return Verdict {
                 replay,
                 applied: i,
                 error: Some(error),
+                overridden,
             };
         }
     }
@@ -349,5 +396,28 @@ fn run(mut replay: Replay, game: &Game) -> Verdict {
         replay,
         applied: game.events.len(),
         error,
+        overridden,
     }
+}
+
+/// Where `place` is in the file `doc` was read from, as (line, column),
+/// 1-based: an event's line and the column of its action; the end of the
+/// log at its last line; the header at line 1.
+pub fn locate(doc: &Document, place: Place) -> (u32, u32) {
+    match place {
+        Place::Event(i) => (
+            doc.event_lines.get(i).copied().unwrap_or(1),
+            doc.event_columns.get(i).copied().unwrap_or(1),
+        ),
+        Place::End => (doc.event_lines.last().or(doc.tag_lines.last()).copied().unwrap_or(1), 1),
+        Place::Header => (1, 1),
+    }
+}
+
+/// The line of the header tag `tag` in the file `doc` was read from, or 1
+/// when the header has no such tag.
+pub fn tag_line(doc: &Document, tag: Option<&str>) -> u32 {
+    tag.and_then(|t| doc.game.header.tags.iter().position(|x| x.name == t))
+        .and_then(|i| doc.tag_lines.get(i).copied())
+        .unwrap_or(1)
 }

@@ -2,7 +2,10 @@
 //! rules code. A ruleset is built from its defaults, then from a `--rules`
 //! file (JSON, any subset of the fields), then from the log's header tags.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use fgn_notation::{BoardSize, GameKind, Header, TimeControl};
 
@@ -419,15 +422,67 @@ impl Ruleset {
     /// The defaults of `game` changed by a JSON object of parameters (any
     /// subset of the fields; unknown fields are errors).
     pub fn from_json(game: GameKind, json: &str) -> Result<Ruleset, String> {
-        let bad = |e: serde_json::Error| format!("rules for {game}: {e}");
-        let rules = match game {
-            GameKind::SurvivalChess => serde_json::from_str(json).map(Ruleset::Survival).map_err(bad)?,
-            GameKind::MagicDraughts => serde_json::from_str(json).map(Ruleset::Draughts).map_err(bad)?,
-            GameKind::OpenWorldChess => serde_json::from_str(json).map(Ruleset::OpenWorld).map_err(bad)?,
-            GameKind::GreatWarChess => serde_json::from_str(json).map(Ruleset::GreatWar).map_err(bad)?,
+        let fields = match serde_json::from_str(json) {
+            Ok(Value::Object(fields)) => fields,
+            Ok(_) => return Err(format!("rules for {game}: expected a JSON object of parameters")),
+            Err(e) => return Err(format!("rules for {game}: {e}")),
         };
-        rules.check().map_err(|e| format!("rules for {game}: {e}"))?;
+        let params = Params::new(game, fields)?;
+        let mut rules = Ruleset::defaults(game).ok_or_else(|| format!("{game} has no ruleset"))?;
+        rules.overlay(&params).map_err(|e| format!("rules for {game}: {e}"))?;
         Ok(rules)
+    }
+
+    /// The game these are the rules of.
+    pub fn game(&self) -> GameKind {
+        match self {
+            Ruleset::Survival(_) => GameKind::SurvivalChess,
+            Ruleset::Draughts(_) => GameKind::MagicDraughts,
+            Ruleset::OpenWorld(_) => GameKind::OpenWorldChess,
+            Ruleset::GreatWar(_) => GameKind::GreatWarChess,
+        }
+    }
+
+    /// The ruleset of `game` a JSON value of all its fields (missing ones
+    /// take their defaults) spells.
+    fn from_value(game: GameKind, value: Value) -> Result<Ruleset, serde_json::Error> {
+        Ok(match game {
+            GameKind::SurvivalChess => Ruleset::Survival(serde_json::from_value(value)?),
+            GameKind::MagicDraughts => Ruleset::Draughts(serde_json::from_value(value)?),
+            GameKind::OpenWorldChess => Ruleset::OpenWorld(serde_json::from_value(value)?),
+            GameKind::GreatWarChess => Ruleset::GreatWar(serde_json::from_value(value)?),
+        })
+    }
+
+    /// The parameters as a JSON object, field by field.
+    fn to_fields(&self) -> serde_json::Map<String, Value> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(fields)) => fields,
+            // Every ruleset is a struct of plain values, which serialises
+            // to an object.
+            _ => serde_json::Map::new(),
+        }
+    }
+
+    /// Sets the parameters `params` names, keeping the others: a field
+    /// that is an object itself (`limits`, `bonus_weights`, `hp`, `units`)
+    /// changes only in the keys `params` gives it.
+    fn overlay(&mut self, params: &Params) -> Result<(), String> {
+        let mut fields = self.to_fields();
+        for (name, value) in &params.fields {
+            match (fields.get_mut(name), value) {
+                (Some(Value::Object(inner)), Value::Object(given)) => {
+                    for (key, v) in given {
+                        inner.insert(key.clone(), v.clone());
+                    }
+                }
+                _ => {
+                    fields.insert(name.clone(), value.clone());
+                }
+            }
+        }
+        *self = Ruleset::from_value(self.game(), Value::Object(fields)).map_err(|e| e.to_string())?;
+        Ok(())
     }
 
     /// Checks what the rules require of the parameters themselves, wherever
@@ -520,9 +575,12 @@ impl Ruleset {
         }
     }
 
-    /// Applies the log's parameter tags. A malformed value is a fault; tags
-    /// that are not parameters of this game are left alone.
-    pub fn apply_header(&mut self, header: &Header) -> Result<(), (String, Fault)> {
+    /// Applies the log's parameter tags, then the parameters of a rules
+    /// file over them: `--rules` wins over the header. A malformed tag
+    /// value is a fault (with the tag); tags that are not parameters of
+    /// this game are left alone. Gives the header tags whose values the
+    /// file replaced.
+    pub fn apply_header(&mut self, header: &Header, file: Option<&Params>) -> Result<Vec<Overridden>, (String, Fault)> {
         for tag in &header.tags {
             let (name, value) = (tag.name.as_str(), tag.value.as_str());
             let fault = |expected: &str| {
@@ -686,19 +744,67 @@ impl Ruleset {
                 }
             }
         }
+        let overridden = match file {
+            Some(params) => self.apply_file(header, params)?,
+            None => Vec::new(),
+        };
+        let game = self.game();
         match self.problem() {
             // Point at the first tag in the header that set a parameter at
-            // fault; a problem no tag set is the ruleset's as a whole.
+            // fault, unless the rules file set all it sets; a problem no tag
+            // set is the ruleset's as a whole (or the rules file's).
             Some(p) => {
-                let tag = p.tags.iter().copied().find(|&t| header.get(t).is_some());
-                let message = match tag {
-                    Some(t) => format!("tag `{t}`: {}", p.message),
-                    None => p.message,
+                let by_file =
+                    |t: &str| file.is_some_and(|f| tag_parameters(game, t).all(|param| f.fields.contains_key(param)));
+                let tag = p.tags.iter().copied().find(|&t| header.get(t).is_some() && !by_file(t));
+                let message = match (tag, file) {
+                    (Some(t), _) => format!("tag `{t}`: {}", p.message),
+                    (None, Some(_)) => format!("under the rules file: {}", p.message),
+                    (None, None) => p.message,
                 };
                 Err((tag.unwrap_or("Rules").to_string(), Fault::new(Rule::Parameter, message)))
             }
-            None => Ok(()),
+            None => Ok(overridden),
         }
+    }
+
+    /// Sets a rules file's parameters over those the header set, and
+    /// lists the header tags whose values gave way to a different one.
+    fn apply_file(&mut self, header: &Header, params: &Params) -> Result<Vec<Overridden>, (String, Fault)> {
+        let game = self.game();
+        if params.game != game {
+            return Err((
+                "Rules".to_string(),
+                Fault::new(
+                    Rule::Parameter,
+                    format!("the rules file's parameters are {}'s, not {game}'s", params.game),
+                ),
+            ));
+        }
+        let before = self.to_fields();
+        self.overlay(params).map_err(|e| {
+            (
+                "Rules".to_string(),
+                Fault::new(Rule::Parameter, format!("rules file: {e}")),
+            )
+        })?;
+        let after = self.to_fields();
+        let mut overridden = Vec::new();
+        for tag in &header.tags {
+            for &(parameter, tags) in parameter_tags(game) {
+                let set_by_tag = tags.contains(&tag.name.as_str()) && tag_sets(&tag.name, &tag.value, parameter);
+                let used = after.get(parameter).cloned().unwrap_or(Value::Null);
+                if set_by_tag && params.fields.contains_key(parameter) && before.get(parameter) != Some(&used) {
+                    overridden.push(Overridden {
+                        tag: tag.name.clone(),
+                        header: tag.value.clone(),
+                        parameter: parameter.to_string(),
+                        used,
+                    });
+                }
+            }
+        }
+        Ok(overridden)
     }
 
     /// The time limits of the ruleset.
@@ -722,6 +828,237 @@ impl Ruleset {
             },
         }
     }
+}
+
+/// Which header tags set each parameter of `game`, by the parameter's
+/// field name: what links a rules file's fields to the log's tags, so that
+/// an override can be named and a problem blamed on the right one.
+/// Parameters no tag sets (`limits`, `units`) are changed by rules files
+/// only.
+pub fn parameter_tags(game: GameKind) -> &'static [(&'static str, &'static [&'static str])] {
+    const SETUP_TIME: &[&str] = &["SetupSeconds", "TimeControl"];
+    const MOVE_TIME: &[&str] = &["MoveSeconds", "TimeControl"];
+    match game {
+        GameKind::SurvivalChess => &[
+            ("board", &["Board"]),
+            ("setup_seconds", SETUP_TIME),
+            ("move_seconds", MOVE_TIME),
+            ("limits", &[]),
+        ],
+        GameKind::GreatWarChess => &[
+            ("board", &["Board"]),
+            ("fortifications", &["Fortifications"]),
+            ("charges", &["Charges"]),
+            ("units", &[]),
+            ("setup_seconds", SETUP_TIME),
+            ("move_seconds", MOVE_TIME),
+        ],
+        GameKind::MagicDraughts => &[
+            ("magic", &["Magic"]),
+            ("numbers", &["Numbers"]),
+            ("revenge_ranks", &["RevengeRanks"]),
+            ("move_seconds", MOVE_TIME),
+        ],
+        GameKind::OpenWorldChess => &[
+            ("board", &["Board"]),
+            ("merchants", &["Merchants"]),
+            ("moves_per_turn", &["MovesPerTurn"]),
+            ("light_radius", &["LightRadius"]),
+            ("spawn_chance", &["SpawnChance"]),
+            ("coin_share", &["CoinShare"]),
+            ("bonus_weights", &["BonusWeights"]),
+            ("damage_ramp_start", &["DamageRampStart"]),
+            ("damage_ramp_step", &["DamageRampStep"]),
+            ("damage_max", &["DamageMax"]),
+            ("fog_after", &["FogAfter"]),
+            ("shop_price", &["ShopPrice"]),
+            ("regen_heal", &["RegenHeal"]),
+            ("damage_roll", &["DamageRoll"]),
+            ("shop_hp", &["ShopHp"]),
+            ("drain_hp", &["DrainHp"]),
+            ("range_steps", &["RangeSteps"]),
+            ("hp", &["PieceHp"]),
+            ("move_seconds", MOVE_TIME),
+        ],
+    }
+}
+
+/// The parameters the tag `tag` may set in `game`.
+fn tag_parameters(game: GameKind, tag: &str) -> impl Iterator<Item = &'static str> + '_ {
+    parameter_tags(game)
+        .iter()
+        .filter(move |(_, tags)| tags.contains(&tag))
+        .map(|&(parameter, _)| parameter)
+}
+
+/// Whether the tag `name` with `value` sets `parameter`: a time control
+/// sets only the limits it names (`"move=60"` leaves the setup limit
+/// alone); every other tag sets all its parameters.
+fn tag_sets(name: &str, value: &str, parameter: &str) -> bool {
+    if name != "TimeControl" {
+        return true;
+    }
+    let Ok(tc) = value.parse::<TimeControl>() else {
+        return false;
+    };
+    match parameter {
+        "setup_seconds" => tc.setup_seconds.is_some(),
+        "move_seconds" => tc.move_seconds.is_some(),
+        _ => false,
+    }
+}
+
+/// A header tag whose value gave way to a rules file's: `--rules` wins.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+pub struct Overridden {
+    /// The tag (`Board`).
+    pub tag: String,
+    /// Its value in the header (`8x8`).
+    pub header: String,
+    /// The parameter the rules file set (`board`).
+    pub parameter: String,
+    /// The value the replay used, spelled as in a rules file (`"10x10"`).
+    pub used: Value,
+}
+
+impl std::fmt::Display for Overridden {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "header tag [{} \"{}\"] overridden: {} = {} from the rules file",
+            self.tag, self.header, self.parameter, self.used
+        )
+    }
+}
+
+/// The parameters a rules file gives one game: a JSON object of some of
+/// the game's fields, checked against the game's ruleset when the file
+/// was read, so that applying them to a log cannot fail on their form.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Params {
+    game: GameKind,
+    fields: serde_json::Map<String, Value>,
+}
+
+impl Params {
+    /// `fields` as parameters of `game`: every field must be one of the
+    /// game's (nested objects too), of the right type, and the defaults
+    /// changed by them must be rules the game allows.
+    pub fn new(game: GameKind, fields: serde_json::Map<String, Value>) -> Result<Params, String> {
+        let params = Params { game, fields };
+        let mut rules = Ruleset::defaults(game).ok_or_else(|| format!("{game} has no ruleset"))?;
+        rules.overlay(&params).map_err(|e| format!("rules for {game}: {e}"))?;
+        rules.check().map_err(|e| format!("rules for {game}: {e}"))?;
+        Ok(params)
+    }
+
+    /// The game these parameters are for.
+    pub fn game(&self) -> GameKind {
+        self.game
+    }
+
+    /// The names of the parameters set, in the file's order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.fields.keys().map(String::as_str)
+    }
+}
+
+/// A `--rules` file, read and checked once before any log: either the
+/// parameters of one game (`{"board": "10x10"}`), applied to logs of every
+/// game that has them all, or objects of parameters keyed by game name
+/// (`{"open-world-chess": {"moves_per_turn": 2}, "survival-chess": {...}}`).
+/// Game names are not parameter names, so the two forms cannot be taken
+/// for each other: a file whose top-level keys are game names is keyed.
+#[derive(Clone, Debug)]
+pub struct RulesFile {
+    keyed: bool,
+    /// The parameters for each game the file applies to; in the one-game
+    /// form, why they are not the parameters of some game.
+    games: BTreeMap<GameKind, Result<Params, String>>,
+}
+
+impl RulesFile {
+    /// Reads a rules file's text: one error for the whole file when it is
+    /// not JSON, mixes game names with parameters, names a game it cannot
+    /// give parameters to, or (one-game form) fits no game at all.
+    pub fn parse(json: &str) -> Result<RulesFile, String> {
+        let top = match serde_json::from_str(json) {
+            Ok(Value::Object(top)) => top,
+            Ok(_) => return Err(Self::SHAPE.into()),
+            Err(e) => return Err(format!("not JSON: {e}")),
+        };
+        let is_game = |k: &str| k.parse::<GameKind>().is_ok();
+        if !top.keys().any(|k| is_game(k)) {
+            return Self::one_game(top);
+        }
+        if let Some(k) = top.keys().find(|k| !is_game(k)) {
+            return Err(format!(
+                "`{k}` is not a game: a rules file keyed by game names holds only {} at its top level, each with an object of that game's parameters",
+                game_list()
+            ));
+        }
+        let mut games = BTreeMap::new();
+        for (name, value) in top {
+            let game: GameKind = name.parse().map_err(|_| format!("`{name}` is not a game"))?;
+            let Value::Object(fields) = value else {
+                return Err(format!("`{game}`: expected an object of {game}'s parameters"));
+            };
+            games.insert(game, Ok(Params::new(game, fields)?));
+        }
+        Ok(RulesFile { keyed: true, games })
+    }
+
+    const SHAPE: &'static str =
+        "a rules file is a JSON object: the parameters of one game, or objects of parameters keyed by game name";
+
+    /// The one-game form: the parameters checked against every game.
+    fn one_game(fields: serde_json::Map<String, Value>) -> Result<RulesFile, String> {
+        let games: BTreeMap<GameKind, Result<Params, String>> = GameKind::ALL
+            .into_iter()
+            .map(|g| (g, Params::new(g, fields.clone())))
+            .collect();
+        if games.values().any(Result::is_ok) {
+            return Ok(RulesFile { keyed: false, games });
+        }
+        let known = |k: &str| {
+            GameKind::ALL
+                .iter()
+                .any(|&g| parameter_tags(g).iter().any(|(p, _)| *p == k))
+        };
+        if let Some(k) = fields.keys().find(|k| !known(k)) {
+            return Err(format!(
+                "`{k}` is neither a game ({}) nor a parameter of any game (`fgn rules show GAME` lists them)",
+                game_list()
+            ));
+        }
+        let reasons: Vec<String> = games.into_values().filter_map(Result::err).collect();
+        Err(format!("these parameters fit no game: {}", reasons.join("; ")))
+    }
+
+    /// Whether the file is keyed by game names.
+    pub fn is_keyed(&self) -> bool {
+        self.keyed
+    }
+
+    /// The parameters the file gives logs of `game`: `None` when a keyed
+    /// file does not name the game (its logs replay under their defaults
+    /// and header); an error when a one-game file's parameters are not
+    /// this game's.
+    pub fn params(&self, game: GameKind) -> Result<Option<&Params>, String> {
+        match self.games.get(&game) {
+            None => Ok(None),
+            Some(Ok(p)) => Ok(Some(p)),
+            Some(Err(e)) => Err(format!(
+                "{e}; a rules file for several games is keyed by game name, as in {{\"{game}\": {{...}}}}"
+            )),
+        }
+    }
+}
+
+/// The games, for messages.
+fn game_list() -> String {
+    let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+    names.join(", ")
 }
 
 /// A problem of a ruleset: what is wrong, and the header tags that set
@@ -800,4 +1137,210 @@ fn seconds(value: &str) -> Option<u32> {
         return None;
     }
     value.parse().ok().filter(|&s| s > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(tags: &[(&str, &str)]) -> Header {
+        Header {
+            tags: tags
+                .iter()
+                .map(|&(name, value)| fgn_notation::Tag {
+                    name: name.into(),
+                    value: value.into(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Applies `header` and `file`'s parameters for `game` to its defaults.
+    fn resolve(game: GameKind, tags: &[(&str, &str)], file: &str) -> (Ruleset, Vec<Overridden>) {
+        let file = RulesFile::parse(file).expect("a good rules file");
+        let params = file.params(game).expect("parameters of this game");
+        let mut rules = Ruleset::defaults(game).expect("an engine");
+        let overridden = rules.apply_header(&header(tags), params).expect("allowed parameters");
+        (rules, overridden)
+    }
+
+    #[test]
+    fn the_tag_table_names_every_parameter_of_every_game() {
+        for game in GameKind::ALL {
+            let fields: Vec<String> = Ruleset::defaults(game).unwrap().to_fields().keys().cloned().collect();
+            let table: Vec<String> = parameter_tags(game).iter().map(|(p, _)| p.to_string()).collect();
+            assert_eq!(fields, table, "{game}");
+        }
+    }
+
+    #[test]
+    fn a_one_game_file_fits_every_game_with_its_parameters() {
+        let file = RulesFile::parse(r#"{"board": "10x10"}"#).unwrap();
+        assert!(!file.is_keyed());
+        for game in [
+            GameKind::SurvivalChess,
+            GameKind::OpenWorldChess,
+            GameKind::GreatWarChess,
+        ] {
+            let p = file.params(game).unwrap().expect("board is a parameter here");
+            assert_eq!(p.names().collect::<Vec<_>>(), ["board"]);
+        }
+        let e = file.params(GameKind::MagicDraughts).unwrap_err();
+        assert!(
+            e.contains("unknown field `board`") && e.contains("keyed by game name"),
+            "{e}"
+        );
+        // `{}` changes nothing, for any game.
+        let empty = RulesFile::parse("{}").unwrap();
+        assert!(GameKind::ALL.iter().all(|&g| empty.params(g).unwrap().is_some()));
+    }
+
+    #[test]
+    fn a_keyed_file_gives_each_game_its_own_parameters() {
+        let file =
+            RulesFile::parse(r#"{"open-world-chess": {"moves_per_turn": 2}, "survival-chess": {"board": "8x8"}}"#)
+                .unwrap();
+        assert!(file.is_keyed());
+        let owc = file.params(GameKind::OpenWorldChess).unwrap().unwrap();
+        assert_eq!(owc.names().collect::<Vec<_>>(), ["moves_per_turn"]);
+        assert_eq!(owc.game(), GameKind::OpenWorldChess);
+        assert!(file.params(GameKind::SurvivalChess).unwrap().is_some());
+        assert!(
+            file.params(GameKind::MagicDraughts).unwrap().is_none(),
+            "a game the file does not name keeps its defaults"
+        );
+    }
+
+    #[test]
+    fn a_bad_rules_file_is_one_clear_error() {
+        for (json, expected) in [
+            ("[1]", "a rules file is a JSON object"),
+            ("{", "not JSON"),
+            (r#"{"open-world-chess": {}, "board": "8x8"}"#, "`board` is not a game"),
+            (r#"{"open-world-chess": {}, "chess": {}}"#, "`chess` is not a game"),
+            (
+                r#"{"open-world-chess": 2}"#,
+                "expected an object of open-world-chess's parameters",
+            ),
+            (r#"{"open-world-chess": {"moves": 2}}"#, "unknown field `moves`"),
+            (
+                r#"{"open-world-chess": {"moves_per_turn": 0}}"#,
+                "moves_per_turn must be at least 1",
+            ),
+            (
+                r#"{"survival-chess": {"limits": {"kings": 1}}}"#,
+                "unknown field `kings`",
+            ),
+            (
+                r#"{"open-world-chss": {"moves_per_turn": 2}}"#,
+                "`open-world-chss` is neither a game",
+            ),
+            (r#"{"moves_per_turn": "two"}"#, "fit no game"),
+        ] {
+            let e = RulesFile::parse(json).unwrap_err();
+            assert!(e.contains(expected), "{json}: {e}");
+        }
+    }
+
+    #[test]
+    fn rules_file_parameters_win_over_header_tags_and_are_named() {
+        let (rules, overridden) = resolve(
+            GameKind::SurvivalChess,
+            &[("Board", "8x8"), ("SetupSeconds", "90")],
+            r#"{"board": "10x10"}"#,
+        );
+        let Ruleset::Survival(r) = rules else { panic!() };
+        assert_eq!(r.board.0.to_string(), "10x10");
+        assert_eq!(r.setup_seconds, Some(90), "a tag the file does not set still applies");
+        assert_eq!(
+            overridden,
+            [Overridden {
+                tag: "Board".into(),
+                header: "8x8".into(),
+                parameter: "board".into(),
+                used: Value::String("10x10".into()),
+            }]
+        );
+        assert_eq!(
+            overridden[0].to_string(),
+            r#"header tag [Board "8x8"] overridden: board = "10x10" from the rules file"#
+        );
+    }
+
+    #[test]
+    fn a_time_control_gives_way_only_in_the_limit_the_file_sets() {
+        let (rules, overridden) = resolve(
+            GameKind::GreatWarChess,
+            &[("TimeControl", "setup=120 move=60")],
+            r#"{"move_seconds": 30}"#,
+        );
+        assert_eq!(
+            rules.time_control(),
+            TimeControl {
+                setup_seconds: Some(120),
+                move_seconds: Some(30)
+            }
+        );
+        let names: Vec<(&str, &str)> = overridden
+            .iter()
+            .map(|o| (o.tag.as_str(), o.parameter.as_str()))
+            .collect();
+        assert_eq!(names, [("TimeControl", "move_seconds")]);
+        // A time control without a move limit set no move limit to override.
+        let (_, overridden) = resolve(
+            GameKind::GreatWarChess,
+            &[("TimeControl", "setup=120")],
+            r#"{"move_seconds": 30}"#,
+        );
+        assert!(overridden.is_empty(), "{overridden:?}");
+    }
+
+    #[test]
+    fn a_nested_parameter_changes_only_the_keys_the_file_gives() {
+        let (rules, overridden) = resolve(
+            GameKind::OpenWorldChess,
+            &[("BonusWeights", "regen=50 hp=24 damage=20 kinghp=3 clone=3")],
+            r#"{"bonus_weights": {"clone": 10}}"#,
+        );
+        let Ruleset::OpenWorld(r) = rules else { panic!() };
+        assert_eq!(
+            (r.bonus_weights.regen, r.bonus_weights.hp, r.bonus_weights.clone),
+            (50, 24, 10)
+        );
+        assert_eq!(overridden.len(), 1);
+        assert_eq!(overridden[0].used["clone"], 10);
+    }
+
+    #[test]
+    fn a_file_value_equal_to_the_header_overrides_nothing() {
+        let (_, overridden) = resolve(
+            GameKind::OpenWorldChess,
+            &[("MovesPerTurn", "2")],
+            r#"{"open-world-chess": {"moves_per_turn": 2}}"#,
+        );
+        assert!(overridden.is_empty());
+    }
+
+    #[test]
+    fn a_problem_the_file_makes_is_not_blamed_on_a_tag_it_overrode() {
+        let file = RulesFile::parse(r#"{"great-war-chess": {"board": "6x6", "fortifications": 17}}"#).unwrap_err();
+        assert!(
+            file.contains("do not fit"),
+            "checked against the defaults already: {file}"
+        );
+        let file = RulesFile::parse(r#"{"great-war-chess": {"fortifications": 17}}"#).unwrap();
+        let mut rules = Ruleset::defaults(GameKind::GreatWarChess).unwrap();
+        let (tag, fault) = rules
+            .apply_header(
+                &header(&[("Board", "6x6"), ("Fortifications", "1")]),
+                file.params(GameKind::GreatWarChess).unwrap(),
+            )
+            .unwrap_err();
+        assert_eq!(
+            tag, "Board",
+            "the header's board is what leaves no room: {}",
+            fault.message
+        );
+        assert_eq!(fault.rule, Rule::Parameter);
+    }
 }

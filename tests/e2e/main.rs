@@ -9,6 +9,7 @@ mod append;
 mod cli;
 mod corpus;
 mod hashing;
+mod impact;
 mod replay_cmds;
 mod schema;
 mod show_json;

@@ -174,3 +174,13 @@ impl GameRules for MagicDraughts {
         out.extend(moves.iter().map(|m| event(m.action())));
     }
 }
+
+impl MagicDraughts {
+    /// For the referee: the counts of each number a side's checkers carry,
+    /// and whether the world still owes its seed (a magic game with a
+    /// commitment whose seed is not revealed yet).
+    pub(crate) fn referee_view(&self) -> (&[u8; 6], bool) {
+        let awaits_seed = self.rules.magic && self.commit.is_some() && !self.seed_seen;
+        (&self.rules.numbers, awaits_seed)
+    }
+}

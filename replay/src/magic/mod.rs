@@ -136,8 +136,14 @@ fn starting_square(color: Color, index: u8) -> Option<Square> {
 /// The numbers the seed gives to `color`'s starting checkers, in the order
 /// of [`starting_squares`].
 pub fn derive_numbers(seed: &[u8; 32], color: Color, counts: &[u8; 6]) -> [u8; 12] {
+    numbers_from(&Draws::new(seed), color, counts)
+}
+
+/// [`derive_numbers`] from the game's draws (the referee's, which may come
+/// from another key than the bare seed's).
+pub(crate) fn numbers_from(draws: &Draws, color: Color, counts: &[u8; 6]) -> [u8; 12] {
     let mut numbers = shuffle_order(counts);
-    Draws::new(seed).shuffle(&format!("magic-draughts/numbers/{}", color.char()), &mut numbers);
+    draws.shuffle(&format!("magic-draughts/numbers/{}", color.char()), &mut numbers);
     numbers
 }
 

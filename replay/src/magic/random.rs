@@ -2,15 +2,14 @@
 //! tests and the corpus: every reveal is what the seed derives and every
 //! spell is a random legal choice (or a skip).
 
-use fgn_notation::{
-    Action, Actor, Color, Event, Game, Header, MagicNumber, MoveNumber, Seed, Spell, SpellNumber, Square, Tag,
-};
+use fgn_notation::{Action, Actor, Color, Event, Game, Header, MoveNumber, Seed, Spell, SpellNumber, Square, Tag};
 
-use super::{derive_numbers, Checker, MagicDraughts};
+use super::MagicDraughts;
 use crate::draughts::DMove;
+use crate::referee::{magic_numbers, magic_reveal};
 use crate::rng::Rng;
 use crate::ruleset::DraughtsRules;
-use crate::seed::commitment;
+use crate::seed::{commitment, Draws};
 use crate::session::{Decision, Engine, Turn};
 
 fn dark_squares() -> impl Iterator<Item = Square> {
@@ -75,19 +74,6 @@ fn candidate(game: &MagicDraughts, side: Color, number: u8, rng: &mut Rng) -> Sp
     }
 }
 
-/// The reveal the world owes next, with the number the seed gave the checker.
-fn next_reveal(game: &MagicDraughts, numbers: &[[u8; 12]; 2]) -> Option<Action> {
-    let (square, checker) = game.next_owed()?;
-    let n = match checker {
-        Checker::Original { color, index } => numbers[usize::from(color == Color::Black)][usize::from(index)],
-        Checker::Returned(_) => 0,
-    };
-    Some(Action::Reveal {
-        square,
-        number: MagicNumber::new(n).expect("0..=5"),
-    })
-}
-
 /// A random legal game from the seed `world` (the numbers) and the choices
 /// of `choices` (moves and spells), at most `max_plies` normal moves long,
 /// ending with its result and the revealed seed when it is decided.
@@ -99,18 +85,14 @@ pub fn random_game(world: [u8; 32], magic: bool, choices: u64, max_plies: usize)
     };
     let commit = commitment(&world);
     let mut game = MagicDraughts::new(rules, magic.then_some(commit));
-    let counts = DraughtsRules::default().numbers;
-    let numbers = [
-        derive_numbers(&world, Color::White, &counts),
-        derive_numbers(&world, Color::Black, &counts),
-    ];
+    let numbers = magic_numbers(&Draws::new(&world), &DraughtsRules::default().numbers);
     let mut events: Vec<Event> = Vec::new();
     let mut last_n = MoveNumber(0);
     let mut decision: Option<Decision> = None;
     let mut plies = 0;
     let mut moves: Vec<DMove> = Vec::new();
     while decision.is_none() && plies < max_plies {
-        if let Some(action) = next_reveal(&game, &numbers) {
+        if let Some(action) = magic_reveal(&game, &numbers) {
             decision = game.world(&action).expect("the derived number is a legal reveal");
             events.push(Event {
                 n: last_n,
@@ -154,7 +136,7 @@ pub fn random_game(world: [u8; 32], magic: bool, choices: u64, max_plies: usize)
         last_n = number;
     }
     // The reveals a deciding capture owes come before the result.
-    while let Some(action) = next_reveal(&game, &numbers) {
+    while let Some(action) = magic_reveal(&game, &numbers) {
         decision = game
             .world(&action)
             .expect("the derived number is a legal reveal")

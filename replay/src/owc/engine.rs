@@ -186,12 +186,6 @@ impl OpenWorld {
         }
     }
 
-    /// The full-move number and event of the last move, whose outcomes and
-    /// spawns are being recorded.
-    pub(crate) fn last_cause(&self) -> Option<(u32, usize)> {
-        self.world.last_cause
-    }
-
     /// The move in transit's full-move number and causing event, for deriving its outcomes.
     pub(crate) fn cause(&self) -> Option<(u32, usize)> {
         self.world.transit.as_ref().map(|t| (t.n, t.cause))

@@ -5,7 +5,8 @@
 
 use fgn_notation::{Action, Actor, Color, Event, Game, Header, Item, MoveNumber, PieceKind, Seed, Tag};
 
-use super::{derive_clone, derive_damage, derive_spawn, OpenWorld};
+use super::OpenWorld;
+use crate::referee::open_world_outcome;
 use crate::rng::Rng;
 use crate::ruleset::OpenWorldRules;
 use crate::seed::{commitment, Draws};
@@ -23,32 +24,11 @@ pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_eve
     let mut last_n = MoveNumber(0);
     let mut decision: Option<Decision> = None;
     // The starting light's spawns come first.
-    for sq in game.spawnable() {
-        if let Some(object) = derive_spawn(&rules, &draws, 0, None, sq) {
-            game.at_event(events.len());
-            let action = Action::Spawn { square: sq, object };
-            game.world(&action).expect("a derived spawn is legal");
-            events.push(Event {
-                n: last_n,
-                actor: Actor::World,
-                action,
-                clock_ms: None,
-            });
-        }
-    }
+    push_spawns(&mut game, &draws, &mut events, last_n);
     while decision.is_none() && events.len() < max_events {
         game.at_event(events.len());
-        if let Some((square, candidates)) = game.owed() {
-            let (n, cause) = game.cause().expect("an owed outcome belongs to a move");
-            let action = match candidates {
-                None => Action::Damage {
-                    square,
-                    amount: derive_damage(&rules, &draws, n, cause, square),
-                },
-                Some(c) => Action::Clone {
-                    square: derive_clone(&draws, n, cause, square, &c),
-                },
-            };
+        if game.owed().is_some() {
+            let action = open_world_outcome(&game, &draws).expect("the referee derives an owed outcome");
             decision = game.world(&action).expect("a derived outcome is legal");
             events.push(Event {
                 n: last_n,
@@ -57,7 +37,7 @@ pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_eve
                 clock_ms: None,
             });
             if decision.is_none() {
-                push_spawns(&mut game, &rules, &draws, &mut events, last_n);
+                push_spawns(&mut game, &draws, &mut events, last_n);
             }
             continue;
         }
@@ -94,7 +74,7 @@ pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_eve
         });
         last_n = number;
         if decision.is_none() {
-            push_spawns(&mut game, &rules, &draws, &mut events, last_n);
+            push_spawns(&mut game, &draws, &mut events, last_n);
         }
     }
     let hex: String = commit.iter().map(|b| format!("{b:02x}")).collect();
@@ -194,23 +174,22 @@ pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_eve
     }
 }
 
-/// The spawns the seed gives on the squares the last move lit.
-fn push_spawns(game: &mut OpenWorld, rules: &OpenWorldRules, draws: &Draws, events: &mut Vec<Event>, n: MoveNumber) {
-    let Some((turn_n, cause)) = game.last_cause() else {
-        return;
-    };
-    for sq in game.spawnable() {
-        if let Some(object) = derive_spawn(rules, draws, turn_n, Some(cause), sq) {
-            game.at_event(events.len());
-            let action = Action::Spawn { square: sq, object };
-            game.world(&action).expect("a derived spawn is legal");
-            events.push(Event {
-                n,
-                actor: Actor::World,
-                action,
-                clock_ms: None,
-            });
-        }
+/// The spawns the seed gives on the squares the last move (or the start)
+/// lit, as the referee derives them; an owed outcome is left to the caller,
+/// which takes one per step.
+fn push_spawns(game: &mut OpenWorld, draws: &Draws, events: &mut Vec<Event>, n: MoveNumber) {
+    while game.owed().is_none() {
+        let Some(action) = open_world_outcome(game, draws) else {
+            return;
+        };
+        game.at_event(events.len());
+        game.world(&action).expect("a derived spawn is legal");
+        events.push(Event {
+            n,
+            actor: Actor::World,
+            action,
+            clock_ms: None,
+        });
     }
 }
 

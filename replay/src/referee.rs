@@ -1,0 +1,197 @@
+//! The referee: given the world seed, the world events a live game's rules
+//! owe next. It is the one place that derives them: the spawns, damage
+//! rolls and clones of open-world-chess and the reveals of magic-draughts
+//! (from the engines' derive functions and [`Draws`]), the result once the
+//! game is decided, and the `@ seed` reveal after it. Timeouts are not the
+//! referee's: they come from clocks.
+//!
+//! The random game generators (`owc::random`, `magic::random`) take their
+//! world events from here too, so a generated log, a server running a game
+//! and `fgn impact --resimulate` all derive the same events from a seed.
+//!
+//! ```
+//! use fgn_notation::{parse, Action};
+//! use fgn_replay::Replay;
+//!
+//! // A server's open-world-chess game: the seed is secret, its commitment public.
+//! let seed = [7u8; 32];
+//! let commit: String = fgn_replay::seed::commitment(&seed).iter().map(|b| format!("{b:02x}")).collect();
+//! let log = format!("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[SeedCommit \"blake3:{commit}\"]\n");
+//! let game = parse(log.as_bytes()).document.game;
+//! let mut replay = Replay::new(&game.header).unwrap();
+//!
+//! // Before the first move the world owes the spawns the seed gives the starting light.
+//! let owed = replay.owed_world_events(&seed);
+//! assert!(!owed.is_empty());
+//! assert!(owed.iter().all(|e| matches!(e.action, Action::Spawn { .. })));
+//! for event in &owed {
+//!     replay.apply(replay.events_applied(), event).unwrap();
+//! }
+//! // Now it is white's move: the world owes nothing until a player acts.
+//! assert!(replay.owed_world_events(&seed).is_empty());
+//!
+//! // White resigns: the referee owes the result, then reveals the seed.
+//! let resign = parse(b"[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n0 w resign\n").document.game.events[0].clone();
+//! replay.apply(replay.events_applied(), &resign).unwrap();
+//! let end: Vec<String> = replay.owed_world_events(&seed).iter().map(|e| e.to_string()).collect();
+//! assert_eq!(end[0], "0 @ result 0-1 resign");
+//! assert!(end[1].starts_with("0 @ seed "));
+//! ```
+
+use fgn_notation::{Action, Actor, Color, Event, MagicNumber, Seed};
+
+use crate::magic::{numbers_from, Checker, MagicDraughts};
+use crate::owc::{derive_clone, derive_damage, derive_spawn, OpenWorld};
+use crate::seed::Draws;
+use crate::session::{Engine, Phase};
+use crate::Replay;
+
+/// The most world events the referee derives in a row before a player must
+/// act. No game comes near it (a window of spawns is at most a 26x26
+/// board); it only keeps a bug from running forever.
+const MAX_OWED_RUN: usize = 1 << 16;
+
+/// The referee of one game: the world seed, from which it derives every
+/// world event the rules owe.
+#[derive(Clone, Debug)]
+pub struct Referee {
+    seed: [u8; 32],
+}
+
+impl Referee {
+    /// The referee of the game whose world seed is `seed`.
+    pub fn new(seed: [u8; 32]) -> Referee {
+        Referee { seed }
+    }
+
+    /// The next world event the rules owe in `replay`, carrying the move
+    /// number of the event before it and no clock; `None` when a player
+    /// is to act next (or nothing more can happen).
+    pub fn next(&self, replay: &Replay) -> Option<Event> {
+        let action = owed_action(replay, &self.seed)?;
+        Some(Event {
+            n: replay.progress().last_number,
+            actor: Actor::World,
+            action,
+            clock_ms: None,
+        })
+    }
+}
+
+impl Replay {
+    /// Every world event the rules owe now, in order, until a player is
+    /// to act: what a server writes after the last event, derived from the
+    /// world seed `seed` by a [`Referee`]. Each one applies to the replay
+    /// after the ones before it (at the indices after the events applied).
+    pub fn owed_world_events(&self, seed: &[u8; 32]) -> Vec<Event> {
+        let referee = Referee::new(*seed);
+        let mut replay = self.clone();
+        let mut out = Vec::new();
+        while let Some(event) = referee.next(&replay) {
+            if out.len() >= MAX_OWED_RUN || replay.apply(replay.events_applied(), &event).is_err() {
+                break;
+            }
+            out.push(event);
+        }
+        out
+    }
+}
+
+/// The draws of the game `replay` is, under its world seed: the one place
+/// the referee gets them, so that a key that also depends on the log (the
+/// players' salts) is wired in here alone.
+fn draws(_replay: &Replay, seed: &[u8; 32]) -> Draws {
+    Draws::new(seed)
+}
+
+/// The world action the rules owe next, by the shared rules' phase: after
+/// the result only the seed; a decided game its result once the owed
+/// outcomes are in; a game in play the outcomes and spawns the seed gives.
+fn owed_action(replay: &Replay, seed: &[u8; 32]) -> Option<Action> {
+    match replay.phase() {
+        // Only the late side's opponent may act: a timeout never comes
+        // while the world owes an event.
+        Phase::AwaitingExtra { .. } => None,
+        Phase::Over(_) => awaits_seed(replay).then_some(Action::Seed { seed: Seed(*seed) }),
+        Phase::ResultDue(d) if !owes(replay) => Some(Action::Result {
+            outcome: d.outcome,
+            reason: d.reason,
+        }),
+        Phase::ResultDue(_) | Phase::Playing => outcome(replay, &draws(replay, seed)),
+    }
+}
+
+/// Whether the engine owes a world event before anything else may happen.
+fn owes(replay: &Replay) -> bool {
+    match replay {
+        Replay::Survival(s) => s.engine.owes_world_event(),
+        Replay::Draughts(s) => s.engine.owes_world_event(),
+        Replay::OpenWorld(s) => s.engine.owes_world_event(),
+        Replay::GreatWar(s) => s.engine.owes_world_event(),
+    }
+}
+
+/// Whether the game has a committed seed that is not revealed yet.
+fn awaits_seed(replay: &Replay) -> bool {
+    match replay {
+        Replay::Draughts(s) => s.engine.referee_view().1,
+        Replay::OpenWorld(s) => s.engine.referee_view().2,
+        Replay::Survival(_) | Replay::GreatWar(_) => false,
+    }
+}
+
+/// The random outcome the seed gives next, in games that have them.
+fn outcome(replay: &Replay, draws: &Draws) -> Option<Action> {
+    match replay {
+        Replay::OpenWorld(s) => open_world_outcome(&s.engine, draws),
+        Replay::Draughts(s) => magic_reveal(&s.engine, &magic_numbers(draws, s.engine.referee_view().0)),
+        Replay::Survival(_) | Replay::GreatWar(_) => None,
+    }
+}
+
+/// The open-world-chess world event the seed gives next: the owed damage
+/// roll or clone square of the move in transit, else the next spawn in the
+/// window the last move (or the start) lit, skipping the squares the seed
+/// gives no object; `None` when the window holds no more objects.
+pub(crate) fn open_world_outcome(game: &OpenWorld, draws: &Draws) -> Option<Action> {
+    let (rules, (n, cause, window), _) = game.referee_view();
+    if let Some((square, candidates)) = game.owed() {
+        // An owed outcome always belongs to the move in transit.
+        let (n, cause) = game.cause()?;
+        return Some(match candidates {
+            None => Action::Damage {
+                square,
+                amount: derive_damage(rules, draws, n, cause, square),
+            },
+            Some(c) => Action::Clone {
+                square: derive_clone(draws, n, cause, square, &c),
+            },
+        });
+    }
+    window
+        .iter()
+        .find_map(|&square| derive_spawn(rules, draws, n, cause, square).map(|object| Action::Spawn { square, object }))
+}
+
+/// The numbers the seed gives each side's starting checkers (white's,
+/// then black's), in the order of `magic::starting_squares`.
+pub(crate) fn magic_numbers(draws: &Draws, counts: &[u8; 6]) -> [[u8; 12]; 2] {
+    [
+        numbers_from(draws, Color::White, counts),
+        numbers_from(draws, Color::Black, counts),
+    ]
+}
+
+/// The magic-draughts reveal the world owes next, with the number the seed
+/// gave the captured checker (0 for one Koschei's Revenge put back).
+pub(crate) fn magic_reveal(game: &MagicDraughts, numbers: &[[u8; 12]; 2]) -> Option<Action> {
+    let (square, checker) = game.next_owed()?;
+    let n = match checker {
+        Checker::Original { color, index } => numbers[usize::from(color == Color::Black)][usize::from(index)],
+        Checker::Returned(_) => 0,
+    };
+    Some(Action::Reveal {
+        square,
+        number: MagicNumber::new(n)?,
+    })
+}
