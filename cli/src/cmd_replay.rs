@@ -13,7 +13,7 @@ use crate::report::{Format, Reporter, Status};
 
 /// A rule error's message, led by the event it concerns as the log spells
 /// it (which names its move number and actor), when it concerns one.
-fn message(doc: &Document, error: &RuleError) -> String {
+pub fn message(doc: &Document, error: &RuleError) -> String {
     match error.place {
         Place::Event(i) => match doc.game.events.get(i) {
             Some(event) => format!("`{event}`: {}", error.message),
@@ -24,7 +24,7 @@ fn message(doc: &Document, error: &RuleError) -> String {
 }
 
 /// Where a rule error points in the file: line and column.
-fn locate(doc: &Document, error: &RuleError) -> (u32, u32) {
+pub fn locate(doc: &Document, error: &RuleError) -> (u32, u32) {
     match error.place {
         Place::Event(i) => (
             doc.event_lines.get(i).copied().unwrap_or(1),
@@ -35,7 +35,7 @@ fn locate(doc: &Document, error: &RuleError) -> (u32, u32) {
     }
 }
 
-fn header_line(doc: &Document, tag: Option<&str>) -> u32 {
+pub fn header_line(doc: &Document, tag: Option<&str>) -> u32 {
     tag.and_then(|t| doc.game.header.tags.iter().position(|x| x.name == t))
         .and_then(|i| doc.tag_lines.get(i).copied())
         .unwrap_or(1)

@@ -4,6 +4,7 @@
 //! reading inputs, writing results and exit codes. Exit codes, for every
 //! command: 0 success, 1 some input is invalid, 2 a usage or I/O error.
 
+mod cmd_diff;
 mod cmd_hash;
 mod cmd_replay;
 mod cmd_syntax;
@@ -32,7 +33,7 @@ use report::{Format, Reporter};
 struct Cli {
     /// `text` for people; `json` for programs: diagnostics as one JSON object
     /// per line on standard error, and the results of validate, show,
-    /// leaderboard, hash and verify-extends as JSON on standard output.
+    /// leaderboard, hash, verify-extends and diff as JSON on standard output.
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
 
@@ -196,6 +197,34 @@ enum Command {
         #[arg(value_name = "NEW")]
         new: PathBuf,
     },
+    /// Compare two logs: are they the same game, and if not, where do they
+    /// part and how do their positions differ?
+    ///
+    /// Both are canonicalised as `fmt` and `hash` do (comments, spacing and
+    /// spellings of the same event never count) and compared by their log
+    /// hashes. Exit 0 when they are the same. Otherwise exit 1 and print
+    /// the first header tag that differs, the first event that differs
+    /// (both lines with their line numbers, or the one a shorter log lacks),
+    /// and what differs between the two positions after that event and at
+    /// the end: pieces, HP, objects, coins, charges, reveals, turn and result
+    /// (docs/json.md, "Changes"). With --as the two are compared as that
+    /// player knows them: its views (as `fgn view` writes them) and its
+    /// knowledge, never what it could not see; a view file is compared as
+    /// its own player's. A log that breaks a rule is compared as far as it
+    /// replays, and the rule error is noted. Exit 2 when a file cannot be
+    /// read or has syntax errors. --format json writes one document
+    /// (docs/fgn-diff.schema.json).
+    Diff {
+        /// Compare what this player knows instead of the full logs.
+        #[arg(long = "as", value_enum)]
+        side: Option<cmd_view::Side>,
+        /// The first log (A).
+        #[arg(value_name = "A")]
+        a: PathBuf,
+        /// The second log (B).
+        #[arg(value_name = "B")]
+        b: PathBuf,
+    },
     /// Convert one JSON game (as `fgn json` writes it) back to canonical FGN.
     FromJson {
         /// A JSON file or `-`.
@@ -270,6 +299,7 @@ fn main() -> ExitCode {
             }
         }
         Command::VerifyExtends { old, new } => cmd_hash::verify_extends(old, new, &mut rep),
+        Command::Diff { side, a, b } => cmd_diff::diff(a, b, *side, &mut rep),
         Command::Leaderboard { paths } => cmd_replay::leaderboard(paths, &mut rep),
         Command::Rules {
             command: RulesCommand::Show { game },

@@ -7,6 +7,7 @@ mod util;
 
 mod cli;
 mod corpus;
+mod diff;
 mod hashing;
 mod replay_cmds;
 mod schema;

@@ -56,3 +56,24 @@ pub fn fgn_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// Runs `fgn` with `args` and `stdin`: the exit code, standard output and
+/// standard error as text.
+pub fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+    let out = fgn(args, stdin);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes `bytes` to the file `name` in the folder `folder` of the target's
+/// scratch space (made if need be) and returns its path.
+pub fn scratch(folder: &str, name: &str, bytes: &[u8]) -> String {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(folder);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("a scratch file");
+    path.display().to_string()
+}
