@@ -72,6 +72,7 @@ struct Line {
     text: String,
 }
 
+/// What the report says of one log.
 #[derive(Serialize)]
 struct LogReport {
     file: String,
@@ -80,6 +81,7 @@ struct LogReport {
     error: Option<Fault>,
 }
 
+/// The first tag where the headers part.
 #[derive(Serialize)]
 struct HeaderPart {
     tag: String,
@@ -87,6 +89,7 @@ struct HeaderPart {
     b: Option<Line>,
 }
 
+/// The first event where the logs part (`number` from 1).
 #[derive(Serialize)]
 struct EventPart {
     number: usize,
@@ -94,6 +97,8 @@ struct EventPart {
     b: Option<Line>,
 }
 
+/// Two positions compared, after `a_events` of A's and `b_events` of B's
+/// compared events.
 #[derive(Serialize)]
 struct Point {
     a_events: usize,

@@ -26,8 +26,10 @@ use report::{Format, Reporter};
 ///
 /// PATH arguments may be files, directories (every *.fgn file below them) or
 /// `-` for standard input; FILE arguments one file or `-`. Exit codes: 0
-/// success, 1 some input is invalid, 2 a usage or I/O error or a game that
-/// cannot be checked yet. Diagnostics go to standard error.
+/// success, 1 some input is invalid (for diff and the verify commands: the
+/// logs differ, the check fails), 2 a usage or I/O error, a file that cannot
+/// be read or parsed where a comparison needs it, or a game that cannot be
+/// checked yet. Diagnostics go to standard error.
 #[derive(Debug, Parser)]
 #[command(name = "fgn", version, about, long_about)]
 struct Cli {

@@ -212,6 +212,16 @@ fn headers_prefixes_and_rule_errors() {
 }
 
 #[test]
+fn help_explains_diff() {
+    let (code, out, _) = run(&["--help"], b"");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("diff"), "{out}");
+    let (code, out, _) = run(&["help", "diff"], b"");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("--as") && out.contains("Exit 2"), "{out}");
+}
+
+#[test]
 fn unreadable_inputs_exit_2() {
     let file = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
     let (code, _, err) = run(&["diff", file, "no/such/file.fgn"], b"");
