@@ -246,20 +246,43 @@ fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Option<Digest
     chain_of(&path.display().to_string(), &parsed.document, side, rep).map(|c| c.log_hash())
 }
 
+/// Reads and parses the two logs a comparison takes (`verify-extends`,
+/// `diff`), reporting what is wrong with them; `None` when either cannot be
+/// read or has syntax errors, for then there is no verdict to give (exit
+/// 2). A torn last line is only a warning: the complete events before it
+/// are compared.
+pub fn read_pair(first: &Path, second: &Path, command: &str, rep: &mut Reporter) -> Option<[(String, Document); 2]> {
+    let mut out = Vec::new();
+    for path in [first, second] {
+        let mut parsed = parse_all(&[path.to_path_buf()], rep);
+        if let (1, Some((input, _, p))) = (parsed.len(), parsed.pop()) {
+            if p.is_ok() {
+                out.push((input.name(), p.document));
+            }
+        }
+    }
+    let pair: Option<[(String, Document); 2]> = out.try_into().ok();
+    if pair.is_none() {
+        rep.error(&format!(
+            "cannot compare: {command} takes two readable logs without syntax errors"
+        ));
+    }
+    pair
+}
+
+/// The index of the first place where two sequences part: the first
+/// element that differs, or the end of the shorter one; `None` when they
+/// are equal.
+pub fn first_parting<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
+    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
+}
+
 /// `fgn verify-extends OLD NEW`: NEW has OLD's header and begins with all
 /// of OLD's events, compared by the chain.
 pub fn verify_extends(old: &Path, new: &Path, rep: &mut Reporter) {
-    let mut parsed = parse_all(&[old.to_path_buf(), new.to_path_buf()], rep);
-    if parsed.len() != 2 || parsed.iter().any(|(_, _, p)| !p.is_ok()) {
-        // Logs that cannot be read whole cannot be compared: a usage or
-        // input error (exit 2), not a verdict.
-        rep.error("cannot compare: verify-extends takes two readable logs without syntax errors");
+    let Some([(old_name, old_doc), (new_name, new_doc)]) = read_pair(old, new, "verify-extends", rep) else {
         return;
-    }
-    let (new_input, _, new_p) = parsed.pop().expect("two inputs");
-    let (old_input, _, old_p) = parsed.pop().expect("two inputs");
-    let (old_name, new_name) = (old_input.name(), new_input.name());
-    let (old_doc, new_doc) = (&old_p.document, &new_p.document);
+    };
     let (a, b) = (chain(&old_doc.game), chain(&new_doc.game));
     if a.header != b.header {
         rep.invalid(
@@ -268,34 +291,29 @@ pub fn verify_extends(old: &Path, new: &Path, rep: &mut Reporter) {
         );
         return;
     }
-    for (i, old_value) in a.events.iter().enumerate() {
+    if let Some(i) = first_parting(&a.events, &b.events).filter(|&i| i < a.events.len()) {
         let old_line = old_doc.event_lines.get(i).copied().unwrap_or(0);
         let old_event = &old_doc.game.events[i];
-        match b.events.get(i) {
-            Some(v) if v == old_value => {}
-            Some(_) => {
+        match new_doc.game.events.get(i) {
+            Some(new_event) => {
                 let new_line = new_doc.event_lines.get(i).copied().unwrap_or(0);
                 rep.invalid(
                     &new_name,
                     &format!(
-                        "does not extend {old_name}: event {} differs: {old_name}:{old_line} `{old_event}`, {new_name}:{new_line} `{}`",
+                        "does not extend {old_name}: event {} differs: {old_name}:{old_line} `{old_event}`, {new_name}:{new_line} `{new_event}`",
                         i + 1,
-                        new_doc.game.events[i]
                     ),
                 );
-                return;
             }
-            None => {
-                rep.invalid(
-                    &new_name,
-                    &format!(
-                        "does not extend {old_name}: it ends after {} events, and {old_name}:{old_line} `{old_event}` is missing",
-                        b.events.len()
-                    ),
-                );
-                return;
-            }
+            None => rep.invalid(
+                &new_name,
+                &format!(
+                    "does not extend {old_name}: it ends after {} events, and {old_name}:{old_line} `{old_event}` is missing",
+                    b.events.len()
+                ),
+            ),
         }
+        return;
     }
     let added = b.events.len() - a.events.len();
     match rep.format {

@@ -13,7 +13,7 @@ use crate::report::{Format, Reporter, Status};
 
 /// A rule error's message, led by the event it concerns as the log spells
 /// it (which names its move number and actor), when it concerns one.
-fn message(doc: &Document, error: &RuleError) -> String {
+pub fn message(doc: &Document, error: &RuleError) -> String {
     match error.place {
         Place::Event(i) => match doc.game.events.get(i) {
             Some(event) => format!("`{event}`: {}", error.message),
@@ -24,11 +24,11 @@ fn message(doc: &Document, error: &RuleError) -> String {
 }
 
 /// Where a rule error points in the file: line and column.
-fn locate(doc: &Document, error: &RuleError) -> (u32, u32) {
+pub fn locate(doc: &Document, error: &RuleError) -> (u32, u32) {
     fgn_replay::locate(doc, error.place)
 }
 
-fn header_line(doc: &Document, tag: Option<&str>) -> u32 {
+pub fn header_line(doc: &Document, tag: Option<&str>) -> u32 {
     fgn_replay::tag_line(doc, tag)
 }
 

@@ -5,6 +5,7 @@
 //! command: 0 success, 1 some input is invalid, 2 a usage or I/O error.
 
 mod cmd_append;
+mod cmd_diff;
 mod cmd_hash;
 mod cmd_impact;
 mod cmd_replay;
@@ -27,14 +28,16 @@ use report::{Format, Reporter};
 ///
 /// PATH arguments may be files, directories (every *.fgn file below them) or
 /// `-` for standard input; FILE arguments one file or `-`. Exit codes: 0
-/// success, 1 some input is invalid, 2 a usage or I/O error or a game that
-/// cannot be checked yet. Diagnostics go to standard error.
+/// success, 1 some input is invalid (for diff and the verify commands: the
+/// logs differ, the check fails), 2 a usage or I/O error, a file that cannot
+/// be read or parsed where a comparison needs it, or a game that cannot be
+/// checked yet. Diagnostics go to standard error.
 #[derive(Debug, Parser)]
 #[command(name = "fgn", version, about, long_about)]
 struct Cli {
     /// `text` for people; `json` for programs: diagnostics as one JSON object
     /// per line on standard error, and the results of validate, show,
-    /// leaderboard, hash, verify-extends, append and impact as JSON on standard output.
+    /// leaderboard, hash, verify-extends, diff, append and impact as JSON on standard output.
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
 
@@ -269,6 +272,34 @@ enum Command {
         #[arg(value_name = "EVENT", required_unless_present = "repair")]
         events: Vec<String>,
     },
+    /// Compare two logs: are they the same game, and if not, where do they
+    /// part and how do their positions differ?
+    ///
+    /// Both are canonicalised as `fmt` and `hash` do (comments, spacing and
+    /// spellings of the same event never count) and compared by their log
+    /// hashes. Exit 0 when they are the same. Otherwise exit 1 and print
+    /// the first header tag that differs, the first event that differs
+    /// (both lines with their line numbers, or the one a shorter log lacks),
+    /// and what differs between the two positions after that event and at
+    /// the end: pieces, HP, objects, coins, charges, reveals, turn and result
+    /// (docs/json.md, "Changes"). With --as the two are compared as that
+    /// player knows them: its views (as `fgn view` writes them) and its
+    /// knowledge, never what it could not see; a view file is compared as
+    /// its own player's. A log that breaks a rule is compared as far as it
+    /// replays, and the rule error is noted. Exit 2 when a file cannot be
+    /// read or has syntax errors. --format json writes one document
+    /// (docs/fgn-diff.schema.json).
+    Diff {
+        /// Compare what this player knows instead of the full logs.
+        #[arg(long = "as", value_enum)]
+        side: Option<cmd_view::Side>,
+        /// The first log (A).
+        #[arg(value_name = "A")]
+        a: PathBuf,
+        /// The second log (B).
+        #[arg(value_name = "B")]
+        b: PathBuf,
+    },
     /// Convert one JSON game (as `fgn json` writes it) back to canonical FGN.
     FromJson {
         /// A JSON file or `-`.
@@ -350,6 +381,7 @@ fn main() -> ExitCode {
             }
         }
         Command::VerifyExtends { old, new } => cmd_hash::verify_extends(old, new, &mut rep),
+        Command::Diff { side, a, b } => cmd_diff::diff(a, b, *side, &mut rep),
         Command::Leaderboard { paths } => cmd_replay::leaderboard(paths, &mut rep),
         Command::Rules {
             command: RulesCommand::Show { game },

@@ -6,6 +6,7 @@
 //! state untouched when an event breaks a rule.
 
 pub mod append;
+pub mod changes;
 pub mod draughts;
 pub mod error;
 pub mod game;
@@ -42,6 +43,7 @@ macro_rules! each_game {
     };
 }
 
+pub use changes::{knowledge_changes, state_changes, Change};
 pub use error::{Fault, Place, Rule, RuleError};
 pub use game::Viewer;
 pub use hash::Digest;
@@ -193,6 +195,18 @@ impl Replay {
     /// Applies the event with index `index`; on error the replay is unchanged.
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
         each_game!(self, s => s.apply(index, event))
+    }
+
+    /// Applies the event like [`Replay::apply`] and gives the account of
+    /// what it changed in the state: [`state_changes`] of the states before
+    /// and after it (empty for an event that changes nothing, such as
+    /// chat). On error the replay is unchanged and there is no account. The
+    /// account costs two states and their comparison per event, so
+    /// validation uses [`Replay::apply`].
+    pub fn apply_changes(&mut self, index: usize, event: &Event) -> Result<Vec<Change>, RuleError> {
+        let before = self.state();
+        self.apply(index, event)?;
+        Ok(state_changes(&before, &self.state(), Some(event)))
     }
 
     /// Checks that nothing owed is missing at the end of the log.

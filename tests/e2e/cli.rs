@@ -1,6 +1,6 @@
 //! The command line itself: help, usage errors and exit codes.
 
-use crate::util::{fgn, scratch};
+use crate::util::{fgn, scratch_dir};
 
 #[test]
 fn help_names_every_command() {
@@ -243,7 +243,7 @@ fn a_full_standard_error_loses_diagnostics_but_not_the_exit_code() {
 /// write 104 MB to standard error (the torn line and a caret line as wide).
 #[test]
 fn a_huge_torn_line_gives_a_short_report() {
-    let dir = scratch("huge-torn");
+    let dir = scratch_dir("huge-torn");
     let path = dir.join("one-line.fgn");
     std::fs::write(&path, vec![b'x'; 50_000_000]).unwrap();
     let out = fgn(&["validate", path.to_str().unwrap()], b"");
@@ -257,7 +257,7 @@ fn a_huge_torn_line_gives_a_short_report() {
 /// starting with a byte order mark) get one error each that says so.
 #[test]
 fn files_that_are_not_logs_get_one_error_each() {
-    let dir = scratch("not-logs");
+    let dir = scratch_dir("not-logs");
     let cases: [(&str, Vec<u8>, &str); 4] = [
         ("empty.fgn", Vec::new(), "the file is empty"),
         (

@@ -1,28 +1,17 @@
 //! `fgn hash` (log hashes, chains, state hashes, `--check`) and `fgn
 //! verify-extends` through the binary.
 
-use std::path::Path;
-
 use crate::util::fgn;
 
 const LOG: &str = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = fgn(args, b"");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::util::run(args, b"")
 }
 
 /// Writes `text` to a fresh file in the target folder and returns its path.
 fn scratch(name: &str, text: &str) -> String {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hashing");
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("a scratch file");
-    path.display().to_string()
+    crate::util::scratch("hashing", name, text.as_bytes())
 }
 
 fn log_text() -> String {

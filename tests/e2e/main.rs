@@ -8,6 +8,7 @@ mod util;
 mod append;
 mod cli;
 mod corpus;
+mod diff;
 mod hashing;
 mod impact;
 mod replay_cmds;

@@ -59,9 +59,30 @@ pub fn fgn_files(dir: &Path) -> Vec<PathBuf> {
 
 /// A fresh, empty folder for one test's files, under cargo's scratch
 /// folder for integration tests (left in place to look at after a failure).
-pub fn scratch(name: &str) -> PathBuf {
+pub fn scratch_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
     dir
+}
+
+/// Runs `fgn` with `args` and `stdin`: the exit code, standard output and
+/// standard error as text.
+pub fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+    let out = fgn(args, stdin);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes `bytes` to the file `name` in the folder `folder` of the target's
+/// scratch space (made if need be) and returns its path.
+pub fn scratch(folder: &str, name: &str, bytes: &[u8]) -> String {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(folder);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("a scratch file");
+    path.display().to_string()
 }

@@ -23,11 +23,7 @@ fn stderr(out: &std::process::Output) -> String {
 
 /// Writes `text` to a fresh file in the target folder and returns its path.
 fn scratch(name: &str, text: &[u8]) -> String {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("views");
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("a scratch file");
-    path.display().to_string()
+    crate::util::scratch("views", name, text)
 }
 
 /// The view's text with its event number `drop` (0-based, counting event

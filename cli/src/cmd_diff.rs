@@ -1,0 +1,608 @@
+//! `fgn diff A B [--as white|black]`: whether two logs are the same game
+//! after canonicalisation, and if not where they part (a header tag, an
+//! event, or one ending first) and how their positions differ there and at
+//! the end, from the referee's or one player's perspective.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use fgn_notation::{Color, Document, Game};
+use fgn_replay::{
+    knowledge_changes, loghash, state_changes, Change, Digest, Place, Replay, RuleError, StartError, ViewError,
+    ViewWriter, Viewer,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::cmd_hash::{first_parting, read_pair};
+use crate::cmd_replay::{header_line, locate, message};
+use crate::cmd_view::Side;
+use crate::out::outln;
+use crate::report::{Format, Reporter, Status};
+
+/// One of the two logs as it is compared.
+struct Log {
+    name: String,
+    doc: Document,
+    /// What is compared: the canonical log (markers completed), or the
+    /// player's view of it.
+    compared: Game,
+    /// For each compared event, the line of the file it comes from (the
+    /// event of the full log that a view's line reports).
+    lines: Vec<u32>,
+    /// How to replay the positions, if they can be.
+    replay: Result<Positions, String>,
+}
+
+/// A full log whose replay gives the positions of the compared log.
+struct Positions {
+    game: Game,
+    /// For each prefix of the compared log (0 to all its events), how many
+    /// of `game`'s events give the position after it.
+    upto: Vec<usize>,
+    /// Maps an event of `game` to the file's event it stands for, for
+    /// placing its rule errors (a view's `game` is built from the view).
+    origins: Vec<usize>,
+}
+
+/// A rule error in one log, placed in its file.
+#[derive(Serialize)]
+struct Fault {
+    line: u32,
+    column: u32,
+    rule: &'static str,
+    message: String,
+}
+
+/// The positions of a log at the points asked for, and what stopped its
+/// replay early.
+struct Replayed {
+    at: Vec<Replay>,
+    fault: Option<Fault>,
+    /// How many of the compared events the positions cover.
+    applied: usize,
+}
+
+/// One line of a file, for the report.
+#[derive(Serialize)]
+struct Line {
+    /// Its line number in the file (`None`: a line the file does not hold,
+    /// such as the `Perspective` tag of a view made from it).
+    line: Option<u32>,
+    text: String,
+}
+
+/// What the report says of one log.
+#[derive(Serialize)]
+struct LogReport {
+    file: String,
+    hash: Digest,
+    events: usize,
+    error: Option<Fault>,
+}
+
+/// The first tag where the headers part.
+#[derive(Serialize)]
+struct HeaderPart {
+    tag: String,
+    a: Option<Line>,
+    b: Option<Line>,
+}
+
+/// The first event where the logs part (`number` from 1).
+#[derive(Serialize)]
+struct EventPart {
+    number: usize,
+    a: Option<Line>,
+    b: Option<Line>,
+}
+
+/// Two positions compared, after `a_events` of A's and `b_events` of B's
+/// compared events.
+#[derive(Serialize)]
+struct Point {
+    a_events: usize,
+    b_events: usize,
+    changes: Vec<Change>,
+}
+
+/// The document `fgn diff --format json` writes (docs/fgn-diff.schema.json).
+#[derive(Serialize)]
+struct Report {
+    format: &'static str,
+    version: u32,
+    #[serde(rename = "as")]
+    perspective: Option<Color>,
+    same: bool,
+    a: LogReport,
+    b: LogReport,
+    header: Option<HeaderPart>,
+    event: Option<EventPart>,
+    there: Option<Point>,
+    end: Option<Point>,
+}
+
+/// The side both logs are compared as: the one asked for, or the one the
+/// views among them belong to.
+fn perspective(a: &Document, b: &Document, asked: Option<Color>) -> Result<Option<Color>, String> {
+    let views = [("A", a.game.perspective()), ("B", b.game.perspective())];
+    let side = asked.or(views[0].1).or(views[1].1);
+    for (which, view) in views {
+        match (view, side) {
+            (Some(v), Some(s)) if v != s => {
+                let wanted = match asked {
+                    Some(_) => format!("--as {}", s.name()),
+                    None => format!("the other file is {}'s view", s.name()),
+                };
+                return Err(format!(
+                    "{which} is {}'s view and {wanted}: what one player knew does not tell what the other did",
+                    v.name()
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(side)
+}
+
+/// The log as compared from `side`'s perspective (`None`: the referee's).
+fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, ViewError> {
+    let file_lines = |origins: &[usize]| -> Vec<u32> { origins.iter().map(|&i| doc.event_lines[i]).collect() };
+    let all: Vec<usize> = (0..doc.game.events.len()).collect();
+    let (compared, lines, replay) = match (side, doc.game.perspective()) {
+        (None, _) => {
+            let positions = Positions {
+                game: doc.game.clone(),
+                upto: (0..=all.len()).collect(),
+                origins: all.clone(),
+            };
+            (fgn_replay::complete_markers(&doc.game), file_lines(&all), Ok(positions))
+        }
+        (Some(_), Some(_)) => {
+            // A view compares as it is; its positions come from a full log
+            // that gives its player the same knowledge, where there is one.
+            let replay = fgn_replay::replayable(&doc.game)
+                .map(|(game, _, origins)| {
+                    let upto = (0..=all.len())
+                        .map(|k| origins.iter().filter(|&&o| o < k).count())
+                        .collect();
+                    Positions { game, upto, origins }
+                })
+                .map_err(|e| e.to_string());
+            (doc.game.clone(), file_lines(&all), replay)
+        }
+        (Some(color), None) => {
+            let mut writer = ViewWriter::new(&doc.game.header, color)?;
+            let (mut events, mut origins) = (Vec::new(), Vec::new());
+            for (i, event) in doc.game.events.iter().enumerate() {
+                let before = events.len();
+                // The view ends at a rule error, as `fgn view` writes it;
+                // the replay of the positions reports the error.
+                if writer.push(i, event, &mut events).is_err() {
+                    break;
+                }
+                origins.resize(origins.len() + events.len() - before, i);
+            }
+            let mut upto: Vec<usize> = std::iter::once(0).chain(origins.iter().map(|&i| i + 1)).collect();
+            // The end is the end of the log, hidden events after the view's
+            // last line included.
+            if let Some(last) = upto.last_mut() {
+                *last = doc.game.events.len();
+            }
+            let positions = Positions {
+                game: doc.game.clone(),
+                upto,
+                origins: all,
+            };
+            let view = Game {
+                header: writer.header().clone(),
+                events,
+            };
+            (view, file_lines(&origins), Ok(positions))
+        }
+    };
+    Ok(Log {
+        name,
+        doc,
+        compared,
+        lines,
+        replay,
+    })
+}
+
+/// Replays `log`'s positions, keeping the replay after each prefix of its
+/// compared events in `points` (capped where a rule error stops it).
+fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
+    let p = log.replay.as_ref().map_err(Clone::clone)?;
+    let mut replay = match Replay::new(&p.game.header) {
+        Ok(r) => r,
+        Err(StartError::Header { tag, error }) => {
+            let fault = Fault {
+                line: header_line(&log.doc, tag.as_deref()),
+                column: 1,
+                rule: error.rule.name(),
+                message: error.message.clone(),
+            };
+            return Ok(Replayed {
+                at: Vec::new(),
+                fault: Some(fault),
+                applied: 0,
+            });
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let targets: Vec<usize> = points.iter().map(|&k| p.upto[k]).collect();
+    let mut at: Vec<Option<Replay>> = targets.iter().map(|&t| (t == 0).then(|| replay.clone())).collect();
+    let mut fault = None;
+    let mut applied = 0;
+    for (i, event) in p.game.events.iter().enumerate() {
+        if let Err(mut error) = replay.apply(i, event) {
+            if let Place::Event(j) = error.place {
+                error.place = Place::Event(p.origins[j]);
+            }
+            fault = Some(place(&log.doc, &error));
+            break;
+        }
+        applied = i + 1;
+        for (slot, &t) in at.iter_mut().zip(&targets) {
+            if t == applied {
+                *slot = Some(replay.clone());
+            }
+        }
+    }
+    let at = at.into_iter().map(|r| r.unwrap_or_else(|| replay.clone())).collect();
+    let applied = p.upto.iter().take_while(|&&n| n <= applied).count().saturating_sub(1);
+    Ok(Replayed { at, fault, applied })
+}
+
+fn place(doc: &Document, error: &RuleError) -> Fault {
+    let (line, column) = locate(doc, error);
+    Fault {
+        line,
+        column,
+        rule: error.rule.name(),
+        message: message(doc, error),
+    }
+}
+
+/// The first tag where the two headers part, with both lines.
+fn header_part(a: &Log, b: &Log) -> Option<HeaderPart> {
+    let (ta, tb) = (&a.compared.header.tags, &b.compared.header.tags);
+    let i = first_parting(ta, tb)?;
+    let line = |log: &Log, tag: Option<&fgn_notation::Tag>| {
+        tag.map(|t| Line {
+            line: log
+                .doc
+                .game
+                .header
+                .tags
+                .iter()
+                .position(|x| x == t)
+                .and_then(|j| log.doc.tag_lines.get(j).copied()),
+            text: t.to_string(),
+        })
+    };
+    let tag = ta.get(i).or(tb.get(i)).map(|t| t.name.clone()).unwrap_or_default();
+    Some(HeaderPart {
+        tag,
+        a: line(a, ta.get(i)),
+        b: line(b, tb.get(i)),
+    })
+}
+
+/// The changes between the two positions, as the perspective knows them.
+fn changes(side: Option<Color>, a: &Replay, b: &Replay) -> Vec<Change> {
+    match side {
+        None => state_changes(&a.state(), &b.state(), None),
+        Some(c) => knowledge_changes(&a.knowledge(Viewer::of(c)), &b.knowledge(Viewer::of(c)), None),
+    }
+}
+
+/// Why no view of a log could be made, so that nothing can be compared
+/// from the player's perspective: a usage error (exit 2), not a verdict.
+fn report_view_error(name: &str, error: &ViewError, rep: &mut Reporter) {
+    if error.is_unsupported() {
+        rep.unsupported(name, &error.to_string());
+    } else {
+        rep.error(&format!("{name}: no view of it can be made: {error}"));
+    }
+}
+
+/// `fgn diff`.
+pub fn diff(first: &Path, second: &Path, side: Option<Side>, rep: &mut Reporter) {
+    let Some([(a_name, a_doc), (b_name, b_doc)]) = read_pair(first, second, "diff", rep) else {
+        return;
+    };
+    let side = match perspective(&a_doc, &b_doc, side.map(Side::color)) {
+        Ok(s) => s,
+        Err(e) => return rep.error(&e),
+    };
+    let (a, b) = match (
+        prepare(a_name.clone(), a_doc, side),
+        prepare(b_name.clone(), b_doc, side),
+    ) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) => return report_view_error(&a_name, &e, rep),
+        (_, Err(e)) => return report_view_error(&b_name, &e, rep),
+    };
+    let hashes = (
+        loghash::chain(&a.compared).log_hash(),
+        loghash::chain(&b.compared).log_hash(),
+    );
+    let same = hashes.0 == hashes.1;
+    let texts = |log: &Log| -> Vec<String> { log.compared.events.iter().map(ToString::to_string).collect() };
+    let parting = if same {
+        None
+    } else {
+        first_parting(&texts(&a), &texts(&b))
+    };
+    let header = if same { None } else { header_part(&a, &b) };
+    let event = parting.map(|i| {
+        let line = |log: &Log| {
+            log.compared.events.get(i).map(|e| Line {
+                line: log.lines.get(i).copied(),
+                text: e.to_string(),
+            })
+        };
+        EventPart {
+            number: i + 1,
+            a: line(&a),
+            b: line(&b),
+        }
+    });
+    // The positions after the first differing event (or, for the log
+    // that lacks it, at its end), and at both ends.
+    let (na, nb) = (a.compared.events.len(), b.compared.events.len());
+    let mut points = Vec::new();
+    if let Some(i) = parting {
+        points.push(((i + 1).min(na), (i + 1).min(nb)));
+    }
+    if !same {
+        points.push((na, nb));
+    }
+    let replayed = (
+        replay_points(&a, &points.iter().map(|p| p.0).collect::<Vec<_>>()),
+        replay_points(&b, &points.iter().map(|p| p.1).collect::<Vec<_>>()),
+    );
+    let mut compared_points: Vec<Option<Point>> = points.iter().map(|_| None).collect();
+    if let (Ok(ra), Ok(rb)) = &replayed {
+        if ra.at.len() == points.len() && rb.at.len() == points.len() {
+            for (slot, (&(ka, kb), (pa, pb))) in compared_points
+                .iter_mut()
+                .zip(points.iter().zip(ra.at.iter().zip(&rb.at)))
+            {
+                *slot = Some(Point {
+                    a_events: ka.min(ra.applied),
+                    b_events: kb.min(rb.applied),
+                    changes: changes(side, pa, pb),
+                });
+            }
+        }
+    }
+    let (a_report, b_report) = (
+        log_report(&a, replayed.0, hashes.0, same, rep),
+        log_report(&b, replayed.1, hashes.1, same, rep),
+    );
+    let end = compared_points.pop().flatten();
+    let there = compared_points.pop().flatten();
+    let report = Report {
+        format: "fgn-diff",
+        version: 1,
+        perspective: side,
+        same,
+        a: a_report,
+        b: b_report,
+        header,
+        event,
+        there,
+        end,
+    };
+    if !same {
+        rep.status = rep.status.max(Status::Invalid);
+    }
+    match rep.format {
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&report).expect("a diff serialises")),
+        Format::Text => print_text(&report),
+    }
+}
+
+/// What the report says of one log, with a note on how far its positions go.
+fn log_report(log: &Log, replayed: Result<Replayed, String>, hash: Digest, same: bool, rep: &Reporter) -> LogReport {
+    let error = match replayed {
+        Ok(r) => {
+            if let Some(f) = &r.fault {
+                rep.note(&format!(
+                    "{}:{}:{}: [{}] {}; its positions go as far as it replays, its first {} events",
+                    log.name, f.line, f.column, f.rule, f.message, r.applied
+                ));
+            }
+            r.fault
+        }
+        Err(why) => {
+            if !same {
+                rep.note(&format!("{}: its positions are not compared: {why}", log.name));
+            }
+            None
+        }
+    };
+    LogReport {
+        file: log.name.clone(),
+        hash,
+        events: log.compared.events.len(),
+        error,
+    }
+}
+
+/// What is compared, in words.
+fn whose(side: Option<Color>) -> String {
+    match side {
+        None => "the logs".into(),
+        Some(c) => format!("{}'s views", c.name()),
+    }
+}
+
+fn print_text(r: &Report) {
+    let what = whose(r.perspective);
+    if r.same {
+        outln!(
+            "same: {what} of {} and {} are the same ({}, {} events)",
+            r.a.file,
+            r.b.file,
+            r.a.hash,
+            r.a.events
+        );
+        return;
+    }
+    outln!("different: {what} of {} (A) and {} (B) differ", r.a.file, r.b.file);
+    outln!("  A: {}  {} events", r.a.hash, r.a.events);
+    outln!("  B: {}  {} events", r.b.hash, r.b.events);
+    let line = |who: &str, l: &Option<Line>, missing: &str| match l {
+        Some(Line { line: Some(n), text }) => outln!("  {who}:{n}  {text}"),
+        Some(Line { line: None, text }) => outln!("  {who}  {text}"),
+        None => outln!("  {who}: {missing}"),
+    };
+    if let Some(h) = &r.header {
+        outln!("header: the tag `{}` differs", h.tag);
+        line("A", &h.a, "has no such tag there");
+        line("B", &h.b, "has no such tag there");
+    }
+    if let Some(e) = &r.event {
+        let view = r
+            .perspective
+            .map_or(String::new(), |c| format!(" of {}'s view", c.name()));
+        outln!("event {}{view} differs:", e.number);
+        line("A", &e.a, "ends before it");
+        line("B", &e.b, "ends before it");
+    }
+    if let Some(p) = &r.there {
+        print_point(
+            &format!("after it (A's event {}, B's event {})", p.a_events, p.b_events),
+            p,
+            r.perspective,
+        );
+    }
+    if let Some(p) = &r.end {
+        let same_point = r
+            .there
+            .as_ref()
+            .is_some_and(|t| (t.a_events, t.b_events) == (p.a_events, p.b_events));
+        if !same_point {
+            print_point(
+                &format!("at the end (A's event {}, B's event {})", p.a_events, p.b_events),
+                p,
+                r.perspective,
+            );
+        }
+    }
+}
+
+fn print_point(when: &str, p: &Point, side: Option<Color>) {
+    let known = side.map_or(String::new(), |c| format!(" as {} knows them", c.name()));
+    if p.changes.is_empty() {
+        outln!("{when}, the positions are the same{known}");
+        return;
+    }
+    outln!("{when}, the positions differ{known}:");
+    // Light, sight and spawn windows change on many squares at once: one
+    // line each lists the squares.
+    let mut grouped: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for c in &p.changes {
+        match c {
+            Change::Light { square, .. } => grouped.entry("light").or_default().push(square.to_string()),
+            Change::Sight { square, .. } => grouped.entry("sight").or_default().push(square.to_string()),
+            Change::Spawnable { square, .. } => grouped.entry("spawnable").or_default().push(square.to_string()),
+            other => outln!("  {}", describe(other)),
+        }
+    }
+    for (what, squares) in grouped {
+        let n = squares.len();
+        let plural = if n == 1 { "" } else { "s" };
+        outln!("  {what} differs on {n} square{plural}: {}", squares.join(" "));
+    }
+}
+
+/// A value of a change's JSON, in words.
+fn text(v: &Value) -> String {
+    match v {
+        Value::Null => "none".into(),
+        Value::String(s) => s.clone(),
+        Value::Array(a) if a.is_empty() => "none".into(),
+        Value::Array(a) => a.iter().map(text).collect::<Vec<_>>().join(" "),
+        other => other.to_string(),
+    }
+}
+
+/// A piece, `wP` or `w man`.
+fn man(color: Color, piece: &fgn_replay::changes::Piece) -> String {
+    use fgn_replay::changes::Piece;
+    match piece {
+        Piece::Man | Piece::King => format!("{} {piece}", color.char()),
+        _ => format!("{}{piece}", color.char()),
+    }
+}
+
+/// One change between A's position and B's, in words.
+fn describe(change: &Change) -> String {
+    let square = |s: &Option<fgn_notation::Square>| s.map_or("?".to_string(), |s| s.to_string());
+    match change {
+        Change::Removed { square, color, piece } => format!("{square}: {} in A only", man(*color, piece)),
+        Change::Placed { square, color, piece } => format!("{square}: {} in B only", man(*color, piece)),
+        Change::Unseen { square, color, piece } => {
+            format!("{square}: {} seen in A, out of sight in B", man(*color, piece))
+        }
+        Change::Seen { square, color, piece } => {
+            format!("{square}: {} out of sight in A, seen in B", man(*color, piece))
+        }
+        Change::Moved { from, to, color, piece } => {
+            format!(
+                "{}: on {} in A, on {} in B",
+                man(*color, piece),
+                square(from),
+                square(to)
+            )
+        }
+        other => {
+            // Every other kind has `before` and `after`; the rest of its
+            // fields say what they are of.
+            let Ok(Value::Object(fields)) = serde_json::to_value(other) else {
+                return format!("{other:?}");
+            };
+            let kind = fields.get("type").map(text).unwrap_or_default().replace('_', " ");
+            let of: Vec<String> = fields
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "type" | "before" | "after"))
+                .map(|(_, v)| text(v))
+                .collect();
+            let subject = if of.is_empty() {
+                kind
+            } else {
+                format!("{kind} {}", of.join(" "))
+            };
+            match (fields.get("before"), fields.get("after")) {
+                (Some(b), Some(a)) => format!("{subject}: {} in A, {} in B", value(b), value(a)),
+                _ => subject,
+            }
+        }
+    }
+}
+
+/// A `before` or `after` value in words: turns and statuses spelled out,
+/// anything else as its JSON.
+fn value(v: &Value) -> String {
+    let field = |k: &str| v.get(k).map(text).unwrap_or_default();
+    match (v.get("stage"), v.get("phase")) {
+        (Some(stage), _) if stage == "play" => format!("{} to move, move {}", field("side"), field("number")),
+        (Some(_), _) => format!(
+            "setup (ready: w {}, b {})",
+            text(&v["ready"]["w"]),
+            text(&v["ready"]["b"])
+        ),
+        (_, Some(phase)) if phase == "awaiting-extra" => format!("awaiting the answer to {}'s timeout", field("late")),
+        (_, Some(phase)) if phase == "playing" => "playing".into(),
+        (_, Some(phase)) => format!("{} {} {}", text(phase), field("outcome"), field("reason")),
+        _ => match v {
+            Value::Object(_) => v.to_string(),
+            other => text(other),
+        },
+    }
+}
