@@ -10,7 +10,7 @@ use super::{derive_numbers, Checker, MagicDraughts};
 use crate::draughts::DMove;
 use crate::rng::Rng;
 use crate::ruleset::DraughtsRules;
-use crate::seed::commitment;
+use crate::seed::{commitment, salt_events, Draws, Salts};
 use crate::session::{Decision, Engine, Turn};
 
 fn dark_squares() -> impl Iterator<Item = Square> {
@@ -92,6 +92,14 @@ fn next_reveal(game: &MagicDraughts, numbers: &[[u8; 12]; 2]) -> Option<Action> 
 /// of `choices` (moves and spells), at most `max_plies` normal moves long,
 /// ending with its result and the revealed seed when it is decided.
 pub fn random_game(world: [u8; 32], magic: bool, choices: u64, max_plies: usize) -> Game {
+    random_salted_game(world, &Salts::default(), magic, choices, max_plies)
+}
+
+/// [`random_game`] in which the players gave `salts`: the log begins with
+/// them, and the numbers come from the game key of the seed and the salts.
+/// With magic off the game has no world seed, and the salts are left out.
+pub fn random_salted_game(world: [u8; 32], salts: &Salts, magic: bool, choices: u64, max_plies: usize) -> Game {
+    let salts = if magic { *salts } else { Salts::default() };
     let mut rng = Rng::new(choices);
     let rules = DraughtsRules {
         magic,
@@ -100,11 +108,12 @@ pub fn random_game(world: [u8; 32], magic: bool, choices: u64, max_plies: usize)
     let commit = commitment(&world);
     let mut game = MagicDraughts::new(rules, magic.then_some(commit));
     let counts = DraughtsRules::default().numbers;
+    let draws = Draws::salted(&world, &salts);
     let numbers = [
-        derive_numbers(&world, Color::White, &counts),
-        derive_numbers(&world, Color::Black, &counts),
+        derive_numbers(&draws, Color::White, &counts),
+        derive_numbers(&draws, Color::Black, &counts),
     ];
-    let mut events: Vec<Event> = Vec::new();
+    let mut events: Vec<Event> = salt_events(&salts);
     let mut last_n = MoveNumber(0);
     let mut decision: Option<Decision> = None;
     let mut plies = 0;
