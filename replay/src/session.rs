@@ -533,7 +533,7 @@ impl<E: Engine> Session<E> {
                 Rule::Salt,
                 format!(
                     "a salt comes first in the log, before any world event and any move (chat aside), \
-                     and `{first}` came before this one"
+                     but a `{first}` comes before this one"
                 ),
             ));
         }

@@ -162,28 +162,28 @@ fn salts_come_first_once_per_player_and_only_with_a_world_seed() {
         "1 w e2-e3\n1 b salt 01\n",
         Rule::Salt,
         1,
-        "`chess move` came before this one",
+        "but a `chess move` comes before this one",
     );
     fails(
         OWC,
         "0 @ spawn c3 regen\n0 w salt 01\n",
         Rule::Salt,
         1,
-        "`spawn` came before",
+        "but a `spawn` comes before",
     );
     fails(
         MAGIC,
         "1 w c3-d4\n1 b salt 01\n",
         Rule::Salt,
         1,
-        "`draughts move` came before",
+        "but a `draughts move` comes before",
     );
     fails(
         MAGIC,
         "0 w salt 01\n0 w resign\n0 b salt 02\n",
         Rule::Salt,
         2,
-        "`resign` came before",
+        "but a `resign` comes before",
     );
     // A move number other than 0.
     fails(
@@ -314,9 +314,10 @@ fn altered(game: &Game, color: Color, digit: usize) -> Option<Game> {
 }
 
 /// Where a seed check fails must be an event that recorded an outcome the
-/// new key changes (a spawn, damage roll, clone or reveal), or the move
-/// whose lighting rolled a spawn the log does not have, or the seed itself
-/// for squares still rolling when the game ended: never a salt.
+/// new key changes (a spawn, damage roll, clone or reveal, or the event
+/// that went past a starting square the key now spawns on), or the move
+/// whose lighting rolled a spawn the log does not have: never a salt, and
+/// never the seed line.
 fn assert_fails_at_an_outcome(game: &Game, what: &str) {
     let v = validate(game).expect("supported");
     let error = v
@@ -446,4 +447,47 @@ fn views_keep_the_salts() {
             }
         }
     }
+}
+
+/// Issue 15's promise for the corpus: every salted game of the corpus
+/// validates with its seed, and changing any one digit of any salt in it
+/// fails validation at the first recorded outcome the new key changes.
+#[test]
+fn altering_any_digit_of_a_salt_in_the_corpus_fails_at_an_outcome() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let mut games = 0;
+    for game in ["open-world-chess", "magic-draughts"] {
+        let mut paths: Vec<_> = std::fs::read_dir(corpus.join(game).join("valid"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let parsed = parse(&std::fs::read(&path).unwrap());
+            let game = parsed.document.game;
+            let salted = game.events.iter().any(|e| matches!(e.action, Action::Salt { .. }));
+            if !salted {
+                continue;
+            }
+            assert!(has_seed(&game), "{}: a salted corpus game reveals its seed", path.display());
+            let v = validate(&game).expect("supported");
+            assert_eq!(v.error, None, "{}", path.display());
+            for color in [Color::White, Color::Black] {
+                let Some(Action::Salt { salt }) = game
+                    .events
+                    .iter()
+                    .find(|e| e.actor == Actor::Player(color) && matches!(e.action, Action::Salt { .. }))
+                    .map(|e| &e.action)
+                else {
+                    continue;
+                };
+                for digit in 0..2 * salt.bytes().len() {
+                    let changed = altered(&game, color, digit).unwrap();
+                    assert_fails_at_an_outcome(&changed, &format!("{} {color:?} digit {digit}", path.display()));
+                }
+            }
+            games += 1;
+        }
+    }
+    assert!(games >= 2, "only {games} salted corpus games");
 }
