@@ -469,7 +469,11 @@ fn altering_any_digit_of_a_salt_in_the_corpus_fails_at_an_outcome() {
             if !salted {
                 continue;
             }
-            assert!(has_seed(&game), "{}: a salted corpus game reveals its seed", path.display());
+            assert!(
+                has_seed(&game),
+                "{}: a salted corpus game reveals its seed",
+                path.display()
+            );
             let v = validate(&game).expect("supported");
             assert_eq!(v.error, None, "{}", path.display());
             for color in [Color::White, Color::Black] {
@@ -490,4 +494,37 @@ fn altering_any_digit_of_a_salt_in_the_corpus_fails_at_an_outcome() {
         }
     }
     assert!(games >= 2, "only {games} salted corpus games");
+}
+
+/// A salt is an event like any other, so the log hash covers it: changing
+/// one digit of a salt changes the log hash, and the chain from that event on.
+#[test]
+fn the_log_hash_covers_the_salts() {
+    let game = magic_game(2);
+    let changed = altered(&game, Color::Black, 0).unwrap();
+    let (a, b) = (fgn_replay::loghash::chain(&game), fgn_replay::loghash::chain(&changed));
+    assert_ne!(a.log_hash(), b.log_hash());
+    assert_eq!(
+        fgn_replay::loghash::header_value(&game),
+        fgn_replay::loghash::header_value(&changed)
+    );
+}
+
+/// docs/notation.md §12.10 copies its keys from the pinned vectors: each
+/// key the table shows is one the independent implementation computed.
+#[test]
+fn the_documented_salt_vectors_are_the_pinned_ones() {
+    let doc = include_str!("../../docs/notation.md");
+    let section = &doc[doc.find("### 12.10 Salt test vectors").expect("§12.10")..doc.find("## 13. Hashes").unwrap()];
+    let pinned = include_str!("fixtures/salt_vectors.txt");
+    let mut keys = 0;
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split('|').map(|c| c.trim().trim_matches('`')).collect();
+        let name = |c: &str| if c == "–" { "none".to_string() } else { c.to_string() };
+        let key: String = cells[4].chars().take(64).collect();
+        let line = format!("key {} {} {} {key}", cells[1], name(cells[2]), name(cells[3]));
+        assert!(pinned.lines().any(|l| l == line), "docs/notation.md §12.10: {line}");
+        keys += 1;
+    }
+    assert!(keys >= 8, "only {keys} keys in the table");
 }
