@@ -203,7 +203,10 @@ fn show_prints_the_salts_to_every_viewer() {
         assert_eq!(code, Some(0));
         assert!(text.lines().any(|l| l == line), "{viewer}:\n{text}");
         let (_, one) = stdout(&["show", "--at", "1", "--as", viewer, file]);
-        assert!(one.contains("salts: white e1dd1d4f191437aac98b23498737dcab, black none"), "{one}");
+        assert!(
+            one.contains("salts: white e1dd1d4f191437aac98b23498737dcab, black none"),
+            "{one}"
+        );
     }
     let (_, start) = stdout(&["show", "--at", "0", file]);
     assert!(!start.contains("salts:"), "{start}");
