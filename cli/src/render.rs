@@ -353,6 +353,12 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
     }
     let _ = writeln!(out, "{}", turn_text(replay));
     out.push_str(&notes);
+    let salts = &state.progress.salts;
+    if fgn_replay::seed::is_salted(salts) {
+        // Salts are public: every viewer is shown both.
+        let text = |s: &Option<fgn_notation::Salt>| s.map_or("none".to_string(), |s| s.to_string());
+        let _ = writeln!(out, "salts: white {}, black {}", text(&salts.white), text(&salts.black));
+    }
     let _ = writeln!(out, "result: {}", phase_text(replay));
     let _ = writeln!(
         out,

@@ -530,6 +530,99 @@ pub fn parse_hex32(s: &str) -> Option<[u8; 32]> {
     Some(out)
 }
 
+/// The most bytes a player's salt may hold.
+pub const MAX_SALT_BYTES: usize = 64;
+
+/// A player's salt, `salt <hex>`: 1 to [`MAX_SALT_BYTES`] bytes of entropy
+/// that the player adds to the world seed, written as lower-case hex, two
+/// digits a byte, byte 0 first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Salt {
+    len: u8,
+    bytes: [u8; MAX_SALT_BYTES],
+}
+
+impl Salt {
+    /// The salt of `bytes`, if there are 1 to [`MAX_SALT_BYTES`] of them.
+    pub fn new(bytes: &[u8]) -> Option<Salt> {
+        if !(1..=MAX_SALT_BYTES).contains(&bytes.len()) {
+            return None;
+        }
+        let mut buf = [0u8; MAX_SALT_BYTES];
+        buf[..bytes.len()].copy_from_slice(bytes);
+        Some(Salt {
+            len: bytes.len() as u8,
+            bytes: buf,
+        })
+    }
+
+    /// The salt's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+impl fmt::Debug for Salt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Salt({self})")
+    }
+}
+
+impl fmt::Display for Salt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.bytes().iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+impl std::str::FromStr for Salt {
+    type Err = crate::types::ValueError;
+    fn from_str(s: &str) -> Result<Salt, Self::Err> {
+        // Each way of missing the form gets its own words, so that the
+        // player who wrote the salt sees at once what to change.
+        let fail = |expected| Err(crate::types::ValueError { expected });
+        if s.is_empty() {
+            return fail("a salt: 2 to 128 lower-case hex digits (1 to 64 bytes)");
+        }
+        if s.bytes().any(|b| b.is_ascii_uppercase() && b.is_ascii_hexdigit())
+            && s.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return fail("a salt in lower-case hex digits (0-9, a-f): upper case is not accepted");
+        }
+        if !s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            return fail("a salt of lower-case hex digits only (0-9, a-f), 1 to 64 bytes");
+        }
+        if s.len() % 2 == 1 {
+            return fail("a salt of whole bytes: an even number of hex digits, two a byte");
+        }
+        if s.len() > 2 * MAX_SALT_BYTES {
+            return fail("a salt of at most 64 bytes (128 hex digits)");
+        }
+        let digit = |b: u8| match b {
+            b'0'..=b'9' => b - b'0',
+            _ => b - b'a' + 10,
+        };
+        let bytes: Vec<u8> = s
+            .as_bytes()
+            .chunks_exact(2)
+            .map(|pair| digit(pair[0]) << 4 | digit(pair[1]))
+            .collect();
+        Salt::new(&bytes).map_or_else(|| fail("a salt of 1 to 64 bytes"), Ok)
+    }
+}
+
+impl Serialize for Salt {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Salt {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl Serialize for Seed {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
@@ -593,6 +686,11 @@ pub enum Action {
     Seed {
         /// The revealed seed.
         seed: Seed,
+    },
+    /// `salt <hex>`: a player's entropy for the world seed.
+    Salt {
+        /// The salt.
+        salt: Salt,
     },
     /// A chess move.
     Move(ChessMove),
@@ -695,6 +793,7 @@ impl fmt::Display for Action {
             Action::Timeout { color } => write!(f, "timeout {color}"),
             Action::Result { outcome, reason } => write!(f, "result {} {}", outcome.text(), reason.name()),
             Action::Seed { seed } => write!(f, "seed {seed}"),
+            Action::Salt { salt } => write!(f, "salt {salt}"),
             Action::Move(m) => m.fmt(f),
             Action::Buy { item, square, hidden } => {
                 write!(f, "buy {}", item.name())?;

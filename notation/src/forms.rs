@@ -42,7 +42,7 @@ pub fn check_form(game: GameKind, view: Option<Color>, event: &Event) -> Result<
         | Action::Result { .. } => true,
         Action::Place { .. } | Action::Remove { .. } | Action::Ready => game.has_setup(),
         Action::End => matches!(game, GameKind::OpenWorldChess | GameKind::GreatWarChess),
-        Action::Seed { .. } => game.has_seed(),
+        Action::Seed { .. } | Action::Salt { .. } => game.has_seed(),
         Action::Move(_) => game.is_chess(),
         Action::Buy { .. } | Action::Spawn { .. } | Action::Damage { .. } | Action::Clone { .. } => {
             game == GameKind::OpenWorldChess
@@ -166,6 +166,7 @@ pub fn keyword(action: &Action) -> &'static str {
         Action::Timeout { .. } => "timeout",
         Action::Result { .. } => "result",
         Action::Seed { .. } => "seed",
+        Action::Salt { .. } => "salt",
         Action::Move(_) => "chess move",
         Action::Buy { .. } => "buy",
         Action::Spawn { .. } => "spawn",

@@ -21,8 +21,8 @@ pub mod parse;
 pub mod types;
 
 pub use action::{
-    Action, Check, ChessMove, Event, Item, MagicNumber, ObjectKind, Outcome, Path, Placement, Reason, Seed, SeenPiece,
-    Spell, SpellNumber, UnitMove,
+    Action, Check, ChessMove, Event, Item, MagicNumber, ObjectKind, Outcome, Path, Placement, Reason, Salt, Seed,
+    SeenPiece, Spell, SpellNumber, UnitMove,
 };
 pub use diagnostic::Diagnostic;
 pub use document::{Anchor, Comment, Document, Game};

@@ -822,6 +822,7 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
             Action::Result { outcome, reason }
         }
         "seed" => Action::Seed { seed: args.value()? },
+        "salt" => Action::Salt { salt: args.value()? },
         "buy" => {
             let t = args.take("an item: range, hp, drain or curse")?;
             let item = match t.text {
@@ -965,6 +966,9 @@ fn keywords(game: GameKind, actor: Actor) -> String {
             words.push("end");
         }
         words.extend(["resign", "chat", "extra"]);
+        if game.has_seed() {
+            words.push("salt");
+        }
         words.push(match game {
             GameKind::OpenWorldChess => "buy, or a move such as e2-e4",
             GameKind::SurvivalChess => "or a move such as e2-e4",

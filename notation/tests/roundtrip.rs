@@ -101,6 +101,9 @@ fn action() -> impl Strategy<Value = Action> {
         )
             .prop_map(|(outcome, reason)| Action::Result { outcome, reason }),
         any::<[u8; 32]>().prop_map(|s| Action::Seed { seed: Seed(s) }),
+        prop::collection::vec(any::<u8>(), 1..=64).prop_map(|b| Action::Salt {
+            salt: Salt::new(&b).unwrap()
+        }),
         chess_move().prop_map(Action::Move),
         (
             prop::sample::select(vec![Item::Range, Item::Hp, Item::Drain, Item::Curse]),
@@ -343,4 +346,80 @@ fn an_unreadable_event_line_still_ends_the_header() {
     let parsed = parse(src.as_bytes());
     let lines: Vec<u32> = parsed.diagnostics.iter().map(|d| d.line).collect();
     assert_eq!(lines, [4, 5], "{:?}", parsed.diagnostics);
+}
+
+/// A salt is 1 to 64 bytes of lower-case hex (docs/notation.md §5.1): each
+/// way of missing that is reported at the salt's token with its own words.
+#[test]
+fn salts_are_whole_bytes_of_lower_case_hex() {
+    let game = |event: &str| format!("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n{event}\n");
+    let longest = "ab".repeat(64);
+    for ok in [
+        "0 w salt 00",
+        "0 b salt 0123456789abcdef",
+        &format!("0 w salt {longest}"),
+    ] {
+        let parsed = parse(game(ok).as_bytes());
+        assert!(parsed.is_ok(), "{ok}: {:?}", parsed.diagnostics);
+        assert_eq!(parsed.document.game.events[0].to_string(), ok);
+    }
+    for (bad, says) in [
+        ("0 w salt 0A", "upper case"),
+        ("0 w salt abc", "even number of hex digits"),
+        ("0 w salt xy", "hex digits only"),
+        (&format!("0 w salt {longest}00"), "at most 64 bytes"),
+    ] {
+        let parsed = parse(game(bad).as_bytes());
+        assert_eq!(parsed.diagnostics.len(), 1, "{bad}");
+        let d = &parsed.diagnostics[0];
+        assert!(d.message.contains(says), "{bad}: {}", d.message);
+        assert_eq!((d.line, d.column), (4, 10), "{bad}: {}", d.message);
+    }
+    let missing = parse(game("0 w salt").as_bytes());
+    let d = &missing.diagnostics[0];
+    assert!(d.message.contains("2 to 128 lower-case hex digits"), "{}", d.message);
+    assert_eq!((d.line, d.column), (4, 9), "at the end of the line");
+    // A salt is a player's: the world has none, and games without a world
+    // seed have no salts at all.
+    let by_world = parse(game("0 @ salt 00").as_bytes());
+    assert!(
+        by_world.diagnostics[0].message.contains("player's action"),
+        "{:?}",
+        by_world.diagnostics
+    );
+    let survival = parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w salt 00\n");
+    assert!(
+        survival.diagnostics[0]
+            .message
+            .contains("not an action of survival-chess"),
+        "{:?}",
+        survival.diagnostics
+    );
+}
+
+/// Salts are public, so a view keeps them: the form is admitted in views.
+#[test]
+fn a_view_may_hold_salts() {
+    let parsed = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Perspective \"black\"]\n\n0 w salt 5eed\n");
+    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+}
+
+/// The JSON form of a salt is its hex text, read back only when the text
+/// form could hold it.
+#[test]
+fn a_salt_in_json_is_its_hex() {
+    let text = "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n\n0 b salt 00ff\n";
+    let game = parse(text.as_bytes()).document.game;
+    let json = json::to_json(&game);
+    assert_eq!(
+        json["events"][0]["action"],
+        serde_json::json!({"type": "salt", "salt": "00ff"})
+    );
+    assert_eq!(json::from_json(&json.to_string()).unwrap(), game);
+    let mut upper = json.clone();
+    upper["events"][0]["action"]["salt"] = "00FF".into();
+    assert!(json::from_json(&upper.to_string()).unwrap_err().contains("upper case"));
+    let mut empty = json;
+    empty["events"][0]["action"]["salt"] = "".into();
+    assert!(json::from_json(&empty.to_string()).is_err());
 }

@@ -479,6 +479,16 @@ pub enum Change {
         /// After.
         after: Phase,
     },
+    /// A player's salt (open-world-chess, magic-draughts): given, in
+    /// the log's first events.
+    Salt {
+        /// Whose.
+        color: Color,
+        /// Before (`None`: not given).
+        before: Option<fgn_notation::Salt>,
+        /// After.
+        after: Option<fgn_notation::Salt>,
+    },
     /// The move number the last event carried.
     Number {
         /// Before.
@@ -1371,7 +1381,13 @@ fn progress(a: &Progress, b: &Progress, out: &mut Vec<Change>) {
         last_number: number_a,
         clock_ms: clock_a,
         turn_started_ms: started_a,
+        salts: salts_a,
     } = a;
+    per_side(out, salts_a, &b.salts, |color, before, after| Change::Salt {
+        color,
+        before,
+        after,
+    });
     differ(out, turn_a, &b.turn, |before, after| Change::Turn { before, after });
     differ(out, status_a, &b.status, |before, after| Change::Status {
         before,

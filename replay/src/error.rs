@@ -33,6 +33,8 @@ pub enum Rule {
     AfterResult,
     /// `seed`
     Seed,
+    /// `salt`
+    Salt,
     /// `world-event`
     WorldEvent,
     /// `turn`
@@ -67,7 +69,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order of docs/rules.md's table.
-    pub const ALL: [Rule; 28] = [
+    pub const ALL: [Rule; 29] = [
         Rule::Header,
         Rule::RulesVersion,
         Rule::Perspective,
@@ -81,6 +83,7 @@ impl Rule {
         Rule::Result,
         Rule::AfterResult,
         Rule::Seed,
+        Rule::Salt,
         Rule::WorldEvent,
         Rule::Turn,
         Rule::Setup,
@@ -114,6 +117,7 @@ impl Rule {
             Rule::Result => "result",
             Rule::AfterResult => "after-result",
             Rule::Seed => "seed",
+            Rule::Salt => "salt",
             Rule::WorldEvent => "world-event",
             Rule::Turn => "turn",
             Rule::Setup => "setup",

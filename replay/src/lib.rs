@@ -234,6 +234,26 @@ impl Replay {
     pub fn events_applied(&self) -> usize {
         each_game!(self, s => s.events())
     }
+
+    /// The salts the players have given so far (`salt` events).
+    pub fn salts(&self) -> seed::Salts {
+        each_game!(self, s => s.salts())
+    }
+
+    /// The game key of this game if its world seed is `seed`: from the seed
+    /// and the salts given so far (the seed alone when there are none). A
+    /// referee draws every world event it owes from it, once the players
+    /// have had their chance to give salts:
+    /// `seed::Draws::from_key(replay.game_key(&seed))`, or [`Replay::draws`].
+    pub fn game_key(&self, seed: &[u8; 32]) -> [u8; 32] {
+        seed::game_key(seed, &self.salts())
+    }
+
+    /// The draws of this game if its world seed is `seed`, under the game
+    /// key of [`Replay::game_key`].
+    pub fn draws(&self, seed: &[u8; 32]) -> seed::Draws {
+        seed::Draws::from_key(self.game_key(seed))
+    }
 }
 
 impl Replay {
@@ -303,9 +323,9 @@ impl Replay {
     /// that may act, in canonical spelling with the move number it must
     /// carry and no clock: moves, purchases, spells, `end`, and in setup
     /// every single placement, removal and `ready`. Chat, resignation,
-    /// `extra` and world events are not listed, so the list is empty while
-    /// a timeout awaits its answer, the world owes an event, or the game is
-    /// decided.
+    /// `extra`, salts (any bytes a player picks) and world events are not
+    /// listed, so the list is empty while a timeout awaits its answer, the
+    /// world owes an event, or the game is decided.
     pub fn legal_actions(&self) -> Vec<Event> {
         let mut out = Vec::new();
         each_game!(self, s => {

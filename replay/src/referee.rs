@@ -40,7 +40,7 @@
 
 use fgn_notation::{Action, Actor, Color, Event, MagicNumber, Seed};
 
-use crate::magic::{numbers_from, Checker, MagicDraughts};
+use crate::magic::{derive_numbers, Checker, MagicDraughts};
 use crate::owc::{derive_clone, derive_damage, derive_spawn, OpenWorld};
 use crate::seed::Draws;
 use crate::session::{Engine, Phase};
@@ -100,8 +100,8 @@ impl Replay {
 /// The draws of the game `replay` is, under its world seed: the one place
 /// the referee gets them, so that a key that also depends on the log (the
 /// players' salts) is wired in here alone.
-fn draws(_replay: &Replay, seed: &[u8; 32]) -> Draws {
-    Draws::new(seed)
+fn draws(replay: &Replay, seed: &[u8; 32]) -> Draws {
+    replay.draws(seed)
 }
 
 /// The world action the rules owe next, by the shared rules' phase: after
@@ -177,8 +177,8 @@ pub(crate) fn open_world_outcome(game: &OpenWorld, draws: &Draws) -> Option<Acti
 /// then black's), in the order of `magic::starting_squares`.
 pub(crate) fn magic_numbers(draws: &Draws, counts: &[u8; 6]) -> [[u8; 12]; 2] {
     [
-        numbers_from(draws, Color::White, counts),
-        numbers_from(draws, Color::Black, counts),
+        derive_numbers(draws, Color::White, counts),
+        derive_numbers(draws, Color::Black, counts),
     ]
 }
 

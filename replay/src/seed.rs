@@ -6,7 +6,12 @@
 //!
 //! - The commitment published in the header is `blake3(seed)`.
 //! - A game's key is `blake3::derive_key(CONTEXT, seed)`; the context string
-//!   separates FGN's use of the seed from any other.
+//!   separates FGN's use of the seed from any other. When a player has
+//!   given a salt (`0 w salt <hex>`), the key is instead
+//!   `blake3::derive_key(SALTED_CONTEXT, seed ‖ len(w) ‖ w ‖ len(b) ‖ b)`,
+//!   each salt preceded by its length in one byte and an absent salt
+//!   written as length 0 (docs/notation.md §12.9): a server that fixed its
+//!   seed before the salts were given can no longer choose the outcomes.
 //! - Each draw has a label naming what it decides (for example
 //!   `magic-draughts/numbers/w/11`). Its bytes are the XOF output of
 //!   `blake3::keyed_hash(key, label)`, read as little-endian `u64` words.
@@ -17,13 +22,68 @@
 //! Knowing the commitment does not help predict a draw: that would need a
 //! preimage of blake3.
 
+use fgn_notation::{ByColor, Salt};
+
 /// The blake3 `derive_key` context of FGN world randomness.
 pub const CONTEXT: &str = "fgn v1 2026-11-29 world randomness";
+
+/// The blake3 `derive_key` context of the game key of a salted game: one
+/// in which at least one player has given a salt.
+pub const SALTED_CONTEXT: &str = "fgn v1 2026-12-01 salted world randomness";
+
+/// The players' salts, as the log has given them so far (`None`: that
+/// player has given none).
+pub type Salts = ByColor<Option<Salt>>;
+
+/// Whether either player has given a salt.
+pub fn is_salted(salts: &Salts) -> bool {
+    salts.white.is_some() || salts.black.is_some()
+}
+
+/// The key material of a salted game key: the seed, then white's salt and
+/// black's, each after its length in one byte (0 for a salt not given), so
+/// that no two different pairs of salts give the same bytes.
+pub fn salted_key_material(seed: &[u8; 32], salts: &Salts) -> Vec<u8> {
+    let mut material = Vec::with_capacity(32 + 2 + 2 * fgn_notation::action::MAX_SALT_BYTES);
+    material.extend_from_slice(seed);
+    for salt in [salts.white, salts.black] {
+        let bytes = salt.as_ref().map_or(&[][..], Salt::bytes);
+        // A salt holds at most 64 bytes, so its length fits one byte.
+        material.push(bytes.len() as u8);
+        material.extend_from_slice(bytes);
+    }
+    material
+}
+
+/// The game key every draw is made with: from the seed alone without
+/// salts, otherwise from the seed and both salts under [`SALTED_CONTEXT`].
+pub fn game_key(seed: &[u8; 32], salts: &Salts) -> [u8; 32] {
+    if is_salted(salts) {
+        blake3::derive_key(SALTED_CONTEXT, &salted_key_material(seed, salts))
+    } else {
+        blake3::derive_key(CONTEXT, seed)
+    }
+}
+
+/// What a revealed seed's outcomes come from, for messages: "the revealed
+/// seed", or the seed with the salts that went into the key.
+pub fn origin(salts: &Salts) -> &'static str {
+    match (salts.white.is_some(), salts.black.is_some()) {
+        (false, false) => "the revealed seed",
+        (true, false) => "the revealed seed with white's salt",
+        (false, true) => "the revealed seed with black's salt",
+        (true, true) => "the revealed seed with both players' salts",
+    }
+}
 
 /// The commitment to a seed, as `[SeedCommit "blake3:<hex>"]` carries it.
 pub fn commitment(seed: &[u8; 32]) -> [u8; 32] {
     *blake3::hash(seed).as_bytes()
 }
+
+/// Why a game whose header commits to no seed has no world seed for a
+/// salt to add to (completing "a salt adds to the world seed, and ...").
+pub const NO_COMMITMENT: &str = "the header has no `SeedCommit`: no world seed was committed to before the game";
 
 /// Checks a revealed seed against the header's commitment: the one place
 /// that says what a revealed seed must satisfy before its draws are checked.
@@ -47,6 +107,22 @@ pub fn check_revealed(seed: &[u8; 32], commit: Option<[u8; 32]>, seen_before: bo
     Ok(())
 }
 
+/// The events that give `salts`, as a log begins with them: white's
+/// `0 w salt <hex>` first, then black's.
+pub fn salt_events(salts: &Salts) -> Vec<fgn_notation::Event> {
+    salts
+        .iter()
+        .filter_map(|(color, salt)| {
+            salt.map(|salt| fgn_notation::Event {
+                n: fgn_notation::MoveNumber(0),
+                actor: fgn_notation::Actor::Player(color),
+                action: fgn_notation::Action::Salt { salt },
+                clock_ms: None,
+            })
+        })
+        .collect()
+}
+
 /// The draws of one game.
 #[derive(Clone, Debug)]
 pub struct Draws {
@@ -54,11 +130,25 @@ pub struct Draws {
 }
 
 impl Draws {
-    /// The draws of the game whose world seed is `seed`.
+    /// The draws of the game whose world seed is `seed`, without salts.
     pub fn new(seed: &[u8; 32]) -> Draws {
-        Draws {
-            key: blake3::derive_key(CONTEXT, seed),
-        }
+        Draws::salted(seed, &Salts::default())
+    }
+
+    /// The draws of the game whose world seed is `seed` and whose players
+    /// gave `salts` (none given: the same as [`Draws::new`]).
+    pub fn salted(seed: &[u8; 32], salts: &Salts) -> Draws {
+        Draws::from_key(game_key(seed, salts))
+    }
+
+    /// The draws made with a game key (see [`game_key`]).
+    pub fn from_key(key: [u8; 32]) -> Draws {
+        Draws { key }
+    }
+
+    /// The game key.
+    pub fn key(&self) -> [u8; 32] {
+        self.key
     }
 
     /// A uniform integer in `0..n` for the draw named `label` (`n` > 0).

@@ -5,12 +5,14 @@
 //! backwards and respect the time limits; move numbers follow the FGN
 //! convention; timeouts, extra-time answers and resignations come at
 //! moments they can; a result comes exactly when the game is decided and
-//! says how; after it only chat and the seed may follow. Everything about
-//! the board is the engine's.
+//! says how; after it only chat and the seed may follow; the players'
+//! salts come first in the log, once each, in a game with a world seed.
+//! Everything about the board is the engine's.
 
 use fgn_notation::{Action, Actor, ByColor, Clock, Color, Event, MoveNumber, Outcome, Reason, TimeControl};
 
 use crate::error::{Fault, Place, Rule, RuleError};
+use crate::seed::Salts;
 
 /// How a game was decided: the result the log must record next.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
@@ -116,12 +118,20 @@ pub trait Engine {
     fn setup_timeout(&mut self, side: Color) -> Result<Option<Decision>, Fault>;
 
     /// The world revealed its seed (after the result): the engine checks it
-    /// against the commitment and re-derives every random outcome it saw.
-    fn seed(&mut self, _seed: &[u8; 32]) -> Result<(), Fault> {
+    /// against the commitment and re-derives every random outcome it saw
+    /// from the game key of the seed and the players' `salts`.
+    fn seed(&mut self, _seed: &[u8; 32], _salts: &Salts) -> Result<(), Fault> {
         Err(Fault::new(
             Rule::Seed,
             "this game has no randomness to reveal a seed for",
         ))
+    }
+
+    /// Why the game has no world seed that a player's salt could add to
+    /// (completing "a salt adds to the world seed, and ..."); `None` when
+    /// it has one, committed to in the header.
+    fn without_world_seed(&self) -> Option<&'static str> {
+        Some("this game has no randomness, so it has no world seed")
     }
 
     /// Why a game that might look over is not decided yet (for example,
@@ -196,6 +206,11 @@ struct Tally {
     /// extend that turn ([`Engine::extending`]).
     ended_turn_start: Option<Clock>,
     events: usize,
+    /// The salts the players have given.
+    salts: Salts,
+    /// The first event that was neither chat nor a salt, by its keyword:
+    /// from it on no salt may come.
+    opened_by: Option<&'static str>,
 }
 
 /// A game in progress: the engine and the shared rules around it.
@@ -233,6 +248,8 @@ impl<E: Engine> Session<E> {
                 turn_start: Some(Clock(0)),
                 ended_turn_start: None,
                 events: 0,
+                salts: Salts::default(),
+                opened_by: None,
             },
         }
     }
@@ -251,7 +268,13 @@ impl<E: Engine> Session<E> {
             last_number: self.at.last_n,
             clock_ms: self.at.last_clock,
             turn_started_ms: self.at.turn_start,
+            salts: self.at.salts,
         }
+    }
+
+    /// The salts the players have given so far.
+    pub fn salts(&self) -> Salts {
+        self.at.salts
     }
 
     /// How many events have been applied.
@@ -311,6 +334,9 @@ impl<E: Engine> Session<E> {
         };
         let next_phase = self.dispatch(event)?;
         // Committed: the engine has accepted the event (or it was the session's own).
+        if self.at.opened_by.is_none() && !matches!(event.action, Action::Chat { .. } | Action::Salt { .. }) {
+            self.at.opened_by = Some(fgn_notation::forms::keyword(&event.action));
+        }
         self.at.phase = next_phase;
         self.at.last_n = event.n;
         if event.clock_ms.is_some() {
@@ -339,8 +365,12 @@ impl<E: Engine> Session<E> {
         let action = &event.action;
         match (self.at.phase, event.actor, action) {
             (_, Actor::Player(_), Action::Chat { .. }) => return Ok(self.at.phase),
+            (_, Actor::Player(p), Action::Salt { salt }) => {
+                self.salt(p, event.n, *salt)?;
+                return Ok(self.at.phase);
+            }
             (Phase::Over(_), Actor::World, Action::Seed { seed }) if self.has_seed => {
-                self.engine.seed(&seed.0)?;
+                self.engine.seed(&seed.0, &self.at.salts)?;
                 return Ok(self.at.phase);
             }
             (Phase::Over(d), _, _) => {
@@ -485,6 +515,45 @@ impl<E: Engine> Session<E> {
                 decided(self.engine.player(p, event.n, action)?)
             }
         }
+    }
+
+    /// `side` gives its salt: only where a world seed is committed to, only
+    /// while the log has held nothing but chat and salts, and once per
+    /// player (NOTATION.md, "Player entropy"). A salt is no move, so it is
+    /// not timed.
+    fn salt(&mut self, side: Color, n: MoveNumber, salt: fgn_notation::Salt) -> Result<(), Fault> {
+        if let Some(why) = self.engine.without_world_seed() {
+            return Err(Fault::new(
+                Rule::Salt,
+                format!("a salt adds to the world seed, and {why}"),
+            ));
+        }
+        if let Some(first) = self.at.opened_by {
+            return Err(Fault::new(
+                Rule::Salt,
+                format!(
+                    "a salt comes first in the log, before any world event and any move (chat aside), \
+                     but a `{first}` comes before this one"
+                ),
+            ));
+        }
+        if self.at.salts[side].is_some() {
+            return Err(Fault::new(
+                Rule::Salt,
+                format!(
+                    "{} has given its salt already: each player gives at most one",
+                    side.name()
+                ),
+            ));
+        }
+        if n != MoveNumber(0) {
+            return Err(Fault::new(
+                Rule::MoveNumber,
+                format!("a salt comes before the first move and carries move number 0, not {n}"),
+            ));
+        }
+        self.at.salts[side] = Some(salt);
+        Ok(())
     }
 
     /// Checks that `side` acts within its time: in setup, the setup limit;

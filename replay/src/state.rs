@@ -8,6 +8,7 @@ use serde::{Serialize, Serializer};
 
 use crate::game::Viewer;
 use crate::magic::DraughtsState;
+use crate::seed::Salts;
 use crate::session::{Phase, Turn};
 use crate::survival::{SurvivalKnowledge, SurvivalState};
 
@@ -29,6 +30,15 @@ pub struct Progress {
     /// When the running time limit started (the turn, or the setup), if known.
     #[serde(serialize_with = "millis")]
     pub turn_started_ms: Option<Clock>,
+    /// The salts the players have given (public once given). Left out of
+    /// JSON and of the hashed bytes while neither has given one, so that
+    /// the states of unsalted games encode as they always have.
+    #[serde(skip_serializing_if = "unsalted")]
+    pub salts: Salts,
+}
+
+fn unsalted(salts: &Salts) -> bool {
+    !crate::seed::is_salted(salts)
 }
 
 fn millis<S: Serializer>(c: &Option<Clock>, s: S) -> Result<S::Ok, S::Error> {

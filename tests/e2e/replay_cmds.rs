@@ -191,3 +191,23 @@ fn leaderboard_counts_a_copied_game_once() {
         "{err}"
     );
 }
+
+/// Salts are public: `show` prints both to every viewer once one is given,
+/// and nothing about salts before (or in a game without them).
+#[test]
+fn show_prints_the_salts_to_every_viewer() {
+    let file = "corpus/open-world-chess/valid/owc-18-salted-seed-revealed.fgn";
+    let line = "salts: white e1dd1d4f191437aac98b23498737dcab, black 59489ba005d9b37569d293f033dfe339";
+    for viewer in ["all", "white", "black"] {
+        let (code, text) = stdout(&["show", "--at", "2", "--as", viewer, file]);
+        assert_eq!(code, Some(0));
+        assert!(text.lines().any(|l| l == line), "{viewer}:\n{text}");
+        let (_, one) = stdout(&["show", "--at", "1", "--as", viewer, file]);
+        assert!(
+            one.contains("salts: white e1dd1d4f191437aac98b23498737dcab, black none"),
+            "{one}"
+        );
+    }
+    let (_, start) = stdout(&["show", "--at", "0", file]);
+    assert!(!start.contains("salts:"), "{start}");
+}

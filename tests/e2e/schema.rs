@@ -58,6 +58,8 @@ const SAMPLES: &[(&str, &str)] = &[
 [TimeControl "move=60 setup=120"]
 [SeedCommit "blake3:00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"]
 
+0 w salt 5eed
+0 b salt 00112233445566778899aabbccddeeff
 0 @ spawn e5 regen
 0 @ spawn f6 coin
 1 w e2-e4
@@ -132,6 +134,7 @@ const SAMPLES: &[(&str, &str)] = &[
 [Rules "1.0"]
 [Magic "on"]
 
+0 b salt ff
 1 w c3-d4
 1 b f6:d4:b2
 1 @ reveal d4 2

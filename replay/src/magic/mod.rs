@@ -133,15 +133,9 @@ fn starting_square(color: Color, index: u8) -> Option<Square> {
         .flatten()
 }
 
-/// The numbers the seed gives to `color`'s starting checkers, in the order
-/// of [`starting_squares`].
-pub fn derive_numbers(seed: &[u8; 32], color: Color, counts: &[u8; 6]) -> [u8; 12] {
-    numbers_from(&Draws::new(seed), color, counts)
-}
-
-/// [`derive_numbers`] from the game's draws (the referee's, which may come
-/// from another key than the bare seed's).
-pub(crate) fn numbers_from(draws: &Draws, color: Color, counts: &[u8; 6]) -> [u8; 12] {
+/// The numbers the game's draws (from its seed and salts) give to
+/// `color`'s starting checkers, in the order of [`starting_squares`].
+pub fn derive_numbers(draws: &Draws, color: Color, counts: &[u8; 6]) -> [u8; 12] {
     let mut numbers = shuffle_order(counts);
     draws.shuffle(&format!("magic-draughts/numbers/{}", color.char()), &mut numbers);
     numbers
@@ -693,7 +687,14 @@ impl Engine for MagicDraughts {
         self.event = index;
     }
 
-    fn seed(&mut self, seed: &[u8; 32]) -> Result<(), Fault> {
+    fn without_world_seed(&self) -> Option<&'static str> {
+        if !self.rules.magic {
+            return Some("magic is off in this game: nothing is drawn from a seed");
+        }
+        self.commit.is_none().then_some(crate::seed::NO_COMMITMENT)
+    }
+
+    fn seed(&mut self, seed: &[u8; 32], salts: &crate::seed::Salts) -> Result<(), Fault> {
         if !self.rules.magic {
             return Err(Fault::new(
                 Rule::Seed,
@@ -701,7 +702,8 @@ impl Engine for MagicDraughts {
             ));
         }
         crate::seed::check_revealed(seed, self.commit, self.seed_seen)?;
-        let derived = ByColor::new_with(|c| derive_numbers(seed, c, &self.rules.numbers));
+        let draws = Draws::salted(seed, salts);
+        let derived = ByColor::new_with(|c| derive_numbers(&draws, c, &self.rules.numbers));
         for r in &self.revealed {
             let expected = derived[r.color][usize::from(r.index)];
             if expected != r.number {
@@ -709,7 +711,8 @@ impl Engine for MagicDraughts {
                 return Err(Fault::new(
                     Rule::Seed,
                     format!(
-                        "the revealed seed gives {expected} to the {} checker that started on {}, not {} as `reveal {} {}` says",
+                        "{} gives {expected} to the {} checker that started on {}, not {} as `reveal {} {}` says",
+                        crate::seed::origin(salts),
                         r.color.name(),
                         starting_squares(r.color)[usize::from(r.index)],
                         r.number,

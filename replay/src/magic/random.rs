@@ -9,7 +9,7 @@ use crate::draughts::DMove;
 use crate::referee::{magic_numbers, magic_reveal};
 use crate::rng::Rng;
 use crate::ruleset::DraughtsRules;
-use crate::seed::{commitment, Draws};
+use crate::seed::{commitment, salt_events, Draws, Salts};
 use crate::session::{Decision, Engine, Turn};
 
 fn dark_squares() -> impl Iterator<Item = Square> {
@@ -78,6 +78,14 @@ fn candidate(game: &MagicDraughts, side: Color, number: u8, rng: &mut Rng) -> Sp
 /// of `choices` (moves and spells), at most `max_plies` normal moves long,
 /// ending with its result and the revealed seed when it is decided.
 pub fn random_game(world: [u8; 32], magic: bool, choices: u64, max_plies: usize) -> Game {
+    random_salted_game(world, &Salts::default(), magic, choices, max_plies)
+}
+
+/// [`random_game`] in which the players gave `salts`: the log begins with
+/// them, and the numbers come from the game key of the seed and the salts.
+/// With magic off the game has no world seed, and the salts are left out.
+pub fn random_salted_game(world: [u8; 32], salts: &Salts, magic: bool, choices: u64, max_plies: usize) -> Game {
+    let salts = if magic { *salts } else { Salts::default() };
     let mut rng = Rng::new(choices);
     let rules = DraughtsRules {
         magic,
@@ -85,8 +93,8 @@ pub fn random_game(world: [u8; 32], magic: bool, choices: u64, max_plies: usize)
     };
     let commit = commitment(&world);
     let mut game = MagicDraughts::new(rules, magic.then_some(commit));
-    let numbers = magic_numbers(&Draws::new(&world), &DraughtsRules::default().numbers);
-    let mut events: Vec<Event> = Vec::new();
+    let numbers = magic_numbers(&Draws::salted(&world, &salts), &DraughtsRules::default().numbers);
+    let mut events: Vec<Event> = salt_events(&salts);
     let mut last_n = MoveNumber(0);
     let mut decision: Option<Decision> = None;
     let mut plies = 0;

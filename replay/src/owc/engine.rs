@@ -55,11 +55,15 @@ impl Engine for OpenWorld {
         self.event = index;
     }
 
-    fn seed(&mut self, seed: &[u8; 32]) -> Result<(), Fault> {
+    fn seed(&mut self, seed: &[u8; 32], salts: &crate::seed::Salts) -> Result<(), Fault> {
         crate::seed::check_revealed(seed, self.commit, self.world.seed_seen)?;
-        self.verify_seed(seed)?;
+        self.verify_seed(seed, salts)?;
         self.world.seed_seen = true;
         Ok(())
+    }
+
+    fn without_world_seed(&self) -> Option<&'static str> {
+        self.commit.is_none().then_some(crate::seed::NO_COMMITMENT)
     }
 }
 

@@ -93,16 +93,20 @@ impl OpenWorld {
 
     /// The first `count` squares of the spawn window rolled no object (the
     /// log went past them): they leave the window, and the seed check
-    /// remembers them as empty.
+    /// remembers them as empty. A square lit by a move is refuted at that
+    /// move; one of the starting light, which no move caused, at the event
+    /// that went past it (a later starting spawn, or the first event after
+    /// them), so that a seed check never blames the seed line for it.
     pub(super) fn skip_spawns(&mut self, count: usize) {
         let SpawnWindow { n, cause, squares } = &mut self.world.spawns;
+        let event = cause.is_none().then_some(self.event);
         for square in squares.drain(..count) {
             self.draws.push(Draw::Spawn {
                 n: *n,
                 cause: *cause,
                 square,
                 observed: None,
-                event: None,
+                event,
             });
         }
     }

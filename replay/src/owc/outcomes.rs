@@ -7,7 +7,7 @@ use fgn_notation::{ObjectKind, Square};
 use super::OpenWorld;
 use crate::error::{Fault, Rule};
 use crate::ruleset::OpenWorldRules;
-use crate::seed::Draws;
+use crate::seed::{origin, Draws, Salts};
 
 /// A random outcome the log recorded (or did not), kept for the seed check.
 #[derive(Clone, Debug)]
@@ -185,11 +185,13 @@ impl OpenWorld {
         Ok(())
     }
 
-    /// Derives every random outcome again from the revealed seed and
-    /// compares it with the log: the recorded draws, then the squares of a
-    /// spawn window still open (they rolled no object as far as the log says).
-    pub(super) fn verify_seed(&self, seed: &[u8; 32]) -> Result<(), Fault> {
-        let draws = Draws::new(seed);
+    /// Derives every random outcome again from the revealed seed (and the
+    /// players' salts) and compares it with the log: the recorded draws,
+    /// then the squares of a spawn window still open (they rolled no object
+    /// as far as the log says).
+    pub(super) fn verify_seed(&self, seed: &[u8; 32], salts: &Salts) -> Result<(), Fault> {
+        let draws = Draws::salted(seed, salts);
+        let from = origin(salts);
         let window = &self.world.spawns;
         let open: Vec<Draw> = window
             .squares
@@ -219,7 +221,7 @@ impl OpenWorld {
                             derived.map_or("no object".to_string(), |o| format!("`spawn {square} {}`", o.name()));
                         let fault = Fault::new(
                             Rule::Seed,
-                            format!("the revealed seed gives {truth} on {square}, but the log has {said}"),
+                            format!("{from} gives {truth} on {square}, but the log has {said}"),
                         );
                         return Err(match event.or(*cause) {
                             Some(e) => fault.at(e),
@@ -238,7 +240,7 @@ impl OpenWorld {
                     if u16::from(derived) != *observed {
                         return Err(Fault::new(
                             Rule::Seed,
-                            format!("the revealed seed rolls {derived} for the damage on {square}, not {observed}"),
+                            format!("{from} rolls {derived} for the damage on {square}, not {observed}"),
                         )
                         .at(*event));
                     }
@@ -255,7 +257,7 @@ impl OpenWorld {
                     if derived != *observed {
                         return Err(Fault::new(
                             Rule::Seed,
-                            format!("the revealed seed puts the clone on {derived}, not {observed}"),
+                            format!("{from} puts the clone on {derived}, not {observed}"),
                         )
                         .at(*event));
                     }

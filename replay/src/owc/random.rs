@@ -9,21 +9,33 @@ use super::OpenWorld;
 use crate::referee::open_world_outcome;
 use crate::rng::Rng;
 use crate::ruleset::OpenWorldRules;
-use crate::seed::{commitment, Draws};
+use crate::seed::{commitment, salt_events, Draws, Salts};
 use crate::session::{Decision, Engine, Turn};
 
 /// A random game from the world seed `world` and the choices of `choices`,
 /// at most `max_events` events long; it ends with its result and the
 /// revealed seed when a king dies (or a player resigns, now and then).
 pub fn random_game(rules: OpenWorldRules, world: [u8; 32], choices: u64, max_events: usize) -> Game {
+    random_salted_game(rules, world, &Salts::default(), choices, max_events)
+}
+
+/// [`random_game`] in which the players gave `salts`: the log begins with
+/// them, and every outcome comes from the game key of the seed and the salts.
+pub fn random_salted_game(
+    rules: OpenWorldRules,
+    world: [u8; 32],
+    salts: &Salts,
+    choices: u64,
+    max_events: usize,
+) -> Game {
     let mut rng = Rng::new(choices);
-    let draws = Draws::new(&world);
+    let draws = Draws::salted(&world, salts);
     let commit = commitment(&world);
     let mut game = OpenWorld::new(rules.clone(), Some(commit));
-    let mut events: Vec<Event> = Vec::new();
+    let mut events: Vec<Event> = salt_events(salts);
     let mut last_n = MoveNumber(0);
     let mut decision: Option<Decision> = None;
-    // The starting light's spawns come first.
+    // The starting light's spawns come first, after the salts.
     push_spawns(&mut game, &draws, &mut events, last_n);
     while decision.is_none() && events.len() < max_events {
         game.at_event(events.len());
