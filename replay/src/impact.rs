@@ -403,14 +403,22 @@ fn resimulation(doc: &Document, params: Option<&Params>, seed: [u8; 32]) -> Resu
         diverged: None,
         origins: Vec::new(),
     };
+    // The world owes its first spawns at the start, but the players may
+    // still give salts, which change the key they come from: up to the
+    // log's last salt (before which only chat and salts may stand) the
+    // referee waits.
+    let last_salt = log.events.iter().rposition(|e| matches!(e.action, Action::Salt { .. }));
     let mut failure = None;
     for (i, event) in log.events.iter().enumerate() {
         if derived_by_referee(event) {
             continue;
         }
-        if let Err(f) = sim.drain(&referee, &mut replay, &mut game, Some(i)) {
-            failure = Some(f);
-            break;
+        let salting = last_salt.is_some_and(|last| i <= last);
+        if !salting {
+            if let Err(f) = sim.drain(&referee, &mut replay, &mut game, Some(i)) {
+                failure = Some(f);
+                break;
+            }
         }
         if let Err(e) = replay.apply(game.events.len(), event) {
             failure = Some(sim.failure(&game, &e, Some(i)));
