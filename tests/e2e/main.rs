@@ -10,6 +10,7 @@ mod cli;
 mod corpus;
 mod hashing;
 mod impact;
+mod parallel;
 mod replay_cmds;
 mod schema;
 mod show_json;
