@@ -89,45 +89,50 @@ fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Repor
 /// `fgn hash`.
 pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, rep: &mut Reporter) {
     let side = side.map(Side::color);
-    for (input, _, p) in parse_all(paths, rep) {
-        let name = input.name();
-        if !p.is_ok() {
-            // A log with syntax errors has no canonical text to hash.
-            rep.invalid(&name, "not hashed: it has syntax errors");
-            continue;
-        }
-        let doc = &p.document;
-        match what {
-            What::Log => {
-                let Some(ch) = chain_of(&name, doc, side, rep) else {
-                    continue;
-                };
-                match rep.format {
-                    Format::Text => outln!("{}  {name}", ch.log_hash()),
-                    Format::Json => outln!("{}", serde_json::json!({"file": name, "hash": ch.log_hash()})),
+    crate::pipeline::each(
+        paths,
+        rep,
+        |log, rep| {
+            let (name, p) = (log.name, log.parsed);
+            if !p.is_ok() {
+                // A log with syntax errors has no canonical text to hash.
+                rep.invalid(&name, "not hashed: it has syntax errors");
+                return;
+            }
+            let doc = &p.document;
+            match what {
+                What::Log => {
+                    let Some(ch) = chain_of(&name, doc, side, rep) else {
+                        return;
+                    };
+                    match rep.format {
+                        Format::Text => outln!("{}  {name}", ch.log_hash()),
+                        Format::Json => outln!("{}", serde_json::json!({"file": name, "hash": ch.log_hash()})),
+                    }
+                }
+                What::Chain => {
+                    let Some(ch) = chain_of(&name, doc, side, rep) else {
+                        return;
+                    };
+                    print_per_event(&name, doc, side.is_some(), ch.header, &ch.events, rep);
+                }
+                What::States => {
+                    let Some(hashes) = state_hashes(&name, doc, side, rep) else {
+                        return;
+                    };
+                    let start = match Replay::new(&doc.game.header) {
+                        Ok(r) => match side {
+                            None => r.state_hash(),
+                            Some(c) => r.knowledge_hash(Viewer::of(c)),
+                        },
+                        Err(_) => return,
+                    };
+                    print_per_event(&name, doc, false, start, &hashes, rep);
                 }
             }
-            What::Chain => {
-                let Some(ch) = chain_of(&name, doc, side, rep) else {
-                    continue;
-                };
-                print_per_event(&name, doc, side.is_some(), ch.header, &ch.events, rep);
-            }
-            What::States => {
-                let Some(hashes) = state_hashes(&name, doc, side, rep) else {
-                    continue;
-                };
-                let start = match Replay::new(&doc.game.header) {
-                    Ok(r) => match side {
-                        None => r.state_hash(),
-                        Some(c) => r.knowledge_hash(Viewer::of(c)),
-                    },
-                    Err(_) => continue,
-                };
-                print_per_event(&name, doc, false, start, &hashes, rep);
-            }
-        }
-    }
+        },
+        |(), _| {},
+    );
 }
 
 /// One line per event: its line in the file (a view's events have no line

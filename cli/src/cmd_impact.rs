@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use fgn_replay::impact::{Change, Divergence, Failure, Impact, Mode, Summary};
 use serde::Serialize;
 
-use crate::cmd_replay::{load_rules, report_overrides, status_text, NotTheirs};
-use crate::cmd_syntax::parse_all;
+use crate::cmd_replay::{load_rules, report_overrides, status_text};
 use crate::out::outln;
 use crate::report::{Format, Reporter, Status};
 
@@ -21,58 +20,75 @@ struct GameReport<'a> {
     impact: &'a Impact,
 }
 
+/// What became of one log in `impact`.
+enum Compared {
+    /// Compared under both rule sets.
+    Compared(Box<Impact>),
+    /// Not compared (reported); the game, when a one-game rules file does
+    /// not fit it.
+    NotChecked(Option<fgn_notation::GameKind>),
+}
+
 /// `fgn impact --rules FILE [--resimulate] PATH...`.
 pub fn impact(paths: &[PathBuf], rules_path: &Path, resimulate: bool, rep: &mut Reporter) {
-    let mut rules = match load_rules(Some(rules_path)) {
+    let rules = match load_rules(Some(rules_path)) {
         Ok(r) => r,
         Err(e) => return rep.error(&e),
     };
+    let rules = &rules;
     let mut summary = Summary::default();
-    for (input, _, p) in parse_all(paths, rep) {
-        let name = input.name();
-        if !p.is_ok() {
-            // The syntax errors are reported; a log that cannot be read
-            // cannot be compared, which is the command's failure (exit 2).
-            rep.error(&format!("{name}: not compared: it cannot be read as FGN"));
-            summary.not_checked += 1;
-            continue;
-        }
-        let Some(kind) = p.document.game.kind() else {
-            rep.error(&format!("{name}: not compared: the header names no game"));
-            summary.not_checked += 1;
-            continue;
-        };
-        let params = match rules.params(kind, rep) {
-            Ok(params) => params,
-            Err(NotTheirs) => {
-                summary.not_checked += 1;
-                continue;
+    crate::pipeline::each(
+        paths,
+        rep,
+        |log, rep| {
+            let name = &log.name;
+            let p = &log.parsed;
+            if !p.is_ok() {
+                // The syntax errors are reported; a log that cannot be read
+                // cannot be compared, which is the command's failure (exit 2).
+                rep.error(&format!("{name}: not compared: it cannot be read as FGN"));
+                return Compared::NotChecked(None);
             }
-        };
-        let impact = match fgn_replay::impact::impact(&p.document, params, resimulate) {
-            Ok(impact) => impact,
-            Err(e) => {
-                rep.unsupported(&name, &e.to_string());
-                summary.not_checked += 1;
-                continue;
+            let Some(kind) = p.document.game.kind() else {
+                rep.error(&format!("{name}: not compared: the header names no game"));
+                return Compared::NotChecked(None);
+            };
+            let Ok(params) = rules.params(kind) else {
+                return Compared::NotChecked(Some(kind));
+            };
+            let impact = match fgn_replay::impact::impact(&p.document, params, resimulate) {
+                Ok(impact) => impact,
+                Err(e) => {
+                    rep.unsupported(name, &e.to_string());
+                    return Compared::NotChecked(None);
+                }
+            };
+            report_overrides(name, &impact.overridden, rep);
+            match rep.format {
+                Format::Text if impact.changed() => crate::out::print(&game_text(name, &impact)),
+                Format::Text => {}
+                Format::Json => outln!(
+                    "{}",
+                    serde_json::to_string(&GameReport {
+                        file: name,
+                        changed: impact.changed(),
+                        impact: &impact,
+                    })
+                    .expect("an impact serialises")
+                ),
             }
-        };
-        report_overrides(&name, &impact.overridden, rep);
-        summary.add(&impact);
-        match rep.format {
-            Format::Text if impact.changed() => crate::out::print(&game_text(&name, &impact)),
-            Format::Text => {}
-            Format::Json => outln!(
-                "{}",
-                serde_json::to_string(&GameReport {
-                    file: &name,
-                    changed: impact.changed(),
-                    impact: &impact,
-                })
-                .expect("an impact serialises")
-            ),
-        }
-    }
+            Compared::Compared(Box::new(impact))
+        },
+        |compared, rep| match compared {
+            Compared::Compared(impact) => summary.add(&impact),
+            Compared::NotChecked(refused) => {
+                if let Some(game) = refused {
+                    rules.refuse_once(game, rep);
+                }
+                summary.not_checked += 1;
+            }
+        },
+    );
     match rep.format {
         Format::Text => crate::out::print(&summary_text(&summary)),
         Format::Json => outln!("{}", serde_json::json!({ "summary": summary })),

@@ -44,7 +44,7 @@ pub fn load_rules(path: Option<&Path>) -> Result<Rules, String> {
     let file = RulesFile::parse(&text).map_err(|e| format!("rules file {}: {e}", path.display()))?;
     Ok(Rules {
         file: Some((path.display().to_string(), file)),
-        refused: BTreeSet::new(),
+        refused: Default::default(),
     })
 }
 
@@ -56,7 +56,7 @@ pub struct Rules {
     file: Option<(String, RulesFile)>,
     /// The games whose logs a one-game file's parameters do not fit,
     /// reported once each.
-    refused: BTreeSet<GameKind>,
+    refused: std::sync::Mutex<BTreeSet<GameKind>>,
 }
 
 /// The logs of a game the rules file has no parameters for (a one-game
@@ -66,22 +66,36 @@ pub struct NotTheirs;
 
 impl Rules {
     /// The parameters for logs of `game`: `None` when there is no file or it
-    /// does not name the game. A one-game file whose parameters are not this
-    /// game's is a usage error, reported for the first such log only.
-    pub fn params(&mut self, game: GameKind, rep: &mut Reporter) -> Result<Option<&Params>, NotTheirs> {
-        let Some((name, file)) = &self.file else {
+    /// does not name the game; [`NotTheirs`] when a one-game file's
+    /// parameters are not this game's (say so with [`Rules::refuse_once`]).
+    pub fn params(&self, game: GameKind) -> Result<Option<&Params>, NotTheirs> {
+        let Some((_, file)) = &self.file else {
             return Ok(None);
         };
-        match file.params(game) {
-            Ok(p) => Ok(p),
-            Err(e) => {
-                if self.refused.insert(game) {
-                    rep.error(&format!("rules file {name}: {e}; logs of {game} are not checked"));
-                }
-                Err(NotTheirs)
-            }
+        file.params(game).map_err(|_| NotTheirs)
+    }
+
+    /// Reports, the first time only, that the rules file does not fit the
+    /// logs of `game`: a usage error, said once however many logs.
+    pub fn refuse_once(&self, game: GameKind, rep: &mut Reporter) {
+        let Some((name, file)) = &self.file else {
+            return;
+        };
+        let Err(e) = file.params(game) else {
+            return;
+        };
+        if self.refused.lock().unwrap_or_else(|e| e.into_inner()).insert(game) {
+            rep.error(&format!("rules file {name}: {e}; logs of {game} are not checked"));
         }
     }
+}
+
+/// What `validate` counts a log as.
+enum Tally {
+    Valid,
+    Invalid,
+    Unsupported,
+    Failed,
 }
 
 /// Says which header tags of the log `name` a rules file overrode: a note
@@ -108,9 +122,6 @@ pub enum Checked {
     Invalid,
     /// The game has no engine yet (already reported).
     Unsupported,
-    /// The command could not check it: a one-game `--rules` file of another
-    /// game's parameters (already reported).
-    Failed,
 }
 
 /// Replays one parsed log, reporting its first rule error and the header
@@ -166,51 +177,63 @@ pub fn status_text(phase: Phase) -> String {
 
 /// `fgn validate`.
 pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mut Reporter) {
-    let mut rules = match load_rules(rules) {
+    let rules = match load_rules(rules) {
         Ok(r) => r,
         Err(e) => return rep.error(&e),
     };
-    let parsed = parse_all(paths, rep);
     let (mut valid, mut invalid, mut unsupported, mut failed) = (0, 0, 0, 0);
-    for (input, _, p) in parsed {
-        let name = input.name();
-        if !p.is_ok() {
-            invalid += 1;
-            rep.file_status(&name, "invalid", None);
-            continue;
-        }
-        let params = match p.document.game.kind().map(|g| rules.params(g, rep)) {
-            Some(Err(NotTheirs)) => Err(NotTheirs),
-            Some(Ok(params)) => Ok(params),
-            None => Ok(None),
-        };
-        let checked = match params {
-            Ok(params) => check(&name, &p.document, params, rep),
-            Err(NotTheirs) => Checked::Failed,
-        };
-        match checked {
-            Checked::Valid(replay) => {
-                valid += 1;
-                let result = result_text(&replay);
-                if verbose && rep.format == Format::Text {
-                    outln!("valid: {name} ({result})");
+    let rules = &rules;
+    crate::pipeline::each(
+        paths,
+        rep,
+        |log, rep| {
+            let name = &log.name;
+            let p = &log.parsed;
+            if !p.is_ok() {
+                rep.file_status(name, "invalid", None);
+                return (Tally::Invalid, None);
+            }
+            let kind = p.document.game.kind();
+            let params = match kind.map(|g| rules.params(g)) {
+                Some(Err(_)) => {
+                    rep.file_status(name, "not checked", None);
+                    return (Tally::Failed, kind);
                 }
-                rep.file_status(&name, "valid", Some(&result));
+                Some(Ok(params)) => params,
+                None => None,
+            };
+            let tally = match check(name, &p.document, params, rep) {
+                Checked::Valid(replay) => {
+                    let result = result_text(&replay);
+                    if verbose && rep.format == Format::Text {
+                        outln!("valid: {name} ({result})");
+                    }
+                    rep.file_status(name, "valid", Some(&result));
+                    Tally::Valid
+                }
+                Checked::Invalid => {
+                    rep.file_status(name, "invalid", None);
+                    Tally::Invalid
+                }
+                Checked::Unsupported => {
+                    rep.file_status(name, "unsupported", None);
+                    Tally::Unsupported
+                }
+            };
+            (tally, None)
+        },
+        |(tally, refused), rep| {
+            if let Some(game) = refused {
+                rules.refuse_once(game, rep);
             }
-            Checked::Invalid => {
-                invalid += 1;
-                rep.file_status(&name, "invalid", None);
+            match tally {
+                Tally::Valid => valid += 1,
+                Tally::Invalid => invalid += 1,
+                Tally::Unsupported => unsupported += 1,
+                Tally::Failed => failed += 1,
             }
-            Checked::Unsupported => {
-                unsupported += 1;
-                rep.file_status(&name, "unsupported", None);
-            }
-            Checked::Failed => {
-                failed += 1;
-                rep.file_status(&name, "not checked", None);
-            }
-        }
-    }
+        },
+    );
     match rep.format {
         Format::Text => {
             let mut extra = String::new();
@@ -261,7 +284,7 @@ impl Viewer {
 
 /// `fgn show`.
 pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&Path>, rep: &mut Reporter) {
-    let mut rules = match load_rules(rules_file) {
+    let rules = match load_rules(rules_file) {
         Ok(r) => r,
         Err(e) => return rep.error(&e),
     };
@@ -303,7 +326,9 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
             Ok((g, side, origins)) => (g, Viewer::of(side), origins, true),
         },
     };
-    let Ok(params) = rules.params(kind, rep) else { return };
+    let Ok(params) = rules.params(kind) else {
+        return rules.refuse_once(kind, rep);
+    };
     let mut replay = match Replay::with_params(&game.header, params) {
         Ok((r, overridden)) => {
             report_overrides(&name, &overridden, rep);
@@ -372,44 +397,51 @@ fn viewer_name(viewer: Viewer) -> &'static str {
 
 /// `fgn leaderboard`.
 pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
-    let parsed = parse_all(paths, rep);
     let mut points: BTreeMap<String, (u32, String)> = BTreeMap::new();
     let mut skipped: Vec<String> = Vec::new();
     let mut counted = 0;
     // A game counts once however many copies of it the archive holds: the
     // same log hash is the same game.
     let mut games: std::collections::HashMap<fgn_replay::Digest, String> = std::collections::HashMap::new();
-    for (input, _, p) in parsed {
-        let name = input.name();
-        if !p.is_ok() {
-            skipped.push(name);
-            continue;
-        }
-        let replay = match check(&name, &p.document, None, rep) {
-            Checked::Valid(r) => r,
-            Checked::Invalid | Checked::Unsupported | Checked::Failed => {
-                skipped.push(name);
-                continue;
+    crate::pipeline::each(
+        paths,
+        rep,
+        |log, rep| {
+            if !log.parsed.is_ok() {
+                return Err(log.name);
             }
-        };
-        let hash = fgn_replay::loghash::chain(&p.document.game).log_hash();
-        if let Some(first) = games.get(&hash) {
-            rep.note(&format!(
-                "{name}: the same game as {first} (log hash {hash}), counted once"
-            ));
-            continue;
-        }
-        games.insert(hash, name.clone());
-        counted += 1;
-        let Some(point) = fgn_replay::standings::point(&p.document.game.header, &replay) else {
-            continue;
-        };
-        let entry = points.entry(point.id).or_insert((0, String::new()));
-        entry.0 += 1;
-        if let Some(n) = point.name {
-            entry.1 = n;
-        }
-    }
+            let replay = match check(&log.name, &log.parsed.document, None, rep) {
+                Checked::Valid(r) => r,
+                Checked::Invalid | Checked::Unsupported => return Err(log.name),
+            };
+            let game = &log.parsed.document.game;
+            let hash = fgn_replay::loghash::chain(game).log_hash();
+            let point = fgn_replay::standings::point(&game.header, &replay);
+            Ok((log.name, hash, point))
+        },
+        |counted_log, rep| {
+            let (name, hash, point) = match counted_log {
+                Ok(c) => c,
+                Err(name) => return skipped.push(name),
+            };
+            if let Some(first) = games.get(&hash) {
+                rep.note(&format!(
+                    "{name}: the same game as {first} (log hash {hash}), counted once"
+                ));
+                return;
+            }
+            games.insert(hash, name);
+            counted += 1;
+            let Some(point) = point else {
+                return;
+            };
+            let entry = points.entry(point.id).or_insert((0, String::new()));
+            entry.0 += 1;
+            if let Some(n) = point.name {
+                entry.1 = n;
+            }
+        },
+    );
     // A run that counts logs while some are skipped is still a result; the
     // skipped ones are listed and make the exit status 1.
     let mut rows: Vec<(String, u32, String)> = points.into_iter().map(|(id, (pts, n))| (id, pts, n)).collect();

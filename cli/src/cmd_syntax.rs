@@ -43,50 +43,71 @@ pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
         rep.error("--check and --write exclude each other");
         return;
     }
-    let parsed = parse_all(paths, rep);
-    if !check && !write && parsed.len() > 1 {
-        rep.error("formatting several files needs --check or --write (without them fmt prints one file)");
+    if !check && !write {
+        // Printing is for one log; a directory or several paths are for
+        // --check or --write, which stream.
+        let parsed = parse_all(paths, rep);
+        if parsed.len() > 1 {
+            rep.error("formatting several files needs --check or --write (without them fmt prints one file)");
+            return;
+        }
+        for (input, _, p) in parsed {
+            if let Some(text) = formatted(&input, p, write, rep) {
+                crate::out::print(&text);
+            }
+        }
         return;
     }
     let mut unformatted = 0;
-    for (input, bytes, p) in parsed {
-        // Formatting a torn file would drop its last line, so fmt refuses it
-        // in every mode; the warning above says where the line is.
-        if !p.is_ok() || p.is_torn() {
-            if p.is_ok() {
-                rep.invalid(&input.name(), "not formatted: the last line is torn (no line end)");
-            } else if write {
-                rep.note(&format!("{}: not rewritten because it has errors", input.name()));
+    crate::pipeline::each(
+        paths,
+        rep,
+        |log, rep| {
+            let Some(text) = formatted(&log.input, log.parsed, write, rep) else {
+                return false;
+            };
+            if text.as_bytes() == log.bytes.as_slice() {
+                return false;
             }
-            continue;
-        }
-        // Canonical text writes the markers the rules derive (`=Q`, `+`, `#`),
-        // so a log whose game has an engine is completed before printing.
-        let mut document = p.document;
-        document.game = fgn_replay::complete_markers(&document.game);
-        let text = document.formatted();
-        if check {
-            if text.as_bytes() != bytes.as_slice() {
-                unformatted += 1;
-                rep.invalid(&input.name(), "not in canonical form (run `fgn fmt --write` on it)");
-            }
-        } else if write {
-            match &input {
+            match &log.input {
+                _ if check => {
+                    rep.invalid(&log.name, "not in canonical form (run `fgn fmt --write` on it)");
+                    return true;
+                }
                 Input::Stdin => rep.error("--write needs files, not standard input"),
-                Input::File(path) if text.as_bytes() != bytes.as_slice() => {
-                    if let Err(e) = write_in_place(path, &bytes, text.as_bytes()) {
+                Input::File(path) => {
+                    if let Err(e) = write_in_place(path, &log.bytes, text.as_bytes()) {
                         rep.error(&format!("{}: not rewritten: {e}", path.display()));
                     }
                 }
-                Input::File(_) => {}
             }
-        } else {
-            crate::out::print(&text);
-        }
-    }
+            false
+        },
+        |not_canonical, _| unformatted += usize::from(not_canonical),
+    );
     if check && unformatted == 0 && rep.status == Status::Ok {
         rep.note("all files are in canonical form");
     }
+}
+
+/// The canonical text of a log, or `None` (reported) when it has syntax
+/// errors or a torn last line: formatting a torn file would drop its last
+/// line, so fmt refuses it in every mode; the warning already says where
+/// the line is.
+fn formatted(input: &Input, p: Parsed, write: bool, rep: &mut Reporter) -> Option<String> {
+    if !p.is_ok() || p.is_torn() {
+        if p.is_ok() {
+            rep.invalid(&input.name(), "not formatted: the last line is torn (no line end)");
+        } else if write {
+            rep.note(&format!("{}: not rewritten because it has errors", input.name()));
+        }
+        return None;
+    }
+    // Canonical text writes the markers the rules derive (`=Q`, `+`, `#`),
+    // so a log whose game has an engine is completed before printing.
+    let mut document = p.document;
+    document.game = fgn_replay::complete_markers(&document.game);
+    Some(document.formatted())
 }
 
 /// Rewrites a log in place, safely: the new text goes to a sibling file
@@ -127,23 +148,27 @@ fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Resu
 
 /// `fgn json`.
 pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
-    let parsed = parse_all(paths, rep);
-    for (input, _, p) in parsed {
-        if !p.is_ok() {
-            continue;
-        }
-        let doc = JsonGame::from(&p.document.game);
-        let text = if ndjson {
-            let mut value = serde_json::to_value(&doc).expect("a game always serializes");
-            if let (Input::File(path), Some(obj)) = (&input, value.as_object_mut()) {
-                obj.insert("file".into(), path.display().to_string().into());
+    crate::pipeline::each(
+        paths,
+        rep,
+        |log, _| {
+            if !log.parsed.is_ok() {
+                return;
             }
-            value.to_string()
-        } else {
-            serde_json::to_string_pretty(&doc).expect("a game always serializes")
-        };
-        crate::out::print(&format!("{text}\n"));
-    }
+            let doc = JsonGame::from(&log.parsed.document.game);
+            let text = if ndjson {
+                let mut value = serde_json::to_value(&doc).expect("a game always serializes");
+                if let (Input::File(path), Some(obj)) = (&log.input, value.as_object_mut()) {
+                    obj.insert("file".into(), path.display().to_string().into());
+                }
+                value.to_string()
+            } else {
+                serde_json::to_string_pretty(&doc).expect("a game always serializes")
+            };
+            crate::out::print(&format!("{text}\n"));
+        },
+        |(), _| {},
+    );
 }
 
 /// `fgn from-json`.

@@ -39,67 +39,78 @@ impl Input {
 }
 
 /// Expands the paths of the command line: `-` is standard input, a directory
-/// stands for every `*.fgn` file below it (sorted, symbolic links to
-/// directories not followed), anything else is a file. A path that cannot
-/// be used is reported in the second list and the others are still
-/// expanded, so one bad path never hides the rest.
+/// stands for every `*.fgn` file below it (hidden or not, sorted by path,
+/// symbolic links to directories not followed), anything else is a file. A
+/// path that cannot be used is reported in the second list and the others
+/// are still expanded, so one bad path never hides the rest.
 pub fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
     let (mut out, mut errors) = (Vec::new(), Vec::new());
-    let mut stdin_taken = false;
-    for p in paths {
-        if p.as_os_str() == "-" {
-            if stdin_taken {
-                errors.push("`-` is given twice: standard input can be read only once".to_string());
-            } else {
-                stdin_taken = true;
-                out.push(Input::Stdin);
-            }
-            continue;
-        }
-        let meta = match std::fs::metadata(p) {
-            Ok(m) => m,
-            Err(e) => {
-                errors.push(format!("{}: {e}", p.display()));
-                continue;
-            }
-        };
-        if meta.is_dir() {
-            let mut found = Vec::new();
-            walk(p, &mut found, &mut errors);
-            if found.is_empty() {
-                errors.push(format!("{}: no .fgn files in this directory", p.display()));
-            }
-            found.sort();
-            out.extend(found.into_iter().map(Input::File));
-        } else {
-            out.push(Input::File(p.clone()));
+    for item in walk(paths) {
+        match item {
+            Ok(input) => out.push(input),
+            Err(e) => errors.push(e),
         }
     }
     (out, errors)
 }
 
-fn walk(dir: &Path, found: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => return errors.push(format!("{}: {e}", dir.display())),
-    };
-    for entry in entries {
+/// [`collect`]'s inputs one at a time, as the directories are walked, so
+/// that an archive of any size is never listed in memory: each item is an
+/// input or a path that cannot be used, in command-line order.
+pub fn walk(paths: &[PathBuf]) -> impl Iterator<Item = Result<Input, String>> + Send + '_ {
+    let mut stdin_taken = false;
+    paths
+        .iter()
+        .flat_map(move |p| -> Box<dyn Iterator<Item = Result<Input, String>> + Send> {
+            if p.as_os_str() == "-" {
+                let item = if std::mem::replace(&mut stdin_taken, true) {
+                    Err("`-` is given twice: standard input can be read only once".to_string())
+                } else {
+                    Ok(Input::Stdin)
+                };
+                return Box::new(std::iter::once(item));
+            }
+            match std::fs::metadata(p) {
+                Err(e) => Box::new(std::iter::once(Err(format!("{}: {e}", p.display())))),
+                Ok(meta) if meta.is_dir() => Box::new(walk_dir(p)),
+                Ok(_) => Box::new(std::iter::once(Ok(Input::File(p.clone())))),
+            }
+        })
+}
+
+/// Every `*.fgn` file below `dir`, in path order (walkdir, sorted by name
+/// in each directory: the same order as sorting the whole paths); an
+/// error for what cannot be read, and one when there is no log at all.
+fn walk_dir(dir: &Path) -> impl Iterator<Item = Result<Input, String>> + Send {
+    let mut found = 0usize;
+    let mut entries = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter();
+    let root = dir.to_path_buf();
+    let mut done = false;
+    std::iter::from_fn(move || loop {
+        if done {
+            return None;
+        }
+        let Some(entry) = entries.next() else {
+            done = true;
+            return (found == 0).then(|| Err(format!("{}: no .fgn files in this directory", root.display())));
+        };
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                errors.push(format!("{}: {e}", dir.display()));
-                continue;
+                let at = e.path().unwrap_or(&root).display().to_string();
+                let why = e.io_error().map_or_else(|| e.to_string(), ToString::to_string);
+                return Some(Err(format!("{at}: {why}")));
             }
         };
         let path = entry.path();
-        let Ok(kind) = entry.file_type() else {
-            errors.push(format!("{}: cannot tell what it is", path.display()));
-            continue;
-        };
-        if kind.is_dir() {
-            walk(&path, found, errors);
-        } else if path.extension().is_some_and(|e| e == "fgn") && (kind.is_file() || path.is_file()) {
-            found.push(path);
+        let kind = entry.file_type();
+        // A link is taken when it leads to a file, never into a directory.
+        if !kind.is_dir() && path.extension().is_some_and(|e| e == "fgn") && (kind.is_file() || path.is_file()) {
+            found += 1;
+            return Some(Ok(Input::File(entry.into_path())));
         }
-    }
+    })
 }

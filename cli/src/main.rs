@@ -14,6 +14,7 @@ mod cmd_view;
 mod inputs;
 #[macro_use]
 mod out;
+mod pipeline;
 mod render;
 mod report;
 
@@ -40,6 +41,12 @@ struct Cli {
     /// leaderboard, hash, verify-extends, diff, append and impact as JSON on standard output.
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
+
+    /// How many files to work on at once (validate, fmt, json, hash, impact,
+    /// leaderboard over many files); the default is one per core. Output is
+    /// the same, in the same order, whatever the number.
+    #[arg(long, short = 'j', global = true, value_name = "N")]
+    jobs: Option<usize>,
 
     #[command(subcommand)]
     command: Command,
@@ -339,6 +346,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    pipeline::set_jobs(cli.jobs);
     let mut rep = Reporter::new(cli.format);
     match &cli.command {
         Command::Fmt { check, write, paths } => cmd_syntax::fmt(paths, *check, *write, &mut rep),

@@ -1,12 +1,71 @@
-//! Standard output that never panics.
+//! Standard output that never panics, and the capture that lets a worker
+//! thread's output be written later, in the order of the inputs.
 
+use std::cell::RefCell;
 use std::io::Write;
+
+/// Which stream a piece of captured output belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// Standard output.
+    Out,
+    /// Standard error.
+    Err,
+}
+
+/// Output written while [`capture`] ran, in the order it was written.
+pub type Captured = Vec<(Stream, String)>;
+
+thread_local! {
+    /// The buffer of the capture running on this thread, if any.
+    static CAPTURE: RefCell<Option<Captured>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with everything it prints through this module kept instead of
+/// written, and returns it with `f`'s value: how a worker thread's report
+/// on one file waits for the reports of the files before it.
+pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Captured) {
+    let outer = CAPTURE.with(|c| c.borrow_mut().replace(Vec::new()));
+    let value = f();
+    let captured = CAPTURE
+        .with(|c| std::mem::replace(&mut *c.borrow_mut(), outer))
+        .unwrap_or_default();
+    (value, captured)
+}
+
+/// Writes what [`capture`] kept, each piece to its stream.
+pub fn replay(captured: Captured) {
+    for (stream, text) in captured {
+        match stream {
+            Stream::Out => print(&text),
+            Stream::Err => eprint(&text),
+        }
+    }
+}
+
+/// Keeps `text` in the running capture, if there is one; gives it back when
+/// there is none.
+fn kept(stream: Stream, text: &str) -> bool {
+    CAPTURE.with(|c| match c.borrow_mut().as_mut() {
+        Some(buf) => {
+            match buf.last_mut() {
+                Some((s, last)) if *s == stream => last.push_str(text),
+                _ => buf.push((stream, text.to_string())),
+            }
+            true
+        }
+        None => false,
+    })
+}
 
 /// Writes `text` to standard output. When the reader has gone away (a closed
 /// pipe, as in `fgn json archive/ | head -1`) the program ends quietly with
 /// exit code 0, as Unix tools do when their reader has all it wanted; any
 /// other write error ends it with exit code 2.
 pub fn print(text: &str) {
+    if kept(Stream::Out, text) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
@@ -21,6 +80,9 @@ pub fn print(text: &str) {
 /// full disk, `2>/dev/full`, a closed pipe) are lost, but never end the
 /// program with a panic: the exit code still tells what happened.
 pub fn eprint(text: &str) {
+    if kept(Stream::Err, text) {
+        return;
+    }
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
 }

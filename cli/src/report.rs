@@ -57,6 +57,11 @@ impl Reporter {
         self.status = self.status.max(s);
     }
 
+    /// Takes in the status of a report made elsewhere (a worker's, on one file).
+    pub fn merge(&mut self, s: Status) {
+        self.raise(s);
+    }
+
     /// A fault in an input, found while reading or checking it.
     pub fn diagnostic(&mut self, file: &str, d: &Diagnostic, kind: &str) {
         // A warning (a torn last line) is reported but leaves the status alone:

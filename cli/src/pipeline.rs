@@ -1,0 +1,263 @@
+//! Runs a command over every input on all cores, streaming: each input is
+//! read, parsed, worked on and reported by one worker, then dropped, so that
+//! memory never grows with the number of files; the reports are written in
+//! the order of the inputs, exactly as one job writes them.
+//!
+//! Why not rayon: its parallel iterators either collect every result before
+//! the first is written (memory grows with the archive) or give them in any
+//! order (`par_bridge`). What is needed here — a lazily walked list, workers
+//! that never run more than a window ahead of the report, output in input
+//! order — is a mutex, a condition variable and a channel.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::{mpsc, Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use fgn_notation::{parse, Parsed};
+
+use crate::inputs::{walk, Input};
+use crate::out::{capture, Captured};
+use crate::report::{Reporter, Status};
+
+/// How many inputs run at once: `--jobs`, or every core.
+static JOBS: OnceLock<usize> = OnceLock::new();
+
+/// Sets the number of jobs for the run (`None`: one per core). Called once,
+/// from `main`, before any command runs.
+pub fn set_jobs(jobs: Option<usize>) {
+    let n = jobs
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let _ = JOBS.set(n);
+}
+
+/// The number of jobs of this run.
+pub fn jobs() -> usize {
+    *JOBS.get().unwrap_or(&1)
+}
+
+/// How far ahead of the report the workers may run, per job: enough to keep
+/// every core busy past one slow file, few enough that the waiting reports
+/// stay small.
+const AHEAD_PER_JOB: usize = 16;
+
+/// A run this long shows a progress line on a terminal.
+const PROGRESS_AFTER: Duration = Duration::from_millis(700);
+
+/// One input, read and parsed; its syntax errors are already reported.
+#[derive(Debug)]
+pub struct Log {
+    /// Where it came from.
+    pub input: Input,
+    /// Its name in messages.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// What was read.
+    pub parsed: Parsed,
+}
+
+/// What a worker hands back for one input: its report (kept, to be written
+/// in order), the status it raised, and the command's value for it (`None`
+/// when the input could not be read).
+struct Done<R> {
+    captured: Captured,
+    status: Status,
+    value: Option<R>,
+}
+
+/// Reads, parses and works on every input of `paths`, in parallel with
+/// [`jobs`] workers, and hands each value to `sink` in input order on this
+/// thread. A path that cannot be used or read is reported as an error in
+/// its place; syntax errors are reported before `work` sees the log.
+/// Everything `work` prints goes out in input order, as with one job.
+pub fn each<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S)
+where
+    R: Send,
+    W: Fn(Log, &mut Reporter) -> R + Sync,
+    S: FnMut(R, &mut Reporter),
+{
+    let format = rep.format;
+    let process = |item: Result<Input, String>| -> (Status, Option<R>) {
+        let mut file_rep = Reporter::new(format);
+        let value = match item.and_then(|input| input.read().map(|bytes| (input, bytes))) {
+            Err(e) => {
+                file_rep.error(&e);
+                None
+            }
+            Ok((input, bytes)) => {
+                let name = input.name();
+                let parsed = parse(&bytes);
+                for d in &parsed.diagnostics {
+                    file_rep.diagnostic(&name, d, "syntax");
+                }
+                let log = Log {
+                    input,
+                    name,
+                    bytes,
+                    parsed,
+                };
+                Some(work(log, &mut file_rep))
+            }
+        };
+        (file_rep.status, value)
+    };
+    let mut progress = Progress::new();
+    let mut seen = 0usize;
+    let mut finish = |done: Done<R>, rep: &mut Reporter| {
+        seen += 1;
+        progress.suspend(|| crate::out::replay(done.captured));
+        rep.merge(done.status);
+        if let Some(value) = done.value {
+            progress.suspend(|| sink(value, rep));
+        }
+        progress.tick(seen);
+    };
+    let jobs = jobs();
+    if jobs <= 1 {
+        for item in walk(paths) {
+            let ((status, value), captured) = capture(|| process(item));
+            finish(
+                Done {
+                    captured,
+                    status,
+                    value,
+                },
+                rep,
+            );
+        }
+    } else {
+        run_parallel(paths, jobs, &process, |done| finish(done, rep));
+    }
+    progress.clear();
+    if seen == 0 {
+        rep.error("no .fgn files found in the given paths");
+    }
+}
+
+/// The state the workers share: the walk, the next input's index, and how
+/// many reports have been written.
+struct Queue<I> {
+    items: I,
+    next: usize,
+    written: usize,
+    exhausted: bool,
+}
+
+fn run_parallel<R, P, F>(paths: &[PathBuf], jobs: usize, process: &P, mut finish: F)
+where
+    R: Send,
+    P: Fn(Result<Input, String>) -> (Status, Option<R>) + Sync,
+    F: FnMut(Done<R>),
+{
+    let window = jobs * AHEAD_PER_JOB;
+    let queue = Mutex::new(Queue {
+        items: walk(paths),
+        next: 0,
+        written: 0,
+        exhausted: false,
+    });
+    let turn = Condvar::new();
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, Done<R>)>();
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (queue, turn) = (&queue, &turn);
+            scope.spawn(move || loop {
+                let (index, item) = {
+                    let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                    while !q.exhausted && q.next >= q.written + window {
+                        q = turn.wait(q).unwrap_or_else(|e| e.into_inner());
+                    }
+                    if q.exhausted {
+                        return;
+                    }
+                    match q.items.next() {
+                        Some(item) => {
+                            q.next += 1;
+                            (q.next - 1, item)
+                        }
+                        None => {
+                            q.exhausted = true;
+                            turn.notify_all();
+                            return;
+                        }
+                    }
+                };
+                let ((status, value), captured) = capture(|| process(item));
+                let done = Done {
+                    captured,
+                    status,
+                    value,
+                };
+                if tx.send((index, done)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        // Reports arrive in any order and are written in input order; the
+        // window above bounds how many wait here.
+        let mut waiting: BTreeMap<usize, Done<R>> = BTreeMap::new();
+        let mut next = 0;
+        for (index, done) in rx {
+            waiting.insert(index, done);
+            while let Some(done) = waiting.remove(&next) {
+                finish(done);
+                next += 1;
+                queue.lock().unwrap_or_else(|e| e.into_inner()).written = next;
+                turn.notify_all();
+            }
+        }
+    });
+}
+
+/// A count of the files done on standard error, for runs long enough to
+/// need one, and only when standard error is a terminal (never in a pipe,
+/// a file or CI logs).
+struct Progress {
+    started: Instant,
+    bar: Option<indicatif::ProgressBar>,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            started: Instant::now(),
+            bar: None,
+            enabled: std::io::stderr().is_terminal() && std::env::var_os("FGN_NO_PROGRESS").is_none(),
+        }
+    }
+
+    fn tick(&mut self, done: usize) {
+        if !self.enabled {
+            return;
+        }
+        if self.bar.is_none() && self.started.elapsed() >= PROGRESS_AFTER {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{done} files"));
+            bar.tick();
+        }
+    }
+
+    /// Runs `f`, which writes, with the progress line out of its way.
+    fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
+    fn clear(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Issue #11: commands over many files run on several jobs with the very
+//! output of one job, and directories are walked as before (every `*.fgn`
+//! below, hidden or not, links into directories not followed).
+
+use crate::util::{fgn, scratch};
+
+/// Exit code, standard output and standard error of a run.
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = fgn(args, b"");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_job_count_gives_the_output_of_one_job() {
+    let rules = scratch("parallel-rules").join("two-moves.json");
+    std::fs::write(&rules, r#"{"open-world-chess": {"moves_per_turn": 2}}"#).unwrap();
+    let rules = rules.to_str().unwrap();
+    let commands: [&[&str]; 7] = [
+        &["validate", "--verbose", "corpus"],
+        &["--format", "json", "validate", "corpus"],
+        &["hash", "corpus"],
+        &["fmt", "--check", "corpus"],
+        &["json", "--ndjson", "corpus"],
+        &["impact", "--rules", rules, "corpus/open-world-chess"],
+        &["leaderboard", "corpus/survival-chess"],
+    ];
+    for args in commands {
+        let one = run(&[&["--jobs", "1"], args].concat());
+        assert!(!one.1.is_empty() || !one.2.is_empty(), "{args:?} says something");
+        for jobs in ["2", "3", "8"] {
+            assert_eq!(
+                run(&[&["--jobs", jobs], args].concat()),
+                one,
+                "{args:?} with {jobs} jobs"
+            );
+        }
+    }
+}
+
+#[test]
+fn reports_follow_file_order_with_syntax_and_rule_errors_interleaved() {
+    let (_, _, stderr) = run(&[
+        "--jobs",
+        "4",
+        "validate",
+        "corpus/survival-chess/invalid",
+        "corpus/syntax-errors",
+    ]);
+    let files: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("  --> ").or(Some(l)))
+        .filter_map(|l| l.split(':').next())
+        .filter(|f| f.ends_with(".fgn"))
+        .collect();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted, "diagnostics come file by file, in path order");
+}
+
+#[test]
+fn directories_are_walked_as_before() {
+    let dir = scratch("parallel-walk");
+    let log = std::fs::read(crate::util::corpus().join("survival-chess/valid/01-bishop-queen-mate.fgn")).unwrap();
+    std::fs::create_dir_all(dir.join(".hidden/deeper")).unwrap();
+    std::fs::create_dir_all(dir.join("b")).unwrap();
+    for f in [
+        "a.fgn",
+        ".hidden/h.fgn",
+        ".hidden/deeper/d.fgn",
+        "b/c.fgn",
+        "b/not-a-log.txt",
+    ] {
+        std::fs::write(dir.join(f), &log).unwrap();
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("b"), dir.join("link-to-b")).unwrap();
+        std::os::unix::fs::symlink(dir.join("a.fgn"), dir.join("link-to-a.fgn")).unwrap();
+    }
+    let (code, stdout, _) = run(&["hash", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0));
+    let names: Vec<String> = stdout
+        .lines()
+        .map(|l| {
+            l.split("  ")
+                .nth(1)
+                .unwrap()
+                .strip_prefix(dir.to_str().unwrap())
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let mut expected = vec!["/.hidden/deeper/d.fgn", "/.hidden/h.fgn", "/a.fgn", "/b/c.fgn"];
+    if cfg!(unix) {
+        // A link to a file is a file; a link to a directory is not entered.
+        expected.push("/link-to-a.fgn");
+    }
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn a_missing_path_is_reported_in_its_place_and_the_rest_is_checked() {
+    let (code, stdout, stderr) = run(&[
+        "--jobs",
+        "2",
+        "validate",
+        "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+        "no/such/file.fgn",
+        "corpus/survival-chess/valid/02-back-rank-black-wins.fgn",
+    ]);
+    assert_eq!(code, Some(2));
+    assert_eq!(stdout, "2 valid, 0 invalid\n");
+    assert!(stderr.contains("no/such/file.fgn"), "{stderr}");
+}
