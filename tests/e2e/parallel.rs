@@ -2,21 +2,16 @@
 //! output of one job, and directories are walked as before (every `*.fgn`
 //! below, hidden or not, links into directories not followed).
 
-use crate::util::{fgn, scratch};
+use crate::util::scratch_dir;
 
 /// Exit code, standard output and standard error of a run.
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = fgn(args, b"");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::util::run(args, b"")
 }
 
 #[test]
 fn every_job_count_gives_the_output_of_one_job() {
-    let rules = scratch("parallel-rules").join("two-moves.json");
+    let rules = scratch_dir("parallel-rules").join("two-moves.json");
     std::fs::write(&rules, r#"{"open-world-chess": {"moves_per_turn": 2}}"#).unwrap();
     let rules = rules.to_str().unwrap();
     let commands: [&[&str]; 7] = [
@@ -63,7 +58,7 @@ fn reports_follow_file_order_with_syntax_and_rule_errors_interleaved() {
 
 #[test]
 fn directories_are_walked_as_before() {
-    let dir = scratch("parallel-walk");
+    let dir = scratch_dir("parallel-walk");
     let log = std::fs::read(crate::util::corpus().join("survival-chess/valid/01-bishop-queen-mate.fgn")).unwrap();
     std::fs::create_dir_all(dir.join(".hidden/deeper")).unwrap();
     std::fs::create_dir_all(dir.join("b")).unwrap();
