@@ -64,5 +64,8 @@ fn main() {
         uci.push('\n');
     }
     std::fs::write(out.join("games.uci"), uci).expect("the move list can be written");
-    println!("{count} games, {plies} plies, {bytes} bytes of FGN in {}", dir.display());
+    println!(
+        "{count} games, {plies} plies, {bytes} bytes of FGN in {}",
+        dir.display()
+    );
 }

@@ -70,12 +70,12 @@ static RAYS: [[u64; 64]; 8] = {
 };
 
 /// The squares reached by single steps of `steps` from each square.
-const fn step_table(steps: [(i8, i8); 8]) -> [u64; 64] {
+const fn step_table<const N: usize>(steps: [(i8, i8); N]) -> [u64; 64] {
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
         let mut i = 0;
-        while i < 8 {
+        while i < N {
             let (f, r) = ((sq % 8) as i32 + steps[i].0 as i32, (sq / 8) as i32 + steps[i].1 as i32);
             if on_grid(f, r) {
                 t[sq] |= 1 << (r * 8 + f);
@@ -138,6 +138,37 @@ static BETWEEN: [[u64; 64]; 64] = {
     }
     t
 };
+
+/// The direction (an index of [`DIRECTIONS`]) from one square to another
+/// on a line with it, or [`NO_LINE`].
+static DIRECTION: [[u8; 64]; 64] = {
+    let mut t = [[NO_LINE; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (mut f, mut r) = ((a % 8) as i32, (a / 8) as i32);
+            loop {
+                f += DIRECTIONS[d].0;
+                r += DIRECTIONS[d].1;
+                if !on_grid(f, r) {
+                    break;
+                }
+                t[a][(r * 8 + f) as usize] = d as u8;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+};
+const NO_LINE: u8 = 8;
+
+/// The single steps along a rook's lines, then a bishop's: a slider has a
+/// move to some square that is empty or an enemy's exactly when it has one
+/// to such a square next to it.
+static ROOK_STEPS_FROM: [u64; 64] = step_table(ROOK_DIRS);
+static BISHOP_STEPS_FROM: [u64; 64] = step_table(BISHOP_DIRS);
 
 /// Every square on a rook's lines, then a bishop's, from each square of the
 /// empty grid.
@@ -348,6 +379,16 @@ impl Bits {
             | rook_attacks(t, blockers) & (k[ROOK] | k[QUEEN])
             | bishop_attacks(t, blockers) & (k[BISHOP] | k[QUEEN]))
             & self.colors[by]
+    }
+
+    /// The sliders (of both sides) that move along direction `d`.
+    fn sliders_along(&self, d: usize) -> u64 {
+        let k = &self.kinds;
+        if d < 4 {
+            k[ROOK] | k[QUEEN]
+        } else {
+            k[BISHOP] | k[QUEEN]
+        }
     }
 
     pub(super) fn in_check(&self, color: Color) -> bool {
@@ -625,7 +666,18 @@ impl Bits {
         if (one | two | captures) & answers != 0 {
             return true;
         }
-        squares(free & !self.kinds[PAWN]).any(|from| self.piece_attacks(from, self.cells[from]) & answers != 0)
+        let k = &self.kinds;
+        if answers == !self.colors[me] & self.on {
+            // Every square not the mover's: the squares next to a piece settle it.
+            if (k[KNIGHT] & free) != 0 && squares(k[KNIGHT] & free).any(|from| KNIGHT_TARGETS[from] & answers != 0) {
+                return true;
+            }
+            let straight = free & (k[ROOK] | k[QUEEN]);
+            let diagonal = free & (k[BISHOP] | k[QUEEN]);
+            return squares(straight).any(|from| ROOK_STEPS_FROM[from] & answers != 0)
+                || squares(diagonal).any(|from| BISHOP_STEPS_FROM[from] & answers != 0);
+        }
+        squares(free & !k[PAWN]).any(|from| self.piece_attacks(from, self.cells[from]) & answers != 0)
     }
 
     pub(super) fn is_pseudo_legal(&self, m: Move) -> bool {
@@ -662,36 +714,47 @@ impl Bits {
         let Some(king) = self.king_index(1 - me) else {
             return false;
         };
-        let king_bit = 1u64 << king;
-        let direct = if usize::from(code & KIND_MASK) == PAWN {
-            PAWN_ATTACKS[me][to]
-        } else {
-            self.piece_attacks(to, code)
+        let (king_bit, occupied) = (1u64 << king, self.occupied());
+        let slider_reaches = |lines: &[u64; 64]| lines[to] & king_bit != 0 && BETWEEN[to][king] & occupied == 0;
+        let direct = match usize::from(code & KIND_MASK) {
+            PAWN => PAWN_ATTACKS[me][to] & king_bit != 0,
+            KNIGHT => KNIGHT_TARGETS[to] & king_bit != 0,
+            KING => KING_TARGETS[to] & king_bit != 0,
+            ROOK => slider_reaches(&ROOK_LINES_FROM),
+            BISHOP => slider_reaches(&BISHOP_LINES_FROM),
+            _ => slider_reaches(&ROOK_LINES_FROM) || slider_reaches(&BISHOP_LINES_FROM),
         };
-        if direct & king_bit != 0 {
+        if direct {
             return true;
         }
-        if lines_through(king) & (1 << from) == 0 {
-            return false;
-        }
-        let (k, mine) = (&self.kinds, self.colors[me]);
-        let blockers = self.occupied() | !self.on;
-        rook_attacks(king, blockers) & (k[ROOK] | k[QUEEN]) & mine != 0
-            || bishop_attacks(king, blockers) & (k[BISHOP] | k[QUEEN]) & mine != 0
+        // Uncovered: the first piece from the king through `from` is a
+        // slider of the mover along that line.
+        let d = usize::from(DIRECTION[king][from]);
+        d != usize::from(NO_LINE) && ray(d, king, occupied | !self.on) & self.colors[me] & self.sliders_along(d) != 0
     }
 
     pub(super) fn is_legal_move(&mut self, m: Move, in_check: bool) -> bool {
-        let from = index(m.from);
+        let (from, to) = (index(m.from), index(m.to));
         let code = self.cells[from];
-        // Out of check, a piece other than the king that stands on no line
-        // of its king cannot uncover an attack on it.
-        if !in_check && usize::from(code & KIND_MASK) != KING {
-            let me = usize::from(code & COLOR_BIT != 0);
-            if self.king_index(me).is_none_or(|k| lines_through(k) & (1 << from) == 0) {
-                return true;
-            }
+        let me = usize::from(code & COLOR_BIT != 0);
+        let Some(king) = self.king_index(me) else {
+            return true;
+        };
+        if in_check || usize::from(code & KIND_MASK) == KING {
+            return self.king_safe_after(from, to);
         }
-        self.king_safe_after(from, index(m.to))
+        // Out of check, a piece other than the king can only uncover an
+        // attack along the line from its king through it: when nothing
+        // stands between them, the first piece beyond it on that line
+        // after the move must not be an enemy slider along the line.
+        let d = usize::from(DIRECTION[king][from]);
+        let occupied = self.occupied();
+        if d == usize::from(NO_LINE) || BETWEEN[king][from] & occupied != 0 {
+            return true;
+        }
+        let to_bit = 1u64 << to;
+        let after = (occupied & !(1 << from)) | to_bit | !self.on;
+        ray(d, king, after) & self.colors[1 - me] & !to_bit & self.sliders_along(d) == 0
     }
 }
 

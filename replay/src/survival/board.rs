@@ -141,17 +141,20 @@ impl Board {
     }
 
     /// The board size.
+    #[inline]
     pub fn size(&self) -> BoardSize {
         with!(&self.repr, b => b.size())
     }
 
     /// Whether `sq` lies on this board.
+    #[inline]
     pub fn contains(&self, sq: Square) -> bool {
         let size = self.size();
         sq.file_index() < size.files && sq.rank_index() < size.ranks
     }
 
     /// The piece on `sq` (which must be on the board).
+    #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         with!(&self.repr, b => b.piece_at(sq))
     }
@@ -189,16 +192,19 @@ impl Board {
     }
 
     /// Whether `color`'s king is attacked. A side without a king is never in check.
+    #[inline]
     pub fn in_check(&self, color: Color) -> bool {
         with!(&self.repr, b => b.in_check(color))
     }
 
     /// Plays the pseudo-legal move `m` and returns what takes it back.
+    #[inline]
     pub fn make_move(&mut self, m: Move) -> Undo {
         with!(&mut self.repr, b => b.make_move(m))
     }
 
     /// Takes back the move that returned `undo` (the last one played).
+    #[inline]
     pub fn unmake_move(&mut self, undo: Undo) {
         with!(&mut self.repr, b => b.unmake_move(undo))
     }
@@ -221,24 +227,28 @@ impl Board {
 
     /// [`Board::has_legal_move`] when the caller knows already whether
     /// `color` is in check.
+    #[inline]
     pub fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
         with!(&mut self.repr, b => b.has_legal_move_in(color, in_check))
     }
 
     /// Whether `m` is a pseudo-legal move of the piece on its `from` square
     /// (geometry and occupancy only; the king's safety is not checked).
+    #[inline]
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
         with!(&self.repr, b => b.is_pseudo_legal(m))
     }
 
     /// After a move from `from` to `to` has been played, whether it checks
     /// the opponent of its mover.
+    #[inline]
     pub fn gives_check(&self, from: Square, to: Square) -> bool {
         with!(&self.repr, b => b.gives_check(from, to))
     }
 
     /// Whether playing the pseudo-legal move `m` leaves the mover's king safe.
     /// `in_check` says whether the mover's king is attacked now.
+    #[inline]
     pub fn is_legal_move(&mut self, m: Move, in_check: bool) -> bool {
         with!(&mut self.repr, b => b.is_legal_move(m, in_check))
     }
