@@ -27,6 +27,8 @@ use crate::types::{Actor, Clock, Color, File, GameKind, MoveNumber, PieceKind, S
 pub const MAX_FILE_BYTES: usize = 64 << 20;
 /// The longest line FGN reads, in bytes, without its line end.
 pub const MAX_LINE_BYTES: usize = 4096;
+/// How many events' room a parse reserves at most before it reads a file.
+const RESERVED_EVENTS: usize = 1 << 16;
 /// How many diagnostics one file reports before it stops reading.
 pub const MAX_DIAGNOSTICS: usize = 100;
 
@@ -132,6 +134,12 @@ fn not_a_log(src: &[u8]) -> Option<String> {
 impl LogParser {
     /// Reads every line of `src` (at most [`MAX_FILE_BYTES`], not empty).
     fn read_lines(mut self, src: &[u8]) -> Parsed {
+        // Room for the events from the start (a move line is about ten bytes),
+        // up to a bound, so that a log is not copied as its lists grow.
+        let lines = (src.len() / 10).min(RESERVED_EVENTS);
+        self.doc.game.events.reserve(lines);
+        self.doc.event_lines.reserve(lines);
+        self.doc.event_columns.reserve(lines);
         // One check of the whole file lets every line be sliced from it as text;
         // only a file with invalid UTF-8 is checked line by line, to say where.
         let whole = std::str::from_utf8(src).ok();
@@ -239,6 +247,22 @@ impl LogParser {
     /// Reads one line; `known` is its text when the whole file is known to
     /// be valid UTF-8.
     fn line(&mut self, line_no: u32, bytes: &[u8], known: Option<&str>) {
+        // Most lines of a chess log are one move, `12 w Ng1-f3+`, perhaps
+        // with a clock: read in one pass here. Anything else, and anything
+        // this pass does not accept, takes the general path below, which
+        // gives every diagnostic; the pass accepts only lines that path
+        // reads to the same event.
+        if let (true, Some(text), Some(game @ (GameKind::SurvivalChess | GameKind::OpenWorldChess))) =
+            (self.seen_event_line, known, self.game)
+        {
+            if let Some((event, action_start)) = quick_chess_event(text) {
+                if check_form(game, self.view, &event).is_ok() {
+                    // The line is ASCII, so its columns are its bytes.
+                    self.push_event(line_no, event, None, action_start as u32 + 1);
+                    return;
+                }
+            }
+        }
         // What kind of line it is shows in its first byte, even when the rest
         // cannot be read: an event line ends the header whether or not it is
         // readable, so that a tag after it is still reported.
@@ -468,6 +492,21 @@ impl LogParser {
                 message,
             });
         }
+        let action_start = tokens.get(2).map_or(0, |t| t.start);
+        let before = &text[..action_start];
+        // Columns count characters; in ASCII they are bytes.
+        let column = if before.is_ascii() {
+            before.len()
+        } else {
+            before.chars().count()
+        };
+        self.push_event(line_no, event, comment, column as u32 + 1);
+        Ok(())
+    }
+
+    /// Adds an event read from line `line_no`, its action starting at
+    /// `column`, with the comments before it and its own.
+    fn push_event(&mut self, line_no: u32, event: Event, comment: Option<String>, column: u32) {
         let index = self.doc.game.events.len();
         if !self.pending_comments.is_empty() {
             self.flush_comments(Anchor::BeforeEvent(index));
@@ -480,16 +519,7 @@ impl LogParser {
         }
         self.doc.game.events.push(event);
         self.doc.event_lines.push(line_no);
-        let action_start = tokens.get(2).map_or(0, |t| t.start);
-        let before = &text[..action_start];
-        // Columns count characters; in ASCII they are bytes.
-        let column = if before.is_ascii() {
-            before.len()
-        } else {
-            before.chars().count()
-        };
-        self.doc.event_columns.push(column as u32 + 1);
-        Ok(())
+        self.doc.event_columns.push(column);
     }
 
     fn flush_comments(&mut self, anchor: Anchor) {
@@ -519,9 +549,22 @@ impl LogParser {
     }
 }
 
-/// The offset of the first line feed, if any.
+/// The offset of the first line feed, if any. Eight bytes are tested at a
+/// time: `word ^ LF` has a zero byte where a line feed is, and the lowest
+/// byte that `(x - 0x01..) & !x & 0x80..` marks is the first zero byte.
 fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let mut chunks = bytes.chunks_exact(8);
+    for (i, chunk) in chunks.by_ref().enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ (ONES * u64::from(b'\n'));
+        let zero = word.wrapping_sub(ONES) & !word & HIGH;
+        if zero != 0 {
+            return Some(i * 8 + (zero.trailing_zeros() / 8) as usize);
+        }
+    }
+    let done = bytes.len() - chunks.remainder().len();
+    chunks.remainder().iter().position(|&b| b == b'\n').map(|p| done + p)
 }
 
 /// Reads a double-quoted string with `\"` and `\\` escapes from the start of
@@ -1195,6 +1238,118 @@ fn chess_move(input: &str) -> TResult<'_, ChessMove> {
     ))
 }
 
+/// A chess move event line in its plain form, read in one pass: move
+/// number, one space, `w` or `b`, one space, a move with both squares
+/// (`Ng1xf3+`, `e7-e8=Q#`) and optionally one space and a clock. Returns the
+/// event and the byte offset of its action, or `None` for any other line
+/// (comments, runs of spaces, hidden squares, keywords, faults), which the
+/// general reader then reads. Every line accepted here is one the general
+/// reader turns into the same event: the values are read by the same
+/// `FromStr` and `Square::read_prefix` calls, and a move token is accepted
+/// only when its piece letter is one letter (as `letters_then_square` splits it).
+fn quick_chess_event(text: &str) -> Option<(Event, usize)> {
+    let bytes = text.as_bytes();
+    let space = bytes.iter().position(|&b| b == b' ')?;
+    let n = quick_move_number(&text[..space])?;
+    let actor = match bytes.get(space + 1..space + 3)? {
+        [b'w', b' '] => Actor::Player(Color::White),
+        [b'b', b' '] => Actor::Player(Color::Black),
+        _ => return None,
+    };
+    let start = space + 3;
+    let rest = &text[start..];
+    let (token, clock) = match rest.bytes().position(|b| b == b' ') {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let m = quick_chess_move(token)?;
+    let clock_ms = match clock {
+        None => None,
+        Some(c) => {
+            let inner = c.strip_prefix("{t=")?.strip_suffix('}')?;
+            // A clock token holds no space, comment or quote: the general
+            // reader would split the line there.
+            if inner.bytes().any(|b| matches!(b, b' ' | b';' | b'"')) {
+                return None;
+            }
+            Some(inner.parse::<Clock>().ok()?)
+        }
+    };
+    let event = Event {
+        n,
+        actor,
+        action: Action::Move(m),
+        clock_ms,
+    };
+    Some((event, start))
+}
+
+/// A move number as `MoveNumber::from_str` reads it; numbers of up to nine
+/// digits (which cannot overflow) are added up here, longer ones are left
+/// to it.
+fn quick_move_number(s: &str) -> Option<MoveNumber> {
+    let bytes = s.as_bytes();
+    if bytes.len() > 9 {
+        return s.parse().ok();
+    }
+    if bytes.is_empty() || (bytes.len() > 1 && bytes[0] == b'0') {
+        return None;
+    }
+    let mut n = 0u32;
+    for &b in bytes {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + u32::from(b - b'0');
+    }
+    Some(MoveNumber(n))
+}
+
+/// A move token `[piece]from(-|x)to[=promotion][+|#]` with both squares, as
+/// [`chess_move`] reads it; `None` for anything else.
+fn quick_chess_move(token: &str) -> Option<ChessMove> {
+    let bytes = token.as_bytes();
+    let (piece, mut i) = match bytes.first()? {
+        c if c.is_ascii_uppercase() => (PieceKind::from_char(char::from(*c))?, 1),
+        _ => (PieceKind::Pawn, 0),
+    };
+    let (from, len) = Square::read_prefix(&token[i..])?;
+    i += len;
+    let capture = match bytes.get(i)? {
+        b'-' => false,
+        b'x' => true,
+        _ => return None,
+    };
+    i += 1;
+    let (to, len) = Square::read_prefix(&token[i..])?;
+    i += len;
+    let mut promotion = None;
+    if bytes.get(i) == Some(&b'=') {
+        let p = PieceKind::from_char(char::from(*bytes.get(i + 1)?))?;
+        if !p.is_promotion_target() {
+            return None;
+        }
+        promotion = Some(p);
+        i += 2;
+    }
+    let check = match bytes.get(i) {
+        Some(b'+') => Some(Check::Check),
+        Some(b'#') => Some(Check::Mate),
+        _ => None,
+    };
+    if check.is_some() {
+        i += 1;
+    }
+    (i == bytes.len()).then_some(ChessMove {
+        piece,
+        from: Some(from),
+        to: Some(to),
+        capture,
+        promotion,
+        check,
+    })
+}
+
 fn promotion_piece(input: &str) -> TResult<'_, PieceKind> {
     match input.chars().next().and_then(PieceKind::from_char) {
         Some(p) if p.is_promotion_target() => Ok((&input[1..], p)),
@@ -1267,4 +1422,128 @@ fn draughts_move(input: &str) -> TResult<'_, Action> {
             capture: sep == ':',
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The general reader's event for a line of `game`, and its action's offset.
+    fn general(game: GameKind, text: &str) -> Option<(Event, usize)> {
+        let mut tokens = Tokens::new();
+        let comment = tokenize(text, &mut tokens).ok()?;
+        let event = read_event(game, text, &tokens).ok()?;
+        (comment.is_none() && check_form(game, None, &event).is_ok()).then(|| (event, tokens[2].start))
+    }
+
+    fn agree(text: &str) {
+        for game in [GameKind::SurvivalChess, GameKind::OpenWorldChess] {
+            if let Some(quick) = quick_chess_event(text) {
+                if check_form(game, None, &quick.0).is_ok() {
+                    assert_eq!(Some(quick), general(game, text), "{text:?} in {game}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn memchr_newline_finds_the_first_line_feed_at_every_offset() {
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut bytes = vec![b'a'; len];
+                if at < len {
+                    bytes[at] = b'\n';
+                }
+                // A second line feed later never hides the first.
+                bytes.extend_from_slice(b"x\n");
+                let expected = if at < len { at } else { len + 1 };
+                assert_eq!(memchr_newline(&bytes), Some(expected), "{len} {at}");
+            }
+        }
+        assert_eq!(memchr_newline(b"no line end at all"), None);
+        assert_eq!(
+            memchr_newline(&[0x8a, 0x0b, 0x09, 0xff, 0x80, 0x7f, 0x01, 0x00, b'\n']),
+            Some(8)
+        );
+    }
+
+    #[test]
+    fn the_quick_move_number_is_the_move_number() {
+        for text in [
+            "0",
+            "1",
+            "7",
+            "10",
+            "01",
+            "00",
+            "",
+            "123456789",
+            "999999999",
+            "4294967295",
+            "4294967296",
+            "1a",
+            "-1",
+            "+1",
+        ] {
+            assert_eq!(quick_move_number(text), text.parse::<MoveNumber>().ok(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_quick_move_reader_reads_what_the_general_reader_reads() {
+        let plain = [
+            "1 w e2-e4",
+            "12 b Ng8xf6+",
+            "40 w e7-e8=Q#",
+            "3 b Pe7-e5 {t=12.5}",
+            "10 w Ka1-b2 {t=0}",
+            "7 w Bb2-c3",
+            "9 b l12-l10",
+            "2 w Qd1xh5#",
+        ];
+        for text in plain {
+            assert!(quick_chess_event(text).is_some(), "{text:?} is read in one pass");
+            agree(text);
+        }
+        // Lines the quick reader leaves to the general one, whatever they are.
+        let other = [
+            "01 w e2-e4",
+            " 1 w e2-e4",
+            "1  w e2-e4",
+            "1 w e2-e4 ",
+            "1 w e2-e4 ; a comment",
+            "1 w e2-e4;",
+            "1 w B2-b4",
+            "1 w E2-e4",
+            "1 w Nbe2-e4",
+            "1 w N?-e5",
+            "1 w e2-?",
+            "1 w e7-e8=K",
+            "1 w e2-e4++",
+            "1 w e2-e4 {t=1.2345}",
+            "1 w e2-e4 {t=1} {t=2}",
+            "1 @ e2-e4",
+            "1 w resign",
+        ];
+        for text in other {
+            assert!(
+                quick_chess_event(text).is_none(),
+                "{text:?} is left to the general reader"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn quick_and_general_readers_agree_on_any_line(text in "[0-9]{0,3}[ ]{0,2}[wb@ ]{0,2}[ ]{0,2}[KQRBNPEXa-ex?]{0,2}[0-9]{0,3}[-x:*?]{0,2}[a-eE?]{0,1}[0-9]{0,3}[=QKNX]{0,2}[+#]{0,2}[ ;\"]{0,2}(\\{t=[0-9.]{0,5}\\})?[ ]{0,1}") {
+            agree(&text);
+        }
+
+        #[test]
+        fn quick_and_general_readers_agree_on_move_lines(text in "[1-9][0-9]{0,2} [wb] [KQRBNPe]?[a-hB][1-9][0-9]?[-x][a-hE][1-9][0-9]?(=[QRBNKP])?[+#]?( \\{t=[0-9]{1,3}(\\.[0-9]{1,4})?\\})?") {
+            prop_assert!(text.len() > 8);
+            agree(&text);
+        }
+    }
 }

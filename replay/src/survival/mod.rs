@@ -2,7 +2,9 @@
 //! secret hand-placed setup, without castling or en passant.
 
 mod api;
+mod bits;
 pub mod board;
+mod mailbox;
 pub mod random;
 
 pub use api::{ChessPiece, SurvivalKnowledge, SurvivalState};

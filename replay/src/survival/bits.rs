@@ -1,0 +1,762 @@
+//! The survival-chess board for sizes up to 8x8 (the 8x8 of the classical
+//! game among them): bitboards, one `u64` per piece kind and per side.
+//!
+//! Squares are numbered `rank * 8 + file` on an 8x8 grid whatever the board
+//! size; a smaller board is the lower-left part of the grid, and `on` says
+//! which squares belong to it. The squares off the board are treated as
+//! occupied when a slider's line is traced (a rectangle holds every line
+//! that leaves it, so the line stops at its edge) and are masked out of
+//! every target set, so one set of tables serves every size that fits.
+//!
+//! Replay asks three questions after every ply, and each is a handful of
+//! word operations here: is this move legal (the king's square is tested
+//! for attackers on the occupancy after the move), does it give check (the
+//! same test for the other king), and has the side to move any legal move
+//! (pinned pieces found once, from the king's lines; then the first piece
+//! that is not pinned and has a target settles it). A cell array beside the
+//! bitboards answers "what stands on this square" without a search, and
+//! uses the codes of `board.rs`, so that the mailbox and these bitboards
+//! share [`Undo`].
+
+use fgn_notation::{BoardSize, Color, PieceKind, Square};
+
+use super::board::{
+    decode, kind_code, side, Move, Piece, Undo, BISHOP_DIRS, COLOR_BIT, EMPTY, KIND_MASK, KING_STEPS, KNIGHT_STEPS,
+    ROOK_DIRS, UNMOVED_BIT,
+};
+
+/// The kind codes of `board.rs`, as indices of [`Bits::kinds`].
+const KING: usize = 1;
+const QUEEN: usize = 2;
+const ROOK: usize = 3;
+const BISHOP: usize = 4;
+const KNIGHT: usize = 5;
+const PAWN: usize = 6;
+
+/// The eight directions of the lines (file step, rank step): north, east,
+/// south, west, then north-east, south-east, south-west, north-west.
+const DIRECTIONS: [(i32, i32); 8] = [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1)];
+/// Whether a direction goes to higher square numbers (so that its first
+/// square is the lowest set bit of a line).
+const ASCENDING: [bool; 8] = [true, true, false, false, true, false, false, true];
+const ROOK_LINES: [usize; 4] = [0, 1, 2, 3];
+const BISHOP_LINES: [usize; 4] = [4, 5, 6, 7];
+
+const fn on_grid(file: i32, rank: i32) -> bool {
+    file >= 0 && file < 8 && rank >= 0 && rank < 8
+}
+
+/// Every square beyond each square in each direction, to the grid's edge.
+static RAYS: [[u64; 64]; 8] = {
+    let mut t = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
+            loop {
+                f += DIRECTIONS[d].0;
+                r += DIRECTIONS[d].1;
+                if !on_grid(f, r) {
+                    break;
+                }
+                t[d][sq] |= 1 << (r * 8 + f);
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// The squares reached by single steps of `steps` from each square.
+const fn step_table<const N: usize>(steps: [(i8, i8); N]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < N {
+            let (f, r) = ((sq % 8) as i32 + steps[i].0 as i32, (sq / 8) as i32 + steps[i].1 as i32);
+            if on_grid(f, r) {
+                t[sq] |= 1 << (r * 8 + f);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+const KNIGHT_TARGETS: [u64; 64] = step_table(KNIGHT_STEPS);
+const KING_TARGETS: [u64; 64] = step_table(KING_STEPS);
+
+/// The squares a pawn of each side (white, black) on each square attacks.
+const PAWN_ATTACKS: [[u64; 64]; 2] = {
+    let mut t = [[0u64; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut s = 0;
+        while s < 2 {
+            let fwd = if s == 0 { 1 } else { -1 };
+            if on_grid(f - 1, r + fwd) {
+                t[s][sq] |= 1 << ((r + fwd) * 8 + f - 1);
+            }
+            if on_grid(f + 1, r + fwd) {
+                t[s][sq] |= 1 << ((r + fwd) * 8 + f + 1);
+            }
+            s += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The squares strictly between two squares on one line (empty when they
+/// share none).
+static BETWEEN: [[u64; 64]; 64] = {
+    let mut t = [[0u64; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (mut f, mut r) = ((a % 8) as i32, (a / 8) as i32);
+            let mut passed = 0u64;
+            loop {
+                f += DIRECTIONS[d].0;
+                r += DIRECTIONS[d].1;
+                if !on_grid(f, r) {
+                    break;
+                }
+                let b = (r * 8 + f) as usize;
+                t[a][b] = passed;
+                passed |= 1 << b;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The direction (an index of [`DIRECTIONS`]) from one square to another
+/// on a line with it, or [`NO_LINE`].
+static DIRECTION: [[u8; 64]; 64] = {
+    let mut t = [[NO_LINE; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (mut f, mut r) = ((a % 8) as i32, (a / 8) as i32);
+            loop {
+                f += DIRECTIONS[d].0;
+                r += DIRECTIONS[d].1;
+                if !on_grid(f, r) {
+                    break;
+                }
+                t[a][(r * 8 + f) as usize] = d as u8;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+};
+const NO_LINE: u8 = 8;
+
+/// The single steps along a rook's lines, then a bishop's: a slider has a
+/// move to some square that is empty or an enemy's exactly when it has one
+/// to such a square next to it.
+static ROOK_STEPS_FROM: [u64; 64] = step_table(ROOK_DIRS);
+static BISHOP_STEPS_FROM: [u64; 64] = step_table(BISHOP_DIRS);
+
+/// Every square on a rook's lines, then a bishop's, from each square of the
+/// empty grid.
+static ROOK_LINES_FROM: [u64; 64] = lines_from(ROOK_LINES);
+static BISHOP_LINES_FROM: [u64; 64] = lines_from(BISHOP_LINES);
+
+const fn lines_from(dirs: [usize; 4]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < 4 {
+            let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
+            loop {
+                f += DIRECTIONS[dirs[i]].0;
+                r += DIRECTIONS[dirs[i]].1;
+                if !on_grid(f, r) {
+                    break;
+                }
+                t[sq] |= 1 << (r * 8 + f);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Every square on a line (straight or diagonal) with `sq`: only a piece
+/// there can be pinned to a king on `sq`, or uncover a check of it.
+fn lines_through(sq: usize) -> u64 {
+    ROOK_LINES_FROM[sq] | BISHOP_LINES_FROM[sq]
+}
+
+/// The line of `d` from `sq` up to and including the first square of
+/// `blockers` on it.
+fn ray(d: usize, sq: usize, blockers: u64) -> u64 {
+    let line = RAYS[d][sq];
+    let hit = line & blockers;
+    if hit == 0 {
+        return line;
+    }
+    let first = if ASCENDING[d] {
+        hit.trailing_zeros()
+    } else {
+        63 - hit.leading_zeros()
+    };
+    line ^ RAYS[d][first as usize]
+}
+
+fn rook_attacks(sq: usize, blockers: u64) -> u64 {
+    ROOK_LINES.iter().fold(0, |a, &d| a | ray(d, sq, blockers))
+}
+
+fn bishop_attacks(sq: usize, blockers: u64) -> u64 {
+    BISHOP_LINES.iter().fold(0, |a, &d| a | ray(d, sq, blockers))
+}
+
+/// The squares of a set, lowest first.
+fn squares(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let sq = set.trailing_zeros() as usize;
+            set &= set - 1;
+            sq
+        })
+    })
+}
+
+fn index(sq: Square) -> usize {
+    usize::from(sq.rank_index()) * 8 + usize::from(sq.file_index())
+}
+
+fn square(i: usize) -> Square {
+    Square::new((i % 8) as u8, (i / 8) as u8).expect("grid squares are on the notation's board")
+}
+
+/// A board of at most 8 files and 8 ranks.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(super) struct Bits {
+    size: BoardSize,
+    /// The squares of the board.
+    on: u64,
+    /// The code of each square's piece (`EMPTY` when none).
+    cells: [u8; 64],
+    /// The squares of each side's pieces (white, black).
+    colors: [u64; 2],
+    /// The squares of each kind of piece, by kind code (index 0 unused).
+    kinds: [u64; 7],
+    /// The pawns that have not moved since setup (they may double-step).
+    unmoved: u64,
+}
+
+impl Bits {
+    /// An empty board of `size`, which must be at most 8x8.
+    pub(super) fn empty(size: BoardSize) -> Bits {
+        debug_assert!(Bits::fits(size));
+        let mut on = 0;
+        for r in 0..size.ranks {
+            for f in 0..size.files {
+                on |= 1u64 << (r * 8 + f);
+            }
+        }
+        Bits {
+            size,
+            on,
+            cells: [EMPTY; 64],
+            colors: [0; 2],
+            kinds: [0; 7],
+            unmoved: 0,
+        }
+    }
+
+    /// Whether a board of `size` fits in the bitboards.
+    pub(super) fn fits(size: BoardSize) -> bool {
+        size.files <= 8 && size.ranks <= 8
+    }
+
+    pub(super) fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    pub(super) fn piece_at(&self, sq: Square) -> Option<Piece> {
+        decode(self.cells[index(sq)])
+    }
+
+    pub(super) fn is_unmoved_pawn(&self, sq: Square) -> bool {
+        self.unmoved & (1 << index(sq)) != 0
+    }
+
+    fn occupied(&self) -> u64 {
+        self.colors[0] | self.colors[1]
+    }
+
+    fn king_index(&self, me: usize) -> Option<usize> {
+        let k = self.kinds[KING] & self.colors[me];
+        (k != 0).then(|| k.trailing_zeros() as usize)
+    }
+
+    /// Puts the piece with `code` on the empty square `i`.
+    fn set(&mut self, i: usize, code: u8) {
+        let b = 1u64 << i;
+        self.cells[i] = code;
+        self.colors[usize::from(code & COLOR_BIT != 0)] |= b;
+        self.kinds[usize::from(code & KIND_MASK)] |= b;
+        if code & UNMOVED_BIT != 0 {
+            self.unmoved |= b;
+        }
+    }
+
+    /// Empties square `i`; returns the code of what stood there.
+    fn take(&mut self, i: usize) -> u8 {
+        let code = self.cells[i];
+        if code != EMPTY {
+            let b = !(1u64 << i);
+            self.cells[i] = EMPTY;
+            self.colors[usize::from(code & COLOR_BIT != 0)] &= b;
+            self.kinds[usize::from(code & KIND_MASK)] &= b;
+            self.unmoved &= b;
+        }
+        code
+    }
+
+    pub(super) fn put(&mut self, sq: Square, piece: Piece, unmoved: bool) {
+        let i = index(sq);
+        self.take(i);
+        let mut code = kind_code(piece.kind) | super::board::color_code(piece.color);
+        if unmoved && piece.kind == PieceKind::Pawn {
+            code |= UNMOVED_BIT;
+        }
+        self.set(i, code);
+    }
+
+    pub(super) fn clear(&mut self, sq: Square) {
+        self.take(index(sq));
+    }
+
+    pub(super) fn king(&self, color: Color) -> Option<Square> {
+        self.king_index(side(color)).map(square)
+    }
+
+    /// Whether a piece of side `by` attacks square `t` when the squares of
+    /// `occupied` are taken, leaving out the pieces on `ignored` (a piece
+    /// just captured).
+    fn attacked(&self, t: usize, by: usize, occupied: u64, ignored: u64) -> bool {
+        let them = self.colors[by] & !ignored;
+        let k = &self.kinds;
+        // A pawn of `by` attacks `t` from where a pawn of the other side on `t` would attack.
+        if (PAWN_ATTACKS[1 - by][t] & k[PAWN] | KNIGHT_TARGETS[t] & k[KNIGHT] | KING_TARGETS[t] & k[KING]) & them != 0 {
+            return true;
+        }
+        let blockers = occupied | !self.on;
+        let straight = (k[ROOK] | k[QUEEN]) & them;
+        if straight != 0 && rook_attacks(t, blockers) & straight != 0 {
+            return true;
+        }
+        let diagonal = (k[BISHOP] | k[QUEEN]) & them;
+        diagonal != 0 && bishop_attacks(t, blockers) & diagonal != 0
+    }
+
+    /// The pieces of side `by` that attack square `t`.
+    fn attackers(&self, t: usize, by: usize) -> u64 {
+        let k = &self.kinds;
+        let blockers = self.occupied() | !self.on;
+        (PAWN_ATTACKS[1 - by][t] & k[PAWN]
+            | KNIGHT_TARGETS[t] & k[KNIGHT]
+            | KING_TARGETS[t] & k[KING]
+            | rook_attacks(t, blockers) & (k[ROOK] | k[QUEEN])
+            | bishop_attacks(t, blockers) & (k[BISHOP] | k[QUEEN]))
+            & self.colors[by]
+    }
+
+    /// The sliders (of both sides) that move along direction `d`.
+    fn sliders_along(&self, d: usize) -> u64 {
+        let k = &self.kinds;
+        if d < 4 {
+            k[ROOK] | k[QUEEN]
+        } else {
+            k[BISHOP] | k[QUEEN]
+        }
+    }
+
+    pub(super) fn in_check(&self, color: Color) -> bool {
+        let me = side(color);
+        self.king_index(me)
+            .is_some_and(|k| self.attacked(k, 1 - me, self.occupied(), 0))
+    }
+
+    /// The squares the piece (not a pawn) with `code` on `from` attacks on
+    /// this board, own pieces' squares included.
+    fn piece_attacks(&self, from: usize, code: u8) -> u64 {
+        let blockers = self.occupied() | !self.on;
+        let set = match usize::from(code & KIND_MASK) {
+            KING => KING_TARGETS[from],
+            KNIGHT => KNIGHT_TARGETS[from],
+            ROOK => rook_attacks(from, blockers),
+            BISHOP => bishop_attacks(from, blockers),
+            _ => rook_attacks(from, blockers) | bishop_attacks(from, blockers),
+        };
+        set & self.on
+    }
+
+    /// Where the pawn on `from` of side `me` may go: steps to empty squares
+    /// (two from its setup square) and captures.
+    fn pawn_targets(&self, from: usize, me: usize) -> u64 {
+        let empty = !self.occupied() & self.on;
+        let b = 1u64 << from;
+        let (one, two) = if me == 0 {
+            let one = (b << 8) & empty;
+            (one, ((one & (self.unmoved << 8)) << 8) & empty)
+        } else {
+            let one = (b >> 8) & empty;
+            (one, ((one & (self.unmoved >> 8)) >> 8) & empty)
+        };
+        one | two | PAWN_ATTACKS[me][from] & self.colors[1 - me]
+    }
+
+    /// Every target of the piece on `from`, own pieces' squares excluded.
+    fn targets(&self, from: usize) -> u64 {
+        let code = self.cells[from];
+        let me = usize::from(code & COLOR_BIT != 0);
+        if usize::from(code & KIND_MASK) == PAWN {
+            self.pawn_targets(from, me)
+        } else {
+            self.piece_attacks(from, code) & !self.colors[me]
+        }
+    }
+
+    /// Whether moving the piece on `from` to `to` leaves its side's king
+    /// unattacked (a side without a king is never attacked).
+    fn king_safe_after(&self, from: usize, to: usize) -> bool {
+        let code = self.cells[from];
+        let me = usize::from(code & COLOR_BIT != 0);
+        let king = if usize::from(code & KIND_MASK) == KING {
+            to
+        } else {
+            match self.king_index(me) {
+                Some(k) => k,
+                None => return true,
+            }
+        };
+        let occupied = (self.occupied() & !(1 << from)) | 1 << to;
+        !self.attacked(king, 1 - me, occupied, 1 << to)
+    }
+
+    /// The pieces of side `me` pinned to its king: the only piece between
+    /// the king and an enemy slider on the slider's line.
+    fn pinned(&self, me: usize) -> u64 {
+        let Some(king) = self.king_index(me) else {
+            return 0;
+        };
+        let k = &self.kinds;
+        let them = self.colors[1 - me];
+        let edge = !self.on;
+        let snipers = (rook_attacks(king, edge) & (k[ROOK] | k[QUEEN])
+            | bishop_attacks(king, edge) & (k[BISHOP] | k[QUEEN]))
+            & them;
+        let occupied = self.occupied();
+        let mut pinned = 0;
+        for s in squares(snipers) {
+            let between = BETWEEN[king][s] & occupied;
+            if between.count_ones() == 1 {
+                pinned |= between & self.colors[me];
+            }
+        }
+        pinned
+    }
+
+    pub(super) fn make(&mut self, from: usize, to: usize, promotion: Option<PieceKind>) -> Undo {
+        let moved = self.take(from);
+        let captured = self.take(to);
+        let landed = match promotion {
+            Some(p) => kind_code(p) | (moved & COLOR_BIT),
+            None => moved & !UNMOVED_BIT,
+        };
+        self.set(to, landed);
+        Undo {
+            from,
+            to,
+            moved,
+            captured,
+        }
+    }
+
+    pub(super) fn unmake(&mut self, u: Undo) {
+        self.take(u.to);
+        self.set(u.from, u.moved);
+        if u.captured != EMPTY {
+            self.set(u.to, u.captured);
+        }
+    }
+
+    pub(super) fn make_move(&mut self, m: Move) -> Undo {
+        self.make(index(m.from), index(m.to), m.promotion)
+    }
+
+    pub(super) fn unmake_move(&mut self, undo: Undo) {
+        self.unmake(undo);
+    }
+
+    fn far_rank(&self, me: usize) -> u8 {
+        if me == 0 {
+            self.size.ranks - 1
+        } else {
+            0
+        }
+    }
+
+    /// Calls `f` with every pseudo-legal move of the piece on `from`, in the
+    /// mailbox's order (pawn steps, then captures to the lower and the
+    /// higher file; steps and lines in the order of `board.rs`'s tables),
+    /// so that both boards list a position's moves alike.
+    fn each_move(&self, from: usize, f: &mut impl FnMut(usize, Option<PieceKind>)) {
+        let code = self.cells[from];
+        let me = usize::from(code & COLOR_BIT != 0);
+        let kind = usize::from(code & KIND_MASK);
+        let targets = self.targets(from);
+        let (file, rank) = ((from % 8) as i32, (from / 8) as i32);
+        let far = i32::from(self.far_rank(me));
+        // Emits the move to the square (df, dr) away if it is a target;
+        // says whether it was.
+        let mut emit = |df: i32, dr: i32| {
+            let (tf, tr) = (file + df, rank + dr);
+            if !on_grid(tf, tr) || targets & (1 << (tr * 8 + tf)) == 0 {
+                return false;
+            }
+            let to = (tr * 8 + tf) as usize;
+            if kind == PAWN && tr == far {
+                for p in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight] {
+                    f(to, Some(p));
+                }
+            } else {
+                f(to, None);
+            }
+            true
+        };
+        match kind {
+            PAWN => {
+                let fwd = if me == 0 { 1 } else { -1 };
+                for (df, dr) in [(0, fwd), (0, 2 * fwd), (-1, fwd), (1, fwd)] {
+                    emit(df, dr);
+                }
+            }
+            KING | KNIGHT => {
+                for (df, dr) in if kind == KING { KING_STEPS } else { KNIGHT_STEPS } {
+                    emit(i32::from(df), i32::from(dr));
+                }
+            }
+            _ => {
+                let lines = [(ROOK_DIRS, kind != BISHOP), (BISHOP_DIRS, kind != ROOK)];
+                for (df, dr) in lines.into_iter().filter(|l| l.1).flat_map(|l| l.0) {
+                    let mut n = 1;
+                    while emit(i32::from(df) * n, i32::from(dr) * n) {
+                        n += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn legal_moves_of(&self, from: usize, out: &mut Vec<Move>) {
+        self.each_move(from, &mut |to, promotion| {
+            if self.king_safe_after(from, to) {
+                out.push(Move {
+                    from: square(from),
+                    to: square(to),
+                    promotion,
+                });
+            }
+        });
+    }
+
+    pub(super) fn legal_moves(&self, color: Color) -> Vec<Move> {
+        let mut out = Vec::new();
+        for from in squares(self.colors[side(color)]) {
+            self.legal_moves_of(from, &mut out);
+        }
+        out
+    }
+
+    pub(super) fn legal_moves_from(&self, from: Square) -> Vec<Move> {
+        let mut out = Vec::new();
+        if self.cells[index(from)] != EMPTY {
+            self.legal_moves_of(index(from), &mut out);
+        }
+        out
+    }
+
+    pub(super) fn has_legal_move(&mut self, color: Color) -> bool {
+        let in_check = self.in_check(color);
+        self.has_legal_move_in(color, in_check)
+    }
+
+    /// Whether `color` has a legal move, `in_check` saying whether its king
+    /// is attacked now. Out of check, a piece that is not pinned may make
+    /// any of its moves; in check against one piece, it may make those that
+    /// capture the checker or step onto its line; against two, only the king
+    /// may move. The king's steps and the pinned pieces' moves are each
+    /// tested against the attacks on the king after them.
+    pub(super) fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
+        let me = side(color);
+        let own = self.colors[me];
+        let king = self.king_index(me);
+        let answers = match king {
+            Some(k) if in_check => {
+                let checkers = self.attackers(k, 1 - me);
+                if checkers.count_ones() == 1 {
+                    checkers | BETWEEN[k][checkers.trailing_zeros() as usize]
+                } else {
+                    0
+                }
+            }
+            _ => !own & self.on,
+        };
+        let king_bit = king.map_or(0, |k| 1u64 << k);
+        // Out of check, the pieces on no line of the king are not pinned:
+        // they usually have a move, found before the pins are worked out.
+        if let (Some(k), false) = (king, in_check) {
+            if self.any_target(me, own & !lines_through(k) & !king_bit, answers) {
+                return true;
+            }
+        }
+        let pinned = self.pinned(me);
+        if answers != 0 && self.any_target(me, own & !pinned & !king_bit, answers) {
+            return true;
+        }
+        if let Some(k) = king {
+            let occupied = self.occupied() & !king_bit;
+            for to in squares(KING_TARGETS[k] & self.on & !own) {
+                if !self.attacked(to, 1 - me, occupied, 1 << to) {
+                    return true;
+                }
+            }
+        }
+        squares(pinned).any(|from| squares(self.targets(from) & answers).any(|to| self.king_safe_after(from, to)))
+    }
+
+    /// Whether one of the pieces of `free` (of side `me`, none of them its
+    /// king, none pinned) has a target among `answers`.
+    fn any_target(&self, me: usize, free: u64, answers: u64) -> bool {
+        let empty = !self.occupied() & self.on;
+        let pawns = free & self.kinds[PAWN];
+        // All the pawns' steps and captures at once, as shifted sets.
+        let (one, two, captures) = if me == 0 {
+            let one = (pawns << 8) & empty;
+            let two = ((one & (self.unmoved << 8)) << 8) & empty;
+            let caps = ((pawns & !FILE_H) << 9 | (pawns & !FILE_A) << 7) & self.colors[1];
+            (one, two, caps)
+        } else {
+            let one = (pawns >> 8) & empty;
+            let two = ((one & (self.unmoved >> 8)) >> 8) & empty;
+            let caps = ((pawns & !FILE_A) >> 9 | (pawns & !FILE_H) >> 7) & self.colors[0];
+            (one, two, caps)
+        };
+        if (one | two | captures) & answers != 0 {
+            return true;
+        }
+        let k = &self.kinds;
+        if answers == !self.colors[me] & self.on {
+            // Every square not the mover's: the squares next to a piece settle it.
+            if (k[KNIGHT] & free) != 0 && squares(k[KNIGHT] & free).any(|from| KNIGHT_TARGETS[from] & answers != 0) {
+                return true;
+            }
+            let straight = free & (k[ROOK] | k[QUEEN]);
+            let diagonal = free & (k[BISHOP] | k[QUEEN]);
+            return squares(straight).any(|from| ROOK_STEPS_FROM[from] & answers != 0)
+                || squares(diagonal).any(|from| BISHOP_STEPS_FROM[from] & answers != 0);
+        }
+        squares(free & !k[PAWN]).any(|from| self.piece_attacks(from, self.cells[from]) & answers != 0)
+    }
+
+    pub(super) fn is_pseudo_legal(&self, m: Move) -> bool {
+        let (from, to) = (index(m.from), index(m.to));
+        let (code, to_bit) = (self.cells[from], 1u64 << to);
+        let me = usize::from(code & COLOR_BIT != 0);
+        if code == EMPTY || self.colors[me] & to_bit != 0 || self.on & to_bit == 0 {
+            return false;
+        }
+        // A slider reaches a square on its lines when nothing stands between.
+        let clear = BETWEEN[from][to] & self.occupied() == 0;
+        let reaches = match usize::from(code & KIND_MASK) {
+            PAWN => {
+                let promotes = m.to.rank_index() == self.far_rank(me);
+                return self.pawn_targets(from, me) & to_bit != 0 && promotes == m.promotion.is_some();
+            }
+            KING => KING_TARGETS[from] & to_bit != 0,
+            KNIGHT => KNIGHT_TARGETS[from] & to_bit != 0,
+            ROOK => ROOK_LINES_FROM[from] & to_bit != 0 && clear,
+            BISHOP => BISHOP_LINES_FROM[from] & to_bit != 0 && clear,
+            _ => lines_through(from) & to_bit != 0 && clear,
+        };
+        reaches && m.promotion.is_none()
+    }
+
+    /// After a move from `from` to `to` has been played: whether the piece
+    /// now on `to` attacks the other king, or a slider of the mover does
+    /// through the square `from` left. (The other king was not attacked
+    /// before the move, so no other attack on it can be new.)
+    pub(super) fn gives_check(&self, from: Square, to: Square) -> bool {
+        let (from, to) = (index(from), index(to));
+        let code = self.cells[to];
+        let me = usize::from(code & COLOR_BIT != 0);
+        let Some(king) = self.king_index(1 - me) else {
+            return false;
+        };
+        let (king_bit, occupied) = (1u64 << king, self.occupied());
+        let slider_reaches = |lines: &[u64; 64]| lines[to] & king_bit != 0 && BETWEEN[to][king] & occupied == 0;
+        let direct = match usize::from(code & KIND_MASK) {
+            PAWN => PAWN_ATTACKS[me][to] & king_bit != 0,
+            KNIGHT => KNIGHT_TARGETS[to] & king_bit != 0,
+            KING => KING_TARGETS[to] & king_bit != 0,
+            ROOK => slider_reaches(&ROOK_LINES_FROM),
+            BISHOP => slider_reaches(&BISHOP_LINES_FROM),
+            _ => slider_reaches(&ROOK_LINES_FROM) || slider_reaches(&BISHOP_LINES_FROM),
+        };
+        if direct {
+            return true;
+        }
+        // Uncovered: the first piece from the king through `from` is a
+        // slider of the mover along that line.
+        let d = usize::from(DIRECTION[king][from]);
+        d != usize::from(NO_LINE) && ray(d, king, occupied | !self.on) & self.colors[me] & self.sliders_along(d) != 0
+    }
+
+    pub(super) fn is_legal_move(&mut self, m: Move, in_check: bool) -> bool {
+        let (from, to) = (index(m.from), index(m.to));
+        let code = self.cells[from];
+        let me = usize::from(code & COLOR_BIT != 0);
+        let Some(king) = self.king_index(me) else {
+            return true;
+        };
+        if in_check || usize::from(code & KIND_MASK) == KING {
+            return self.king_safe_after(from, to);
+        }
+        // Out of check, a piece other than the king can only uncover an
+        // attack along the line from its king through it: when nothing
+        // stands between them, the first piece beyond it on that line
+        // after the move must not be an enemy slider along the line.
+        let d = usize::from(DIRECTION[king][from]);
+        let occupied = self.occupied();
+        if d == usize::from(NO_LINE) || BETWEEN[king][from] & occupied != 0 {
+            return true;
+        }
+        let to_bit = 1u64 << to;
+        let after = (occupied & !(1 << from)) | to_bit | !self.on;
+        ray(d, king, after) & self.colors[1 - me] & !to_bit & self.sliders_along(d) == 0
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
