@@ -19,7 +19,9 @@ games=${1:-3000}
 runs=${2:-20}
 work=${FGN_BENCH_DIR:-target/bench-survival}
 
-cargo build --release -q -p fgn -p fgn-replay --example survival_corpus
+# `--example` alone would build only the example, not the fgn binary.
+cargo build --release -q -p fgn
+cargo build --release -q -p fgn-replay --example survival_corpus
 cargo build --release -q --manifest-path bench/chess-baseline/Cargo.toml
 fgn=target/release/fgn
 baseline=bench/chess-baseline/target/release/chess-baseline
@@ -36,13 +38,16 @@ plies=$(awk '{print $3}' "$work/corpus.txt")
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(rustc --version)"
 echo "corpus: $(cat "$work/corpus.txt"); PGN: $(wc -c <"$work/games.pgn") bytes"
 
-fgn_cmd="$fgn validate $work/fgn"
+# One job: the comparison is core for core (fgn uses every core by default).
+fgn_cmd="$fgn --jobs 1 validate $work/fgn"
+all_cmd="$fgn validate $work/fgn"
 base_cmd="$baseline replay $work/games.pgn"
 if command -v hyperfine >/dev/null; then
-  hyperfine -N --warmup 3 --runs "$runs" --export-csv "$work/times.csv" "$fgn_cmd" "$base_cmd" >"$work/hyperfine.txt"
+  hyperfine -N --warmup 3 --runs "$runs" --export-csv "$work/times.csv" "$fgn_cmd" "$base_cmd" "$all_cmd" >"$work/hyperfine.txt"
   # CSV columns: command,mean,stddev,median,user,system,min,max.
   fgn_s=$(awk -F, 'NR==2 {print $7}' "$work/times.csv")
   base_s=$(awk -F, 'NR==3 {print $7}' "$work/times.csv")
+  all_s=$(awk -F, 'NR==4 {print $7}' "$work/times.csv")
 else
   best() {
     local best=""
@@ -58,13 +63,15 @@ else
   }
   fgn_s=$(best "$fgn_cmd")
   base_s=$(best "$base_cmd")
+  all_s=$(best "$all_cmd")
 fi
 
-awk -v p="$plies" -v f="$fgn_s" -v b="$base_s" -v r="$runs" 'BEGIN {
+awk -v p="$plies" -v f="$fgn_s" -v b="$base_s" -v a="$all_s" -v n="$(nproc)" -v r="$runs" 'BEGIN {
   printf "best of %d runs, one core, end to end:\n", r
   printf "  fgn validate DIR           %8.3f s  %6.2f M plies/s\n", f, p / f / 1e6
   printf "  pgn-reader + shakmaty PGN  %8.3f s  %6.2f M plies/s\n", b, p / b / 1e6
   printf "  ratio (fgn plies/s / baseline plies/s): %.2f\n", b / f
+  printf "all %d cores: fgn validate DIR %8.3f s, %.2fx one job\n", n, a, f / a
 }'
 
 if [ -n "${FGN_BENCH_CALLGRIND:-}" ]; then
