@@ -1,5 +1,6 @@
 //! Property tests: printing then parsing gives back the same game, for
-//! generated events of all four games, and no input makes the parser panic.
+//! generated events of all four games under headers of arbitrary tags, and
+//! no input makes the parser panic.
 
 use fgn_notation::forms::check_form;
 use fgn_notation::*;
@@ -161,7 +162,100 @@ fn clock() -> impl Strategy<Value = Option<Clock>> {
     prop::option::of((0u64..=types::MAX_CLOCK_SECONDS * 1000 + 999).prop_map(Clock))
 }
 
-/// A game of a random kind and view whose events are all forms that game admits.
+fn tag(name: &str, value: &str) -> Tag {
+    Tag {
+        name: name.into(),
+        value: value.into(),
+    }
+}
+
+/// The tags whose values the notation checks (docs/notation.md §3.3);
+/// every other well-formed name takes any value.
+const CHECKED_TAGS: [&str; 8] = [
+    "Game",
+    "Rules",
+    "Perspective",
+    "Mode",
+    "Board",
+    "TimeControl",
+    "Merchants",
+    "SeedCommit",
+];
+
+/// Any value a tag without a checked syntax may hold: text without control
+/// characters or a byte order mark (§2.1), often made of the characters
+/// quoting is about (`"`, `\`, also last, `;`, `[`, `]`, and spaces at
+/// either end).
+fn tag_value() -> impl Strategy<Value = String> {
+    prop_oneof!["[^\\p{Cc}\\x{FEFF}]{0,24}", "[\"\\\\;\\[\\] x]{0,8}"]
+}
+
+/// Tags the notation does not check, with any well-formed name (§3.1:
+/// `[A-Za-z][A-Za-z0-9_]*`, so also `game`, `Board_`, `X`) and any value.
+fn free_tags() -> impl Strategy<Value = Vec<Tag>> {
+    let name =
+        "[A-Za-z][A-Za-z0-9_]{0,12}".prop_filter("a tag the notation checks", |n| !CHECKED_TAGS.contains(&n.as_str()));
+    prop::collection::btree_map(name, tag_value(), 0..8)
+        .prop_map(|tags| tags.iter().map(|(name, value)| tag(name, value)).collect())
+}
+
+/// Some of the checked tags besides `Game`, `Rules` and `Perspective`, each
+/// with a value in its canonical spelling (the only one that prints and
+/// reads back unchanged).
+fn checked_tags() -> impl Strategy<Value = Vec<Tag>> {
+    let seconds = 1u32..=u32::MAX;
+    (
+        prop::option::of(prop::sample::select(vec!["single", "multiplayer"]).prop_map(|m| tag("Mode", m))),
+        prop::option::of(
+            (1u8..=MAX_BOARD_DIM, 1u8..=MAX_BOARD_DIM).prop_map(|(w, h)| tag("Board", &format!("{w}x{h}"))),
+        ),
+        prop::option::of(
+            (prop::option::of(seconds.clone()), prop::option::of(seconds))
+                .prop_filter("a time control has a part", |(s, m)| s.is_some() || m.is_some())
+                .prop_map(|(setup, moves)| {
+                    let parts: Vec<String> = [setup.map(|s| format!("setup={s}")), moves.map(|m| format!("move={m}"))]
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                    tag("TimeControl", &parts.join(" "))
+                }),
+        ),
+        // A set of squares is in square order, the canonical one; it may be empty.
+        prop::option::of(prop::collection::btree_set(square(), 0..5).prop_map(|squares| {
+            let names: Vec<String> = squares.iter().map(Square::to_string).collect();
+            tag("Merchants", &names.join(" "))
+        })),
+        prop::option::of(any::<[u8; 32]>().prop_map(|s| tag("SeedCommit", &format!("blake3:{}", Seed(s))))),
+    )
+        .prop_map(|(mode, board, time, merchants, commit)| {
+            [mode, board, time, merchants, commit].into_iter().flatten().collect()
+        })
+}
+
+/// A header of a game of `kind` as `view` sees it: `Game`, `Rules` with any
+/// version text, `Perspective` where the view needs one (or `all`, the
+/// full log's spelling, sometimes), checked and free tags, in any order
+/// that keeps `Perspective` right after `Rules` (§3.2).
+fn header(kind: GameKind, view: Option<Color>) -> impl Strategy<Value = Header> {
+    ("[^\\p{Cc}\\x{FEFF}]{1,8}", any::<bool>(), checked_tags(), free_tags()).prop_flat_map(
+        move |(rules, all, checked, free)| {
+            let mut rules_and_perspective = vec![tag("Rules", &rules)];
+            match view {
+                Some(color) => rules_and_perspective.push(tag("Perspective", color.name())),
+                None if all => rules_and_perspective.push(tag("Perspective", "all")),
+                None => {}
+            }
+            let mut groups = vec![vec![tag("Game", kind.name())], rules_and_perspective];
+            groups.extend(checked.into_iter().chain(free).map(|t| vec![t]));
+            Just(groups).prop_shuffle().prop_map(|groups| Header {
+                tags: groups.into_iter().flatten().collect(),
+            })
+        },
+    )
+}
+
+/// A game of a random kind and view whose events are all forms that game
+/// admits, under a header of arbitrary tags.
 fn game() -> impl Strategy<Value = Game> {
     (prop::sample::select(GameKind::ALL.to_vec()), prop::option::of(color())).prop_flat_map(|(kind, view)| {
         let event = (any::<u32>(), actor(), action(), clock())
@@ -172,32 +266,7 @@ fn game() -> impl Strategy<Value = Game> {
                 clock_ms,
             })
             .prop_filter("a form the game admits", move |e| check_form(kind, view, e).is_ok());
-        (prop::collection::vec(event, 0..30), text()).prop_map(move |(events, white)| {
-            let mut tags = vec![
-                Tag {
-                    name: "Game".into(),
-                    value: kind.name().into(),
-                },
-                Tag {
-                    name: "Rules".into(),
-                    value: "1.0".into(),
-                },
-            ];
-            if let Some(v) = view {
-                tags.push(Tag {
-                    name: "Perspective".into(),
-                    value: v.name().into(),
-                });
-            }
-            tags.push(Tag {
-                name: "White".into(),
-                value: white,
-            });
-            Game {
-                header: Header { tags },
-                events,
-            }
-        })
+        (prop::collection::vec(event, 0..30), header(kind, view)).prop_map(|(events, header)| Game { header, events })
     })
 }
 

@@ -215,12 +215,34 @@ fn json_of(text: &str) -> Value {
     serde_json::from_slice(&out.stdout).expect("fgn json writes one JSON document")
 }
 
-fn corpus_files() -> Vec<PathBuf> {
+/// The corpus's logs: those with syntax errors (which `fgn json` may
+/// refuse), and every other log (which it must convert).
+fn corpus_logs() -> (Vec<PathBuf>, Vec<PathBuf>) {
     let corpus = util::corpus();
-    if corpus.is_dir() {
-        util::fgn_files(&corpus)
-    } else {
-        Vec::new()
+    assert!(corpus.is_dir(), "{} is missing", corpus.display());
+    let syntax_errors = corpus.join("syntax-errors");
+    util::fgn_files(&corpus)
+        .into_iter()
+        .partition(|p| p.starts_with(&syntax_errors))
+}
+
+/// Checks that the logs `checked` take in the valid and invalid logs of
+/// every game, so that a test over the corpus cannot pass by finding none.
+fn assert_every_game_is_covered(checked: &[PathBuf]) {
+    for game in [
+        "survival-chess",
+        "open-world-chess",
+        "great-war-chess",
+        "magic-draughts",
+    ] {
+        for kind in ["valid", "invalid"] {
+            let folder = util::corpus().join(game).join(kind);
+            assert!(
+                checked.iter().any(|p| p.starts_with(&folder)),
+                "no log of {} was checked",
+                folder.display()
+            );
+        }
     }
 }
 
@@ -275,20 +297,28 @@ fn samples_of_every_action_validate() {
 #[test]
 fn corpus_json_validates() {
     let schema = Schema::load();
-    let mut checked = 0;
-    for path in corpus_files() {
+    let (syntax_errors, logs) = corpus_logs();
+    let mut checked = Vec::new();
+    for path in logs.iter().chain(&syntax_errors) {
         let arg = path.display().to_string();
         let out = util::fgn(&["json", &arg], b"");
         if !out.status.success() {
-            // Invalid logs are other tests' business; the corpus is growing.
+            // Only a log with syntax errors may fail to convert; which of
+            // them do is pinned by the corpus tests.
+            assert!(
+                syntax_errors.contains(path),
+                "{arg}: fgn json fails: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             continue;
         }
         let doc: Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("{arg}: fgn json did not write one JSON document: {e}"));
         schema.assert_valid(&doc, &arg);
-        checked += 1;
+        checked.push(path.clone());
     }
-    eprintln!("{checked} corpus files validated against the schema");
+    // A missing or moved corpus folder would leave nothing to check.
+    assert_every_game_is_covered(&checked);
 }
 
 #[test]
@@ -320,16 +350,22 @@ fn ndjson_lines_validate() {
     assert!(doc.get("file").is_none(), "{doc}");
     schema.assert_valid(&doc, "stdin");
 
-    // The corpus, whatever state it is in: every line printed validates.
-    let corpus = util::corpus();
-    if corpus.is_dir() {
-        let arg = corpus.display().to_string();
-        let out = util::fgn(&["json", "--ndjson", &arg], b"");
-        for line in String::from_utf8_lossy(&out.stdout).lines() {
-            let doc: Value = serde_json::from_str(line).expect("each line is one JSON document");
-            schema.assert_valid(&doc, doc["file"].as_str().unwrap_or("corpus"));
-        }
+    // The whole corpus in one run: a line for every log without syntax
+    // errors (and for those with syntax errors that still convert), and
+    // every line validates.
+    let (_, logs) = corpus_logs();
+    let arg = util::corpus().display().to_string();
+    let out = util::fgn(&["json", "--ndjson", &arg], b"");
+    let mut files = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let doc: Value = serde_json::from_str(line).expect("each line is one JSON document");
+        let file = doc["file"].as_str().expect("--ndjson names the file");
+        schema.assert_valid(&doc, file);
+        files.push(PathBuf::from(file));
     }
+    let missing: Vec<&PathBuf> = logs.iter().filter(|p| !files.contains(p)).collect();
+    assert!(missing.is_empty(), "--ndjson left out {missing:?}");
+    assert_every_game_is_covered(&files);
 }
 
 /// A valid document to spoil: white moves e2-e4 in survival-chess.

@@ -1,0 +1,129 @@
+//! Rule details that no corpus log can show, each pinned by a test that a
+//! deliberate bug in the rules code makes fail (issue 12's mutants; see
+//! docs/testing.md, "Mutation testing"). What a log can show is in the
+//! corpus instead: corpus/survival-chess/valid/30-default-queen-moves-diagonally-8x8.fgn,
+//! 31-acting-exactly-at-the-time-limits-8x8.fgn, and open-world-chess's
+//! owc-18-curses-leave-one-move.fgn, owc-19-kinghp-at-full-hp-saves-the-king.fgn
+//! and owc-20-bare-promotion-makes-a-queen.fgn.
+
+use fgn_notation::{parse, Action, Actor, Color, Figure, Game, PieceKind};
+use fgn_replay::{complete_markers, validate_with, Place, Rule, Ruleset};
+
+fn game(text: &str) -> Game {
+    let parsed = parse(text.as_bytes());
+    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+    parsed.document.game
+}
+
+/// Survival-chess rules whose per-kind limits allow ten pawns, so that the
+/// 16-piece total is the limit a full army reaches first. Under the
+/// default limits (1 + 1 + 2 + 2 + 2 + 8 = 16) every 17th piece is also one
+/// too many of its kind, so only changed limits can show the total.
+fn ten_pawn_rules() -> Ruleset {
+    Ruleset::from_json(
+        fgn_notation::GameKind::SurvivalChess,
+        r#"{"board":"8x8","limits":{"pawn":10}}"#,
+    )
+    .expect("valid parameters")
+}
+
+const FULL_WHITE_ARMY: &str = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+    0 w place Ke1 Qd1 Ra1 Rh1 Bc1 Bf1 Nb1 Ng1\n\
+    0 w place Pa2 Pb2 Pc2 Pd2 Pe2 Pf2 Pg2 Ph2\n";
+
+/// RULES.md section 1: "at most 16 pieces". Guards the total check of
+/// `place`: with it ignored, a 17th piece (a 9th pawn, which the changed
+/// limits allow) would be set up.
+#[test]
+fn a_seventeenth_piece_is_refused_by_the_total_when_the_kinds_allow_it() {
+    let log = game(&format!("{FULL_WHITE_ARMY}0 w place Pa3\n"));
+    let verdict = validate_with(&log, ten_pawn_rules()).expect("supported");
+    let error = verdict.error.expect("the 17th piece is refused");
+    assert_eq!(error.rule, Rule::SetupLimit, "{error}");
+    assert_eq!(error.place, Place::Event(2), "{error}");
+    assert!(error.message.contains("at most 16 pieces"), "{error}");
+
+    // The same pawn is fine while the total has room: the limit is the
+    // total, not the pawns.
+    let log = game(&format!("{FULL_WHITE_ARMY}0 w remove g1\n0 w place Pa3\n"));
+    let verdict = validate_with(&log, ten_pawn_rules()).expect("supported");
+    assert!(verdict.error.is_none(), "{:?}", verdict.error);
+}
+
+/// The game API's side of the same rule: guards the total check of the
+/// legal setup actions, which must not offer a 17th piece either.
+#[test]
+fn no_legal_placement_is_offered_beyond_sixteen_pieces() {
+    let log = game(FULL_WHITE_ARMY);
+    let verdict = validate_with(&log, ten_pawn_rules()).expect("supported");
+    assert!(verdict.error.is_none(), "{:?}", verdict.error);
+    let legal = verdict.replay.legal_actions();
+    let white_places = legal
+        .iter()
+        .filter(|e| e.actor == Actor::Player(Color::White) && matches!(e.action, Action::Place { .. }))
+        .count();
+    assert_eq!(white_places, 0, "white has 16 pieces but may place more");
+    // White may still remove and get ready; black, with no pieces, may
+    // place, a pawn included, so the list is not simply empty.
+    assert!(legal
+        .iter()
+        .any(|e| e.actor == Actor::Player(Color::White) && e.action == Action::Ready));
+    assert!(legal.iter().any(|e| {
+        e.actor == Actor::Player(Color::Black)
+            && matches!(&e.action, Action::Place { placements }
+                if placements[0].figure == Figure::Piece(PieceKind::Pawn))
+    }));
+
+    // One piece fewer, and white may place again: a pawn (a 9th, allowed by
+    // the changed limits) among them.
+    let log = game(&format!("{FULL_WHITE_ARMY}0 w remove g1\n"));
+    let verdict = validate_with(&log, ten_pawn_rules()).expect("supported");
+    assert!(verdict.replay.legal_actions().iter().any(|e| {
+        e.actor == Actor::Player(Color::White)
+            && matches!(&e.action, Action::Place { placements }
+                if placements[0].figure == Figure::Piece(PieceKind::Pawn))
+    }));
+}
+
+/// RULES.md section 1: promotion "to Q, R, B or N (default Q)", and
+/// section 2: open-world-chess promotes "as in Survival Chess". Guards the
+/// canonical spelling `fgn fmt` writes for a promotion that names no
+/// piece: it must be `=Q`, in both games.
+#[test]
+fn a_promotion_without_a_piece_is_written_as_a_queen() {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus");
+    for (file, bare) in [
+        (
+            "survival-chess/valid/30-default-queen-moves-diagonally-8x8.fgn",
+            "3 w b7-b8",
+        ),
+        (
+            "open-world-chess/valid/owc-20-bare-promotion-makes-a-queen.fgn",
+            "2 w b7-b8",
+        ),
+    ] {
+        let path = format!("{corpus}/{file}");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let log = game(&text);
+        let completed = complete_markers(&log);
+        let mut promotions = 0;
+        let mut seen = false;
+        for (before, after) in log.events.iter().zip(&completed.events) {
+            let (Action::Move(b), Action::Move(a)) = (&before.action, &after.action) else {
+                continue;
+            };
+            if b.promotion.is_none() && a.promotion.is_some() {
+                assert_eq!(a.promotion, Some(PieceKind::Queen), "{file}: {before} became {after}");
+                promotions += 1;
+            }
+            if before.to_string() == bare {
+                assert_eq!(after.to_string(), format!("{bare}=Q"), "{file}");
+                seen = true;
+            }
+        }
+        assert!(
+            seen && promotions > 0,
+            "{file} has no promotion `{bare}` without a piece"
+        );
+    }
+}
