@@ -3,7 +3,7 @@
 //! docs/testing.md, "Mutation testing"). What a log can show is in the
 //! corpus instead: corpus/survival-chess/valid/30-default-queen-moves-diagonally-8x8.fgn,
 //! 31-acting-exactly-at-the-time-limits-8x8.fgn, and open-world-chess's
-//! owc-18-curses-leave-one-move.fgn, owc-19-kinghp-at-full-hp-saves-the-king.fgn
+//! owc-21-curses-leave-one-move.fgn, owc-19-kinghp-at-full-hp-saves-the-king.fgn
 //! and owc-20-bare-promotion-makes-a-queen.fgn.
 
 use fgn_notation::{parse, Action, Actor, Color, Figure, Game, PieceKind};
