@@ -127,3 +127,29 @@ fn a_promotion_without_a_piece_is_written_as_a_queen() {
         );
     }
 }
+
+/// Canonical FGN writes `+` and `#` exactly where a move checks or mates
+/// (docs/notation.md), and `fgn fmt` fills them in where a log left them
+/// out, as RULES.md section 1's check and mate "as in classical chess"
+/// decide. Guards the check marker of survival-chess's canonical move,
+/// which cargo-mutants found unpinned: nothing read what `fmt` writes.
+#[test]
+fn left_out_check_and_mate_markers_are_written_in() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/survival-chess/valid/17-legal-mate-no-markers-8x8.fgn"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let completed = complete_markers(&game(&text));
+    let moves: Vec<String> = completed
+        .events
+        .iter()
+        .filter(|e| matches!(e.action, Action::Move(_)))
+        .map(ToString::to_string)
+        .collect();
+    assert!(moves.contains(&"6 w Bc4xf7+".to_string()), "{moves:?}");
+    assert!(moves.contains(&"7 w Nc3-d5#".to_string()), "{moves:?}");
+    // Every other move gives no check, and is written without a marker.
+    let marked = moves.iter().filter(|m| m.ends_with('+') || m.ends_with('#')).count();
+    assert_eq!(marked, 2, "{moves:?}");
+}
