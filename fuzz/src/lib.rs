@@ -2,8 +2,10 @@
 //! that plays arbitrary events into a replay, checking on every refusal that
 //! nothing changed (see docs/testing.md for how to run them).
 
+use std::sync::OnceLock;
+
 use arbitrary::{Result, Unstructured};
-use fgn_notation::{parse, Event, Game, Header};
+use fgn_notation::{parse, Event, Game};
 use fgn_replay::{Replay, Viewer};
 
 const VIEWERS: [Viewer; 3] = [Viewer::White, Viewer::Black, Viewer::Everyone];
@@ -36,17 +38,48 @@ pub struct Played {
     pub replay: Replay,
 }
 
-/// One event line read in the context of `header` (the game decides how a
-/// move is read), or `None` when the line is not exactly one event.
-fn read_event(header: &Header, line: &str) -> Option<Event> {
+/// A seed log, parsed once per process: its game, its header printed (the
+/// prefix every arbitrary line is read after) and a replay of the header
+/// with no events, which each run clones. Parsing and starting these anew
+/// on every run cost more than the rest of a short run, so they are kept.
+struct Start {
+    source: Game,
+    header_text: String,
+    replay: Option<Replay>,
+}
+
+fn starts() -> &'static [Start] {
+    static STARTS: OnceLock<Vec<Start>> = OnceLock::new();
+    STARTS.get_or_init(|| {
+        SEEDS
+            .iter()
+            .map(|seed| {
+                let source = parse(seed.as_bytes()).document.game;
+                let header_text = Game {
+                    header: source.header.clone(),
+                    events: Vec::new(),
+                }
+                .canonical_text();
+                let replay = Replay::new(&source.header).ok();
+                Start {
+                    source,
+                    header_text,
+                    replay,
+                }
+            })
+            .collect()
+    })
+}
+
+/// One event line read after the printed header `header_text` (the game
+/// decides how a move is read), or `None` when the line is not exactly one
+/// event.
+fn read_event(header_text: &str, line: &str) -> Option<Event> {
     if line.contains('\n') {
         return None;
     }
-    let mut text = Game {
-        header: header.clone(),
-        events: Vec::new(),
-    }
-    .canonical_text();
+    let mut text = String::with_capacity(header_text.len() + line.len() + 1);
+    text.push_str(header_text);
     text.push_str(line);
     text.push('\n');
     let parsed = parse(text.as_bytes());
@@ -59,9 +92,9 @@ fn read_event(header: &Header, line: &str) -> Option<Event> {
 /// among them), arbitrary lines, and legal actions with one byte changed.
 /// Every refused event must leave the state and all knowledge unchanged.
 pub fn play(u: &mut Unstructured<'_>) -> Result<Option<Played>> {
-    let seed = *u.choose(SEEDS)?;
-    let source = parse(seed.as_bytes()).document.game;
-    let Ok(mut replay) = Replay::new(&source.header) else {
+    let start = u.choose(starts())?;
+    let source = &start.source;
+    let Some(mut replay) = start.replay.clone() else {
         return Ok(None);
     };
     let mut game = Game {
@@ -96,7 +129,7 @@ pub fn play(u: &mut Unstructured<'_>) -> Result<Option<Played>> {
             }
             4 => {
                 let line: &str = u.arbitrary()?;
-                match read_event(&game.header, line) {
+                match read_event(&start.header_text, line) {
                     Some(e) => e,
                     None => continue,
                 }
@@ -111,7 +144,7 @@ pub fn play(u: &mut Unstructured<'_>) -> Result<Option<Played>> {
                 text[at] = u.arbitrary()?;
                 match std::str::from_utf8(&text)
                     .ok()
-                    .and_then(|t| read_event(&game.header, t))
+                    .and_then(|t| read_event(&start.header_text, t))
                 {
                     Some(e) => e,
                     None => continue,
