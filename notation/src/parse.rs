@@ -182,15 +182,7 @@ impl LogParser {
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             let line_text = line_text.map(|t| t.strip_suffix('\r').unwrap_or(t));
             self.line(line_no, line, line_text);
-            if self.diagnostics.len() > MAX_DIAGNOSTICS {
-                self.diagnostics.truncate(MAX_DIAGNOSTICS);
-                self.diag(Diagnostic::at_bytes(
-                    line_no,
-                    "",
-                    0,
-                    0,
-                    format!("more than {MAX_DIAGNOSTICS} errors; the rest of the file is not read"),
-                ));
+            if self.cap_diagnostics(line_no) {
                 return self.finish(line_no);
             }
         }
@@ -537,10 +529,30 @@ impl LogParser {
         }
     }
 
+    /// Keeps the first [`MAX_DIAGNOSTICS`] diagnostics and one more saying
+    /// that there were more; true when there were. It runs after every line
+    /// and once more at the end, since closing the header and a torn last
+    /// line add diagnostics of their own (a fuzzed file once reached 102).
+    fn cap_diagnostics(&mut self, line_no: u32) -> bool {
+        if self.diagnostics.len() <= MAX_DIAGNOSTICS {
+            return false;
+        }
+        self.diagnostics.truncate(MAX_DIAGNOSTICS);
+        self.diag(Diagnostic::at_bytes(
+            line_no,
+            "",
+            0,
+            0,
+            format!("more than {MAX_DIAGNOSTICS} errors; the rest of the file is not read"),
+        ));
+        true
+    }
+
     fn finish(mut self, last_line: u32) -> Parsed {
         if !self.header_closed {
             self.close_header(last_line.max(1), None);
         }
+        self.cap_diagnostics(last_line.max(1));
         self.flush_comments(Anchor::End);
         Parsed {
             document: self.doc,

@@ -284,3 +284,40 @@ fn nuls_left_by_a_crash_after_good_lines_lose_nothing() {
     assert_eq!(parsed.document.game.events.len(), 1, "{:?}", errors(&parsed));
     assert!(parsed.is_torn(), "the NUL block is the torn last line");
 }
+
+/// Regression (fuzzing, parse_roundtrip): a file with exactly
+/// `MAX_DIAGNOSTICS` errors in its lines, a torn last line and no `Game`
+/// tag got 102 diagnostics, since the torn line's warning and the header's
+/// own errors came after the per-line cap.
+#[test]
+fn diagnostics_after_the_last_line_are_capped_too() {
+    let limit = fgn_notation::MAX_DIAGNOSTICS;
+    for (errors_in_lines, torn) in [(limit, true), (limit, false), (limit - 1, true), (limit + 1, true)] {
+        let mut text = "[M\n".repeat(errors_in_lines);
+        if torn {
+            text.push_str("[W");
+        }
+        let parsed = parse(text.as_bytes());
+        let errs = errors(&parsed);
+        assert!(
+            errs.len() <= limit + 1,
+            "{errors_in_lines} errors, torn {torn}: {} diagnostics",
+            errs.len()
+        );
+        if errs.len() == limit + 1 {
+            assert!(
+                errs[limit].contains(&format!("more than {limit} errors")),
+                "{:?}",
+                errs[limit]
+            );
+        }
+        // Below the cap nothing is dropped: every line's error, the torn
+        // warning and the missing `Game` tag are all there.
+        if errors_in_lines < limit {
+            assert_eq!(errs.len(), errors_in_lines + usize::from(torn) + 1, "{errs:?}");
+        }
+    }
+    // The file the fuzzer found.
+    let found = include_bytes!("fixtures/fuzz-102-diagnostics.fgn");
+    assert!(parse(found).diagnostics.len() <= limit + 1);
+}
