@@ -3,7 +3,7 @@
 //! rolls and clones of open-world-chess and the reveals of magic-draughts
 //! (from the engines' derive functions and [`Draws`]), the result once the
 //! game is decided, and the `@ seed` reveal after it. Timeouts are not the
-//! referee's: they come from clocks.
+//! seed's: they come from clocks ([`Replay::due_timeout`]).
 //!
 //! The random game generators (`owc::random`, `magic::random`) take their
 //! world events from here too, so a generated log, a server running a game
@@ -38,7 +38,7 @@
 //! assert!(end[1].starts_with("0 @ seed "));
 //! ```
 
-use fgn_notation::{Action, Actor, Color, Event, MagicNumber, Seed};
+use fgn_notation::{Action, Actor, Clock, Color, Event, MagicNumber, Seed};
 
 use crate::magic::{derive_numbers, Checker, MagicDraughts};
 use crate::owc::{derive_clone, derive_damage, derive_spawn, OpenWorld};
@@ -94,6 +94,29 @@ impl Replay {
             out.push(event);
         }
         out
+    }
+}
+
+impl Replay {
+    /// The `@ timeout` the clocks owe at the clock reading `now` (in
+    /// milliseconds since the game began): the event a server writes when a
+    /// side's time limit has run out while it was to act. `None` when no
+    /// side's time is up at `now` (or the game has no time limit, or a side
+    /// may not time out now: the game is decided, or a timeout awaits its
+    /// answer). White's setup time is asked about before black's; after
+    /// one timeout is applied, the other may be due too. The event is the
+    /// one the rules accept: it is tried on a copy of the replay, so the
+    /// time rules are decided where they are kept, in the session.
+    pub fn due_timeout(&self, now: Clock) -> Option<Event> {
+        [Color::White, Color::Black].into_iter().find_map(|color| {
+            let event = Event {
+                n: self.progress().last_number,
+                actor: Actor::World,
+                action: Action::Timeout { color },
+                clock_ms: Some(now),
+            };
+            self.clone().apply_next(&event).is_ok().then_some(event)
+        })
     }
 }
 
