@@ -219,8 +219,8 @@
 //!     live.apply_next(event).unwrap(); // the server appends them to the log too
 //! }
 //!
-//! // Black thinks for too long: at t=70 its 60 seconds have not run out, at t=72 they have.
-//! assert_eq!(live.due_timeout(Clock(70_000)), None);
+//! // Black thinks for too long: its 60 seconds, from t=12, run out at t=72.
+//! assert_eq!(live.due_timeout(Clock(71_999)), None);
 //! let timeout = live.due_timeout(Clock(72_000)).unwrap();
 //! assert_eq!(timeout.to_string(), "2 @ timeout b {t=72}");
 //! live.apply_next(&timeout).unwrap();
@@ -623,6 +623,17 @@ impl Replay {
     /// chat). On error the replay is unchanged and there is no account. The
     /// account costs two states and their comparison per event, so
     /// validation uses [`Replay::apply`].
+    ///
+    /// ```
+    /// use fgn_notation::parse;
+    /// use fgn_replay::{Change, Replay};
+    ///
+    /// let header = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n").document.game.header;
+    /// let mut replay = Replay::new(&header).unwrap();
+    /// let account = replay.apply_changes(0, &header.parse_event("1 w c3-d4").unwrap()).unwrap();
+    /// assert!(matches!(account[0], Change::Moved { from: Some(f), to: Some(t), .. }
+    ///     if f.to_string() == "c3" && t.to_string() == "d4"));
+    /// ```
     pub fn apply_changes(&mut self, index: usize, event: &Event) -> Result<Vec<Change>, RuleError> {
         let before = self.state();
         self.apply(index, event)?;
@@ -746,6 +757,18 @@ impl Replay {
     /// `extra`, salts (any bytes a player picks) and world events are not
     /// listed, so the list is empty while a timeout awaits its answer, the
     /// world owes an event, or the game is decided.
+    ///
+    /// ```
+    /// use fgn_notation::parse;
+    /// use fgn_replay::Replay;
+    ///
+    /// // Plain Russian draughts: white has seven first moves.
+    /// let header = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n").document.game.header;
+    /// let replay = Replay::new(&header).unwrap();
+    /// let moves: Vec<String> = replay.legal_actions().iter().map(|e| e.to_string()).collect();
+    /// assert_eq!(moves.len(), 7);
+    /// assert!(moves.contains(&"1 w c3-d4".to_string()));
+    /// ```
     pub fn legal_actions(&self) -> Vec<Event> {
         let mut out = Vec::new();
         each_game!(self, s => {
@@ -814,6 +837,20 @@ pub struct Verdict {
 }
 
 /// Replays a whole game, stopping at the first rule error.
+///
+/// ```
+/// use fgn_notation::parse;
+/// use fgn_replay::{validate, Rule, StartError};
+///
+/// let game = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n1 b d6-c5\n2 w d4-e5\n").document.game;
+/// let verdict = validate(&game).unwrap();
+/// assert_eq!(verdict.error.map(|e| e.rule), None);
+///
+/// // A header the rules cannot start from is no verdict at all.
+/// let game = parse(b"[Game \"magic-draughts\"]\n[Rules \"0.9\"]\n").document.game;
+/// let Err(StartError::Header { tag, error }) = validate(&game) else { panic!() };
+/// assert_eq!((tag.as_deref(), error.rule), (Some("Rules"), Rule::RulesVersion));
+/// ```
 pub fn validate(game: &Game) -> Result<Verdict, StartError> {
     let replay = Replay::new(&game.header)?;
     Ok(run(replay, game, Vec::new()))

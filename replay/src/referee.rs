@@ -107,6 +107,17 @@ impl Replay {
     /// one timeout is applied, the other may be due too. The event is the
     /// one the rules accept: it is tried on a copy of the replay, so the
     /// time rules are decided where they are kept, in the session.
+    ///
+    /// ```
+    /// use fgn_notation::{parse, Clock};
+    ///
+    /// let log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n[TimeControl \"setup=120 move=60\"]\n\n\
+    ///             0 w place Ke1 Pe2 {t=3}\n";
+    /// let replay = fgn_replay::validate(&parse(log).document.game).unwrap().replay;
+    /// // Both setups are timed from the start: white placed, black did nothing.
+    /// assert_eq!(replay.due_timeout(Clock(119_999)), None);
+    /// assert_eq!(replay.due_timeout(Clock(120_000)).unwrap().to_string(), "0 @ timeout w {t=120}");
+    /// ```
     pub fn due_timeout(&self, now: Clock) -> Option<Event> {
         [Color::White, Color::Black].into_iter().find_map(|color| {
             let event = Event {
