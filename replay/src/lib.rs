@@ -240,7 +240,7 @@
 //! # A player's view
 //!
 //! What a player may see of a log is decided here, never by the caller:
-//! [`view`] writes the log as one player knew it (survival-chess's
+//! [`view()`] writes the log as one player knew it (survival-chess's
 //! opponent's setup hidden until both are ready, open-world-chess's fog,
 //! magic-draughts's seed left out), and [`ViewWriter`] streams it as the
 //! full log grows, which is what a server sends each player.

@@ -98,6 +98,33 @@ impl Replay {
 }
 
 impl Replay {
+    /// The `@ result` the rules owe now: the game is decided and every
+    /// world event its last action owes is in. It needs no seed: it is what
+    /// a server writes after a deciding move of survival-chess or
+    /// great-war-chess, whose world owes nothing else (in the games with a
+    /// seed, [`Replay::owed_world_events`] includes it).
+    ///
+    /// ```
+    /// use fgn_notation::parse;
+    ///
+    /// let log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+    ///             0 w place Ke1 Ra1\n0 b place Kh8 Pg7 Ph7\n0 w ready\n0 b ready\n";
+    /// let mut replay = fgn_replay::validate(&parse(log).document.game).unwrap().replay;
+    /// assert_eq!(replay.owed_result(), None); // the game goes on
+    /// let header = parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n").document.game.header;
+    /// replay.apply_next(&header.parse_event("1 w Ra1-a8#").unwrap()).unwrap();
+    /// let result = replay.owed_result().map(|e| e.to_string());
+    /// assert_eq!(result.as_deref(), Some("1 @ result 1-0 mate"));
+    /// ```
+    pub fn owed_result(&self) -> Option<Event> {
+        Some(Event {
+            n: self.progress().last_number,
+            actor: Actor::World,
+            action: result_action(self)?,
+            clock_ms: None,
+        })
+    }
+
     /// The `@ timeout` the clocks owe at the clock reading `now` (in
     /// milliseconds since the game began): the event a server writes when a
     /// side's time limit has run out while it was to act. `None` when no
@@ -147,11 +174,19 @@ fn owed_action(replay: &Replay, seed: &[u8; 32]) -> Option<Action> {
         // while the world owes an event.
         Phase::AwaitingExtra { .. } => None,
         Phase::Over(_) => awaits_seed(replay).then_some(Action::Seed { seed: Seed(*seed) }),
+        Phase::ResultDue(_) if !owes(replay) => result_action(replay),
+        Phase::ResultDue(_) | Phase::Playing => outcome(replay, &draws(replay, seed)),
+    }
+}
+
+/// The result a decided game owes, once nothing else is owed before it.
+fn result_action(replay: &Replay) -> Option<Action> {
+    match replay.phase() {
         Phase::ResultDue(d) if !owes(replay) => Some(Action::Result {
             outcome: d.outcome,
             reason: d.reason,
         }),
-        Phase::ResultDue(_) | Phase::Playing => outcome(replay, &draws(replay, seed)),
+        _ => None,
     }
 }
 
