@@ -449,6 +449,13 @@ pub use session::{Decision, Engine, Phase, Session, Turn};
 pub use state::{Knowledge, KnownPosition, Position, Progress, State};
 pub use view::{replayable, view, ViewError, ViewWriter};
 
+/// docs/snapshot-testing.md, included so that the Rust code in it is
+/// compiled and run as doctests: the document's example of snapshot-testing
+/// one's own ruleset cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/snapshot-testing.md")]
+pub struct SnapshotTestingDoc;
+
 /// A game being replayed, whatever the game.
 #[derive(Clone, Debug)]
 pub enum Replay {
