@@ -287,6 +287,19 @@ pub fn repair(path: &Path) -> Result<Option<TornLine>, AppendError> {
 /// owed world event may still be missing) and must not be torn; every new
 /// event must be one line holding one event (an end-of-line comment is
 /// kept) that the rules accept after the ones before it.
+///
+/// ```
+/// use fgn_replay::append::{check, AppendError};
+///
+/// let log = b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n";
+/// // The first event of a header-only log brings the blank line after the header.
+/// let planned = check(log, &["1 w c3-d4"]).unwrap();
+/// assert_eq!(planned.bytes, b"\n1 w c3-d4\n");
+/// assert_eq!(planned.appended.events, 1);
+/// // Black cannot move first: the whole batch is refused.
+/// let refused = check(log, &["1 b d6-c5"]).unwrap_err();
+/// assert!(matches!(refused, AppendError::EventRule { index: 0, line: 5, .. }), "{refused}");
+/// ```
 pub fn check<S: AsRef<str>>(existing: &[u8], events: &[S]) -> Result<Planned, AppendError> {
     let total = existing.len() as u64;
     if total > MAX_FILE_BYTES as u64 {

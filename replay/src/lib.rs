@@ -3,7 +3,404 @@
 //!
 //! [`Replay`] is the entry point: built from a log's header (which picks the
 //! game and its ruleset), it applies events one at a time and leaves the
-//! state untouched when an event breaks a rule.
+//! state untouched when an event breaks a rule. Around it is what a game
+//! server or a tool needs, each part shown below with an example that runs
+//! as a doctest: [validate](#validate-a-log) a log, [replay it step by
+//! step](#replay-step-by-step), list the [legal actions](#legal-actions),
+//! [apply a move that arrives](#a-move-arrives) to a live game, derive the
+//! [world events the referee owes](#the-referees-part), make [a player's
+//! view](#a-players-view), [hash](#hashes) logs and states, [diff](#diff)
+//! two positions, and [append](#append-durably) to a log file. Reading the
+//! text is `fgn_notation`'s part ([`fgn_notation::parse()`],
+//! [`fgn_notation::Header::parse_event`]). `replay/examples/toy_server.rs`
+//! puts the pieces together into a small game server.
+//!
+//! The examples use one short survival-chess game on an 8x8 board:
+//!
+//! ```text
+//! [Game "survival-chess"]
+//! [Rules "1.0"]
+//! [Board "8x8"]
+//!
+//! 0 w place Ke1 Qd1 Bf1 Pe2 Pf2 Pg2
+//! 0 b place Ke8 Pe7 Pf7 Pg7
+//! 0 w ready
+//! 0 b ready
+//! 1 w e2-e4
+//! 1 b g7-g6
+//! 2 w Qd1-g4
+//! ```
+//!
+//! # Validate a log
+//!
+//! [`validate`] replays a whole [`Game`] and stops at the first rule error:
+//! the [`Verdict`] holds the replay after the last event that applied, how
+//! many did, and the [`RuleError`] with its [`Rule`] id and message.
+//! [`locate`] turns the error's [`Place`] into the line and column of the
+//! file the log was read from. A header that cannot start a game at all
+//! (no engine, a bad parameter tag) is a [`StartError`] instead.
+//!
+//! ```
+//! use fgn_notation::parse;
+//! use fgn_replay::{locate, validate, Phase, Rule};
+//!
+//! const HEADER: &str = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n";
+//! const SETUP: &str = "0 w place Ke1 Qd1 Bf1 Pe2 Pf2 Pg2\n0 b place Ke8 Pe7 Pf7 Pg7\n0 w ready\n0 b ready\n";
+//!
+//! let valid = parse(format!("{HEADER}{SETUP}1 w e2-e4\n1 b g7-g6\n2 w Qd1-g4\n").as_bytes());
+//! assert!(valid.is_ok(), "{:?}", valid.diagnostics);
+//! let verdict = validate(&valid.document.game).unwrap();
+//! assert_eq!(verdict.error, None);
+//! assert_eq!(verdict.applied, 7);
+//! assert_eq!(verdict.replay.phase(), Phase::Playing); // a game in progress is valid
+//!
+//! // Black's king steps onto the open d-file, where white's queen attacks
+//! // it: line 10 breaks a rule.
+//! let invalid = parse(format!("{HEADER}{SETUP}1 w e2-e4\n1 b Ke8-d7\n2 w Qd1-g4\n").as_bytes());
+//! let verdict = validate(&invalid.document.game).unwrap();
+//! let error = verdict.error.unwrap();
+//! assert_eq!(error.rule, Rule::KingSafety);
+//! assert_eq!(error.rule.name(), "king-safety");
+//! assert_eq!(locate(&invalid.document, error.place), (10, 5));
+//! assert_eq!(verdict.applied, 5); // the replay stands after the last good event
+//! assert_eq!(
+//!     error.to_string(),
+//!     "the move leaves black's king attacked; legal moves of the king on e8: Ke8-f8 [king-safety]"
+//! );
+//! ```
+//!
+//! # Replay step by step
+//!
+//! [`Replay::new`] starts a game from its header; [`Replay::apply_next`]
+//! applies one event after another, and [`Replay::state`] is the canonical
+//! state after each: the shared rules' [`Progress`] (whose turn, the phase,
+//! clocks) and the game's [`Position`]. [`Replay::apply_changes`] also
+//! says what each event changed, as typed [`Change`]s.
+//!
+//! ```
+//! use fgn_notation::{parse, Color, MoveNumber};
+//! use fgn_replay::{Position, Replay, Turn};
+//!
+//! let log = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+//!            0 w place Ke1 Qd1 Bf1 Pe2 Pf2 Pg2\n0 b place Ke8 Pe7 Pf7 Pg7\n0 w ready\n0 b ready\n\
+//!            1 w e2-e4\n1 b g7-g6\n2 w Qd1-g4\n";
+//! let game = parse(log.as_bytes()).document.game;
+//! let mut replay = Replay::new(&game.header).unwrap();
+//! let mut after_each = Vec::new();
+//! for event in &game.events {
+//!     replay.apply_next(event).unwrap();
+//!     let state = replay.state();
+//!     let Position::Survival(position) = &state.position else { unreachable!() };
+//!     let turn = match state.progress.turn {
+//!         Some(Turn::Setup { ready }) => format!("setup, ready: white {} black {}", ready.white, ready.black),
+//!         Some(Turn::Move { side, number }) => format!("{} to play move {number}", side.name()),
+//!         None => "decided".to_string(),
+//!     };
+//!     after_each.push(format!("{event}: {} pieces, {turn}", position.pieces.len()));
+//! }
+//! assert_eq!(
+//!     after_each,
+//!     [
+//!         "0 w place Ke1 Qd1 Bf1 Pe2 Pf2 Pg2: 6 pieces, setup, ready: white false black false",
+//!         "0 b place Ke8 Pe7 Pf7 Pg7: 10 pieces, setup, ready: white false black false",
+//!         "0 w ready: 10 pieces, setup, ready: white true black false",
+//!         "0 b ready: 10 pieces, white to play move 1",
+//!         "1 w e2-e4: 10 pieces, black to play move 1",
+//!         "1 b g7-g6: 10 pieces, white to play move 2",
+//!         "2 w Qd1-g4: 10 pieces, black to play move 2",
+//!     ]
+//! );
+//! assert_eq!(replay.turn(), Turn::Move { side: Color::Black, number: MoveNumber(2) });
+//! ```
+//!
+//! # Legal actions
+//!
+//! [`Replay::legal_actions`] lists every player action the rules allow as
+//! the next event, in canonical spelling with the move number it must
+//! carry: what a client offers its player, or a bot picks from.
+//!
+//! ```
+//! use fgn_notation::parse;
+//! use fgn_replay::Replay;
+//!
+//! let log = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+//!            0 w place Ke1 Pe2\n0 b place Ke8\n0 w ready\n0 b ready\n";
+//! let game = parse(log.as_bytes()).document.game;
+//! let replay = fgn_replay::validate(&game).unwrap().replay;
+//! let legal: Vec<String> = replay.legal_actions().iter().map(|e| e.to_string()).collect();
+//! assert_eq!(legal.len(), 6); // the king's four steps and the pawn's two
+//! assert!(legal.contains(&"1 w e2-e4".to_string()));
+//! assert!(legal.contains(&"1 w Ke1-d1".to_string()));
+//! // Each of them applies; nothing else does.
+//! for event in replay.legal_actions() {
+//!     assert!(replay.clone().apply_next(&event).is_ok());
+//! }
+//! ```
+//!
+//! # A move arrives
+//!
+//! A server holds the live [`Replay`] of each game. When a player sends an
+//! event line, the server reads it for the game
+//! ([`fgn_notation::Header::parse_event`]: a syntax error is a
+//! [`fgn_notation::Diagnostic`] with its column), completes its spelling
+//! ([`Replay::canonical`]: the check markers canonical FGN writes) and
+//! applies it. A refused event is a [`RuleError`] to send back, and the game
+//! is exactly as it was: the next event may be tried at once.
+//!
+//! ```
+//! use fgn_notation::parse;
+//! use fgn_replay::{validate, Rule};
+//!
+//! let log = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+//!            0 w place Ke1 Qd1 Bf1 Pe2 Pf2 Pg2\n0 b place Ke8 Pe7 Pf7 Pg7\n0 w ready\n0 b ready\n\
+//!            1 w e2-e4\n";
+//! let header = parse(log.as_bytes()).document.game.header;
+//! let mut live = validate(&parse(log.as_bytes()).document.game).unwrap().replay;
+//!
+//! // Black tries to move its pawn three squares: refused, with the rule it breaks.
+//! let before = live.state();
+//! let event = header.parse_event("1 b e7-e4").unwrap();
+//! let refused = live.apply_next(&event).unwrap_err();
+//! assert_eq!(refused.rule, Rule::Move);
+//! assert!(refused.message.contains("e7"), "{refused}");
+//! assert_eq!(live.state(), before); // the game is unchanged
+//! assert_eq!(live.events_applied(), 5);
+//!
+//! // A line that is not FGN is refused before the rules see it.
+//! let syntax = header.parse_event("1 b e7-e99").unwrap_err();
+//! assert_eq!(syntax.column, 8);
+//! assert_eq!(syntax.message, "in `e7-e99`: expected a target square or `?`, found `e99`");
+//!
+//! // A legal move, written without its check marker: completed, then applied.
+//! let event = header.parse_event("1 b e7-e5").unwrap();
+//! let event = live.canonical(&event).unwrap_or(event);
+//! live.apply_next(&event).unwrap();
+//! let event = header.parse_event("2 w Bf1-b5").unwrap();
+//! let event = live.canonical(&event).unwrap_or(event);
+//! assert_eq!(event.to_string(), "2 w Bf1-b5+");
+//! live.apply_next(&event).unwrap();
+//! assert_eq!(live.events_applied(), 7);
+//! ```
+//!
+//! # The referee's part
+//!
+//! In open-world-chess and magic-draughts the world acts too: spawns,
+//! damage rolls and clones, reveals of hidden numbers, the result once the
+//! game is decided, and the seed after it. The server keeps the world seed
+//! secret (the header publishes its commitment, `SeedCommit`), and after
+//! each player's event [`Replay::owed_world_events`] (the [`referee`])
+//! derives from it every world event the rules owe, in order, until a
+//! player is to act. Timeouts come from the clocks, not from the seed:
+//! [`Replay::due_timeout`] is the `@ timeout` owed at a clock reading.
+//!
+//! ```
+//! use fgn_notation::{parse, Action, Clock};
+//! use fgn_replay::{Phase, Replay};
+//!
+//! // A magic-draughts game: every checker has a hidden number that the seed gives.
+//! let seed = [42u8; 32];
+//! let commit: String = fgn_replay::seed::commitment(&seed).iter().map(|b| format!("{b:02x}")).collect();
+//! let log = format!(
+//!     "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[TimeControl \"move=60\"]\n[SeedCommit \"blake3:{commit}\"]\n\n\
+//!      1 w e3-f4 {{t=5}}\n1 b h6-g5 {{t=9}}\n"
+//! );
+//! let doc = parse(log.as_bytes()).document;
+//! let mut live = fgn_replay::validate(&doc.game).unwrap().replay;
+//! assert!(live.owed_world_events(&seed).is_empty()); // nothing is owed: white is to move
+//!
+//! // White captures on g5: the world owes the captured checker's number.
+//! live.apply_next(&doc.game.header.parse_event("2 w f4:h6 {t=12}").unwrap()).unwrap();
+//! let owed = live.owed_world_events(&seed);
+//! assert_eq!(owed.len(), 1);
+//! let Action::Reveal { square, number } = owed[0].action else { panic!("{}", owed[0]) };
+//! assert_eq!(square.to_string(), "g5");
+//! assert!((0..=5).contains(&number.get()));
+//! for event in &owed {
+//!     live.apply_next(event).unwrap(); // the server appends them to the log too
+//! }
+//!
+//! // Black thinks for too long: its 60 seconds, from t=12, run out at t=72.
+//! assert_eq!(live.due_timeout(Clock(71_999)), None);
+//! let timeout = live.due_timeout(Clock(72_000)).unwrap();
+//! assert_eq!(timeout.to_string(), "2 @ timeout b {t=72}");
+//! live.apply_next(&timeout).unwrap();
+//! // White does not grant extra time: black loses on time; the referee
+//! // owes the result, then reveals the seed, which anyone can check.
+//! live.apply_next(&doc.game.header.parse_event("2 w extra no").unwrap()).unwrap();
+//! let end: Vec<String> = live.owed_world_events(&seed).iter().map(|e| e.to_string()).collect();
+//! assert_eq!(end[0], "2 @ result 1-0 timeout");
+//! assert!(end[1].starts_with("2 @ seed "));
+//! for event in live.owed_world_events(&seed) {
+//!     live.apply_next(&event).unwrap();
+//! }
+//! assert!(matches!(live.phase(), Phase::Over(_)));
+//! assert!(live.finish().is_ok()); // nothing owed is missing
+//! ```
+//!
+//! # A player's view
+//!
+//! What a player may see of a log is decided here, never by the caller:
+//! [`view()`] writes the log as one player knew it (survival-chess's
+//! opponent's setup hidden until both are ready, open-world-chess's fog,
+//! magic-draughts's seed left out), and [`ViewWriter`] streams it as the
+//! full log grows, which is what a server sends each player.
+//! [`Replay::knowledge`] is what a viewer knows now, as a value.
+//!
+//! ```
+//! use fgn_notation::{parse, Color};
+//! use fgn_replay::{view, KnownPosition, Viewer, ViewWriter};
+//!
+//! let log = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+//!            0 w place Ke1 Qd1 Bf1 Pe2 Pf2 Pg2\n0 b place Ke8 Pe7 Pf7 Pg7\n0 w ready\n0 b ready\n1 w e2-e4\n";
+//! let game = parse(log.as_bytes()).document.game;
+//!
+//! // Black's view: white's placements are hidden until both are ready,
+//! // then the world shows white's setup as it stands.
+//! let black = view(&game, Color::Black).unwrap();
+//! assert_eq!(black.header.get("Perspective"), Some("black"));
+//! let lines: Vec<String> = black.events.iter().map(|e| e.to_string()).collect();
+//! assert_eq!(
+//!     lines,
+//!     [
+//!         "0 b place Ke8 Pe7 Pf7 Pg7",
+//!         "0 w ready",
+//!         "0 b ready",
+//!         "0 @ setup w Qd1 Ke1 Bf1 Pe2 Pf2 Pg2",
+//!         "1 w e2-e4",
+//!     ]
+//! );
+//!
+//! // The same, streamed: the view's lines for each event of the full log.
+//! let mut writer = ViewWriter::new(&game.header, Color::Black).unwrap();
+//! let mut out = Vec::new();
+//! writer.push(0, &game.events[0], &mut out).unwrap();
+//! assert!(out.is_empty()); // black sees nothing of white's placement
+//!
+//! // What black knows during the setup: its own pieces only.
+//! let mut replay = fgn_replay::Replay::new(&game.header).unwrap();
+//! for event in &game.events[..2] {
+//!     replay.apply_next(event).unwrap();
+//! }
+//! let KnownPosition::Survival(known) = replay.knowledge(Viewer::Black).position else { unreachable!() };
+//! assert_eq!(known.hidden_setups, [Color::White]);
+//! assert_eq!(known.position.pieces.len(), 4);
+//! ```
+//!
+//! # Hashes
+//!
+//! A log hash ([`loghash::chain`], `fgn hash`) is a chain over the log's
+//! canonical text, one value per event, so a newer download is checked to
+//! extend an older one; a state hash ([`Replay::state_hash`]) and a
+//! knowledge hash ([`Replay::knowledge_hash`]) are blake3 over the
+//! documented bytes of [`State`] and [`Knowledge`] (docs/hashing.md).
+//! Comments and spelling never change a hash.
+//!
+//! ```
+//! use fgn_notation::parse;
+//! use fgn_replay::{loghash, validate, Viewer};
+//!
+//! let header = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n";
+//! let setup = "0 w place Ke1 Pe2\n0 b place Ke8 Pe7\n0 w ready\n0 b ready\n";
+//! let a = parse(format!("{header}{setup}1 w e2-e4\n").as_bytes()).document.game;
+//! let b = parse(format!("{header}{setup}1 w E2-E4 ; the same move, spelled otherwise\n").as_bytes()).document.game;
+//! let (chain_a, chain_b) = (loghash::chain(&a), loghash::chain(&b));
+//! assert_eq!(chain_a.log_hash(), chain_b.log_hash());
+//! assert!(chain_a.log_hash().to_string().starts_with("blake3:"));
+//! // Each prefix of the log has its own value: the hash after the setup
+//! // is the log hash of the log cut there.
+//! let mut prefix = a.clone();
+//! prefix.events.truncate(4);
+//! assert_eq!(loghash::chain(&prefix).log_hash(), chain_a.events[3]);
+//!
+//! let replay = validate(&a).unwrap().replay;
+//! assert_ne!(replay.state_hash(), validate(&prefix).unwrap().replay.state_hash());
+//! // Once both setups are shown, white and black know the same position.
+//! assert_eq!(replay.knowledge(Viewer::White).position, replay.knowledge(Viewer::Black).position);
+//! ```
+//!
+//! # Diff
+//!
+//! [`state_changes`] (and [`knowledge_changes`] for what one viewer knows)
+//! compares two positions of one game into typed [`Change`]s: what moved,
+//! was captured, died, changed HP, what objects, coins, charges and
+//! reveals differ (`fgn diff`, docs/json.md "Changes"). Given the event
+//! that led from one to the other, the pieces are paired by its squares.
+//!
+//! ```
+//! use fgn_notation::parse;
+//! use fgn_replay::{state_changes, validate, Change};
+//!
+//! let header = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n";
+//! let setup = "0 w place Ke1 Qd1 Pe2\n0 b place Ke8 Pd7\n0 w ready\n0 b ready\n";
+//! let a = parse(format!("{header}{setup}1 w e2-e4\n1 b d7-d5\n2 w e4xd5\n").as_bytes()).document.game;
+//! let b = parse(format!("{header}{setup}1 w e2-e4\n1 b d7-d5\n2 w Qd1-g4\n").as_bytes()).document.game;
+//! let (a, b) = (validate(&a).unwrap().replay.state(), validate(&b).unwrap().replay.state());
+//!
+//! // Two games that part at the last move: what only the first has is
+//! // `removed`, what only the second has is `placed`.
+//! let changes = state_changes(&a, &b, None);
+//! let json: Vec<String> = changes.iter().map(|c| serde_json::to_string(c).unwrap()).collect();
+//! assert_eq!(
+//!     json,
+//!     [
+//!         r#"{"type":"removed","square":"d1","color":"w","piece":"Q"}"#,
+//!         r#"{"type":"placed","square":"e4","color":"w","piece":"P"}"#,
+//!         r#"{"type":"placed","square":"g4","color":"w","piece":"Q"}"#,
+//!         r#"{"type":"removed","square":"d5","color":"w","piece":"P"}"#,
+//!         r#"{"type":"placed","square":"d5","color":"b","piece":"P"}"#,
+//!     ]
+//! );
+//!
+//! // With the event that led there, its squares pair the pieces: the
+//! // account of one capture.
+//! let mut replay = validate(&parse(format!("{header}{setup}1 w e2-e4\n1 b d7-d5\n").as_bytes()).document.game)
+//!     .unwrap()
+//!     .replay;
+//! let capture = parse(format!("{header}2 w e4xd5\n").as_bytes()).document.game.events.remove(0);
+//! let account = replay.apply_changes(replay.events_applied(), &capture).unwrap();
+//! assert!(account.contains(&Change::Captured {
+//!     square: "d5".parse().unwrap(),
+//!     color: fgn_notation::Color::Black,
+//!     piece: fgn_replay::changes::Piece::Chess(fgn_notation::PieceKind::Pawn),
+//! }));
+//! assert!(account.iter().any(|c| matches!(c, Change::Moved { .. })), "{account:?}");
+//! ```
+//!
+//! # Append durably
+//!
+//! [`append::append`] adds event lines to a log file: under an exclusive
+//! lock it reads and replays the file, checks the new events, writes them
+//! in canonical spelling with one append and syncs them. All or nothing: a
+//! refused event leaves the file as it was, and the error says which event
+//! and rule ([`append::AppendError`]).
+//!
+//! ```
+//! use fgn_replay::append::{append, AppendError};
+//! use fgn_replay::Rule;
+//!
+//! let dir = std::env::temp_dir().join(format!("fgn-append-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let path = dir.join("game.fgn");
+//! std::fs::write(
+//!     &path,
+//!     "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+//!      0 w place Ke1 Qd1 Bf1 Pe2 Pf2 Pg2\n0 b place Ke8 Pe7 Pf7 Pg7\n0 w ready\n0 b ready\n",
+//! )
+//! .unwrap();
+//!
+//! let appended = append(&path, &["1 w e2-e4", "1 b g7-g6"]).unwrap();
+//! assert_eq!(appended.events, 6);
+//!
+//! // An illegal event: nothing of the batch is written.
+//! let before = std::fs::read(&path).unwrap();
+//! let Err(AppendError::EventRule { index, error, line, .. }) = append(&path, &["2 w Qd1-g4", "2 b Ke8-e9"]) else {
+//!     panic!("the king cannot leave the board");
+//! };
+//! assert_eq!((index, line), (1, 12));
+//! assert_eq!(error.rule, Rule::Square);
+//! assert_eq!(std::fs::read(&path).unwrap(), before);
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
 
 pub mod append;
 pub mod changes;
@@ -51,6 +448,13 @@ pub use ruleset::{Overridden, Params, RulesFile, Ruleset};
 pub use session::{Decision, Engine, Phase, Session, Turn};
 pub use state::{Knowledge, KnownPosition, Position, Progress, State};
 pub use view::{replayable, view, ViewError, ViewWriter};
+
+/// docs/snapshot-testing.md, included so that the Rust code in it is
+/// compiled and run as doctests: the document's example of snapshot-testing
+/// one's own ruleset cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/snapshot-testing.md")]
+pub struct SnapshotTestingDoc;
 
 /// A game being replayed, whatever the game.
 #[derive(Clone, Debug)]
@@ -197,12 +601,46 @@ impl Replay {
         each_game!(self, s => s.apply(index, event))
     }
 
+    /// Applies `event` as the next event of the log, the one with index
+    /// [`Replay::events_applied`]: what a server does when an event
+    /// arrives. On error the replay is unchanged, so the caller may refuse
+    /// the event and go on.
+    ///
+    /// ```
+    /// use fgn_notation::parse;
+    /// use fgn_replay::{Replay, Rule};
+    ///
+    /// let header = parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n").document.game.header;
+    /// let mut replay = Replay::new(&header).unwrap();
+    /// replay.apply_next(&header.parse_event("0 w place Ke1 Pe2").unwrap()).unwrap();
+    /// // A white piece on black's half is refused, and the setup stays as it was.
+    /// let before = replay.state();
+    /// let error = replay.apply_next(&header.parse_event("0 w place Qd8").unwrap()).unwrap_err();
+    /// assert_eq!(error.rule, Rule::Setup);
+    /// assert_eq!(replay.state(), before);
+    /// assert_eq!(replay.events_applied(), 1);
+    /// ```
+    pub fn apply_next(&mut self, event: &Event) -> Result<(), RuleError> {
+        self.apply(self.events_applied(), event)
+    }
+
     /// Applies the event like [`Replay::apply`] and gives the account of
     /// what it changed in the state: [`state_changes`] of the states before
     /// and after it (empty for an event that changes nothing, such as
     /// chat). On error the replay is unchanged and there is no account. The
     /// account costs two states and their comparison per event, so
     /// validation uses [`Replay::apply`].
+    ///
+    /// ```
+    /// use fgn_notation::parse;
+    /// use fgn_replay::{Change, Replay};
+    ///
+    /// let header = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n").document.game.header;
+    /// let mut replay = Replay::new(&header).unwrap();
+    /// let account = replay.apply_changes(0, &header.parse_event("1 w c3-d4").unwrap()).unwrap();
+    /// assert!(matches!(account[0], Change::Moved { from: Some(f), to: Some(t), .. }
+    ///     if f.to_string() == "c3" && t.to_string() == "d4"));
+    /// ```
     pub fn apply_changes(&mut self, index: usize, event: &Event) -> Result<Vec<Change>, RuleError> {
         let before = self.state();
         self.apply(index, event)?;
@@ -326,6 +764,18 @@ impl Replay {
     /// `extra`, salts (any bytes a player picks) and world events are not
     /// listed, so the list is empty while a timeout awaits its answer, the
     /// world owes an event, or the game is decided.
+    ///
+    /// ```
+    /// use fgn_notation::parse;
+    /// use fgn_replay::Replay;
+    ///
+    /// // Plain Russian draughts: white has seven first moves.
+    /// let header = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n").document.game.header;
+    /// let replay = Replay::new(&header).unwrap();
+    /// let moves: Vec<String> = replay.legal_actions().iter().map(|e| e.to_string()).collect();
+    /// assert_eq!(moves.len(), 7);
+    /// assert!(moves.contains(&"1 w c3-d4".to_string()));
+    /// ```
     pub fn legal_actions(&self) -> Vec<Event> {
         let mut out = Vec::new();
         each_game!(self, s => {
@@ -394,6 +844,20 @@ pub struct Verdict {
 }
 
 /// Replays a whole game, stopping at the first rule error.
+///
+/// ```
+/// use fgn_notation::parse;
+/// use fgn_replay::{validate, Rule, StartError};
+///
+/// let game = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n1 b d6-c5\n2 w d4-e5\n").document.game;
+/// let verdict = validate(&game).unwrap();
+/// assert_eq!(verdict.error.map(|e| e.rule), None);
+///
+/// // A header the rules cannot start from is no verdict at all.
+/// let game = parse(b"[Game \"magic-draughts\"]\n[Rules \"0.9\"]\n").document.game;
+/// let Err(StartError::Header { tag, error }) = validate(&game) else { panic!() };
+/// assert_eq!((tag.as_deref(), error.rule), (Some("Rules"), Rule::RulesVersion));
+/// ```
 pub fn validate(game: &Game) -> Result<Verdict, StartError> {
     let replay = Replay::new(&game.header)?;
     Ok(run(replay, game, Vec::new()))

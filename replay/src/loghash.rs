@@ -62,6 +62,17 @@ pub fn fold(previous: Digest, line: &str) -> Digest {
 /// hashed in the spelling the parser gives them (lower-case squares, `P`
 /// dropped), since the rules can no longer say which markers are right; the
 /// header's own rules decide (a `--rules` file never changes a log hash).
+///
+/// ```
+/// use fgn_notation::parse;
+///
+/// let game = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n1 b d6-c5\n").document.game;
+/// let chain = fgn_replay::loghash::chain(&game);
+/// assert_eq!(chain.events.len(), 2);
+/// assert_eq!(chain.log_hash(), chain.events[1]);
+/// // Each value folds one more event into the one before it.
+/// assert_eq!(fgn_replay::loghash::fold(chain.events[0], "1 b d6-c5"), chain.log_hash());
+/// ```
 pub fn chain(game: &Game) -> Chain {
     let canonical = crate::complete_markers(game);
     let header = header_value(&canonical);

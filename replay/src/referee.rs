@@ -3,7 +3,7 @@
 //! rolls and clones of open-world-chess and the reveals of magic-draughts
 //! (from the engines' derive functions and [`Draws`]), the result once the
 //! game is decided, and the `@ seed` reveal after it. Timeouts are not the
-//! referee's: they come from clocks.
+//! seed's: they come from clocks ([`Replay::due_timeout`]).
 //!
 //! The random game generators (`owc::random`, `magic::random`) take their
 //! world events from here too, so a generated log, a server running a game
@@ -38,7 +38,7 @@
 //! assert!(end[1].starts_with("0 @ seed "));
 //! ```
 
-use fgn_notation::{Action, Actor, Color, Event, MagicNumber, Seed};
+use fgn_notation::{Action, Actor, Clock, Color, Event, MagicNumber, Seed};
 
 use crate::magic::{derive_numbers, Checker, MagicDraughts};
 use crate::owc::{derive_clone, derive_damage, derive_spawn, OpenWorld};
@@ -97,6 +97,67 @@ impl Replay {
     }
 }
 
+impl Replay {
+    /// The `@ result` the rules owe now: the game is decided and every
+    /// world event its last action owes is in. It needs no seed: it is what
+    /// a server writes after a deciding move of survival-chess or
+    /// great-war-chess, whose world owes nothing else (in the games with a
+    /// seed, [`Replay::owed_world_events`] includes it).
+    ///
+    /// ```
+    /// use fgn_notation::parse;
+    ///
+    /// let log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+    ///             0 w place Ke1 Ra1\n0 b place Kh8 Pg7 Ph7\n0 w ready\n0 b ready\n";
+    /// let mut replay = fgn_replay::validate(&parse(log).document.game).unwrap().replay;
+    /// assert_eq!(replay.owed_result(), None); // the game goes on
+    /// let header = parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n").document.game.header;
+    /// replay.apply_next(&header.parse_event("1 w Ra1-a8#").unwrap()).unwrap();
+    /// let result = replay.owed_result().map(|e| e.to_string());
+    /// assert_eq!(result.as_deref(), Some("1 @ result 1-0 mate"));
+    /// ```
+    pub fn owed_result(&self) -> Option<Event> {
+        Some(Event {
+            n: self.progress().last_number,
+            actor: Actor::World,
+            action: result_action(self)?,
+            clock_ms: None,
+        })
+    }
+
+    /// The `@ timeout` the clocks owe at the clock reading `now` (in
+    /// milliseconds since the game began): the event a server writes when a
+    /// side's time limit has run out while it was to act. `None` when no
+    /// side's time is up at `now` (or the game has no time limit, or a side
+    /// may not time out now: the game is decided, or a timeout awaits its
+    /// answer). White's setup time is asked about before black's; after
+    /// one timeout is applied, the other may be due too. The event is the
+    /// one the rules accept: it is tried on a copy of the replay, so the
+    /// time rules are decided where they are kept, in the session.
+    ///
+    /// ```
+    /// use fgn_notation::{parse, Clock};
+    ///
+    /// let log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n[TimeControl \"setup=120 move=60\"]\n\n\
+    ///             0 w place Ke1 Pe2 {t=3}\n";
+    /// let replay = fgn_replay::validate(&parse(log).document.game).unwrap().replay;
+    /// // Both setups are timed from the start: white placed, black did nothing.
+    /// assert_eq!(replay.due_timeout(Clock(119_999)), None);
+    /// assert_eq!(replay.due_timeout(Clock(120_000)).unwrap().to_string(), "0 @ timeout w {t=120}");
+    /// ```
+    pub fn due_timeout(&self, now: Clock) -> Option<Event> {
+        [Color::White, Color::Black].into_iter().find_map(|color| {
+            let event = Event {
+                n: self.progress().last_number,
+                actor: Actor::World,
+                action: Action::Timeout { color },
+                clock_ms: Some(now),
+            };
+            self.clone().apply_next(&event).is_ok().then_some(event)
+        })
+    }
+}
+
 /// The draws of the game `replay` is, under its world seed: the one place
 /// the referee gets them, so that a key that also depends on the log (the
 /// players' salts) is wired in here alone.
@@ -113,11 +174,19 @@ fn owed_action(replay: &Replay, seed: &[u8; 32]) -> Option<Action> {
         // while the world owes an event.
         Phase::AwaitingExtra { .. } => None,
         Phase::Over(_) => awaits_seed(replay).then_some(Action::Seed { seed: Seed(*seed) }),
+        Phase::ResultDue(_) if !owes(replay) => result_action(replay),
+        Phase::ResultDue(_) | Phase::Playing => outcome(replay, &draws(replay, seed)),
+    }
+}
+
+/// The result a decided game owes, once nothing else is owed before it.
+fn result_action(replay: &Replay) -> Option<Action> {
+    match replay.phase() {
         Phase::ResultDue(d) if !owes(replay) => Some(Action::Result {
             outcome: d.outcome,
             reason: d.reason,
         }),
-        Phase::ResultDue(_) | Phase::Playing => outcome(replay, &draws(replay, seed)),
+        _ => None,
     }
 }
 

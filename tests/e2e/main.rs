@@ -15,4 +15,5 @@ mod parallel;
 mod replay_cmds;
 mod schema;
 mod show_json;
+mod toy_server;
 mod views;

@@ -86,6 +86,30 @@ impl std::fmt::Display for ViewError {
 /// `side` comes back unchanged (viewing a view again changes nothing); a
 /// view of the other side is refused. A log with a rule error gives
 /// [`ViewError::Rule`] with the view of the events before the faulty one.
+///
+/// ```
+/// use fgn_notation::{parse, Color};
+/// use fgn_replay::{view, ViewError};
+///
+/// // A magic-draughts game whose seed the world revealed at the end.
+/// let seed = [1u8; 32];
+/// let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<String>();
+/// let log = format!(
+///     "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[SeedCommit \"blake3:{}\"]\n\n\
+///      0 w resign\n0 @ result 0-1 resign\n0 @ seed {}\n",
+///     hex(&fgn_replay::seed::commitment(&seed)),
+///     hex(&seed)
+/// );
+/// let game = parse(log.as_bytes()).document.game;
+/// let white = view(&game, Color::White).unwrap();
+/// // The view leaves the seed out (it would tell the numbers of checkers
+/// // still hidden in a longer game) and says whose view it is.
+/// let lines: Vec<String> = white.events.iter().map(|e| e.to_string()).collect();
+/// assert_eq!(lines, ["0 w resign", "0 @ result 0-1 resign"]);
+/// assert_eq!(white.perspective(), Some(Color::White));
+/// assert_eq!(view(&white, Color::White).unwrap(), white);
+/// assert!(matches!(view(&white, Color::Black), Err(ViewError::OtherSide { .. })));
+/// ```
 pub fn view(game: &Game, side: Color) -> Result<Game, ViewError> {
     // A game without an engine is refused before anything else, views of
     // it included: nothing can say what its players see.
