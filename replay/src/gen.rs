@@ -309,9 +309,9 @@ pub enum GenError {
     /// in the game API, reported rather than written.
     Refused {
         /// The event.
-        event: Event,
+        event: Box<Event>,
         /// Why the rules refused it.
-        error: RuleError,
+        error: Box<RuleError>,
     },
 }
 
@@ -537,7 +537,10 @@ impl Maker<'_> {
                 self.events.push(event);
                 Ok(())
             }
-            Err(error) => Err(GenError::Refused { event, error }),
+            Err(error) => Err(GenError::Refused {
+                event: Box::new(event),
+                error: Box::new(error),
+            }),
         }
     }
 
