@@ -708,7 +708,10 @@ impl Maker<'_> {
     /// it would have declared `ready` (and then the other side's too, if
     /// it is not ready by that time either). `false` when nothing can be done.
     fn setup_step(&mut self, ready: fgn_notation::ByColor<bool>, late: &mut [bool; 2]) -> Result<bool, GenError> {
-        let sides: Vec<Color> = [Color::White, Color::Black].into_iter().filter(|&c| !ready[c]).collect();
+        let sides: Vec<Color> = [Color::White, Color::Black]
+            .into_iter()
+            .filter(|&c| !ready[c])
+            .collect();
         if sides.is_empty() {
             return Ok(false);
         }
@@ -745,9 +748,7 @@ impl Maker<'_> {
                 self.push(Event {
                     n: self.carried(),
                     actor: Actor::World,
-                    action: Action::Timeout {
-                        color: side.opponent(),
-                    },
+                    action: Action::Timeout { color: side.opponent() },
                     clock_ms: Some(Clock(at)),
                 })?;
             }

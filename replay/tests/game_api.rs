@@ -404,7 +404,8 @@ fn magic_draughts_legal_actions_are_exactly_the_legal_ones() {
 #[test]
 fn every_state_and_knowledge_hashes() {
     use fgn_notation::GameKind;
-    let of = |game: GameKind, plies: usize| (0..4u64).map(move |i| generated(fgn_replay::gen::Options::new(game, i), plies));
+    let of =
+        |game: GameKind, plies: usize| (0..4u64).map(move |i| generated(fgn_replay::gen::Options::new(game, i), plies));
     let games = of(GameKind::OpenWorldChess, 100)
         .chain(of(GameKind::MagicDraughts, 200))
         .chain(of(GameKind::SurvivalChess, 100))
@@ -535,7 +536,10 @@ fn great_war_chess_games_from_the_generator_keep_the_promises() {
             charges: 12,
             ..GreatWarRules::default()
         };
-        let game: Game = generated(fgn_replay::gen::Options::under(fgn_replay::Ruleset::GreatWar(rules), seed), 200);
+        let game: Game = generated(
+            fgn_replay::gen::Options::under(fgn_replay::Ruleset::GreatWar(rules), seed),
+            200,
+        );
         let mut replay = Replay::new(&game.header).expect("supported");
         for (i, e) in game.events.iter().enumerate() {
             // Every point of play, and the setup's last points, are checked

@@ -1,8 +1,8 @@
 //! Generated open-world-chess games validate with their revealed seed, and
 //! changing any one recorded outcome fails validation at that event.
 
-use fgn_notation::{Action, ObjectKind};
 use fgn_notation::Game;
+use fgn_notation::{Action, ObjectKind};
 use fgn_replay::gen::{generate, Options};
 use fgn_replay::ruleset::OpenWorldRules;
 use fgn_replay::{validate, Phase, Place, Ruleset};
