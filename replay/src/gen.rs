@@ -168,14 +168,21 @@ pub struct Rates {
     pub extra: Rate,
 }
 
+impl Rates {
+    /// No chat and no resignations; a timeout in 50 decisions (where the
+    /// rules have a time limit and clocks run); extra time granted half the
+    /// time.
+    pub const DEFAULT: Rates = Rates {
+        chat: Rate::NEVER,
+        resign: Rate::NEVER,
+        timeout: Rate(20_000),
+        extra: Rate(500_000),
+    };
+}
+
 impl Default for Rates {
     fn default() -> Rates {
-        Rates {
-            chat: Rate::NEVER,
-            resign: Rate::NEVER,
-            timeout: Rate(20_000),
-            extra: Rate(500_000),
-        }
+        Rates::DEFAULT
     }
 }
 
@@ -215,6 +222,12 @@ pub struct Options {
 }
 
 impl Options {
+    /// The default cap on decisions after setup.
+    pub const DEFAULT_PLIES: usize = 300;
+
+    /// The default finishing bias.
+    pub const DEFAULT_FINISH: Rate = Rate(900_000);
+
     /// The default options for `game` from `seed` (the first game of the
     /// batch): the game's default rules, 300 decisions, a random setup, no
     /// salts, no clocks, no chat or resignations, a 0.9 finishing bias and a
@@ -224,12 +237,12 @@ impl Options {
             seed,
             index: 1,
             rules: Ruleset::defaults(game).expect("every game has a ruleset"),
-            plies: 300,
+            plies: Options::DEFAULT_PLIES,
             setup: Setup::Random,
             salts: None,
             clocks: false,
-            rates: Rates::default(),
-            finish: Rate(900_000),
+            rates: Rates::DEFAULT,
+            finish: Options::DEFAULT_FINISH,
             resign_at_cap: true,
         }
     }
