@@ -6,6 +6,7 @@
 
 mod cmd_append;
 mod cmd_diff;
+mod cmd_gen;
 mod cmd_hash;
 mod cmd_impact;
 mod cmd_replay;
@@ -307,6 +308,21 @@ enum Command {
         #[arg(value_name = "B")]
         b: PathBuf,
     },
+    /// Make random legal games of a game, played through the game API.
+    ///
+    /// Players choose among the legal actions (preferring mates and
+    /// captures, --finish), the session rules check every event (clocks,
+    /// timeouts and their extra-time answers, resignations, chat, salts,
+    /// results) and the referee writes every world event (spawns, rolls,
+    /// clones, reveals, the result, the seed). In open-world-chess and
+    /// magic-draughts the world seed is derived from N, committed in the
+    /// header and revealed after the result. The same arguments give
+    /// byte-identical files. Exit 0 when the games are written; 2 for
+    /// arguments that cannot make a game (a bad rules file, --board,
+    /// --time-control, --salts in a game without a world seed, --setup
+    /// classical outside survival-chess) or a file that cannot be written.
+    /// See docs/gen.md.
+    Gen(cmd_gen::GenArgs),
     /// Convert one JSON game (as `fgn json` writes it) back to canonical FGN.
     FromJson {
         /// A JSON file or `-`.
@@ -354,6 +370,7 @@ fn main() -> ExitCode {
         Command::Append { repair: true, file, .. } => cmd_append::repair(file, &mut rep),
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
         Command::FromJson { path } => cmd_syntax::from_json_cmd(path, &mut rep),
+        Command::Gen(args) => cmd_gen::gen(args, &mut rep),
         Command::Validate { verbose, rules, paths } => {
             cmd_replay::validate(paths, rules.as_deref(), *verbose, &mut rep)
         }

@@ -12,11 +12,31 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Action, BoardSize, Game};
-use fgn_replay::gwc::random::random_game as random_gwc;
-use fgn_replay::magic::random::random_game as random_draughts;
-use fgn_replay::owc::random::random_game as random_owc;
-use fgn_replay::ruleset::{GreatWarRules, OpenWorldRules};
-use fgn_replay::survival::random::random_game as random_survival;
+use fgn_replay::gen::{generate, Options, Rate, Setup};
+use fgn_replay::ruleset::{Board, DraughtsRules, GreatWarRules, OpenWorldRules, SurvivalRules};
+use fgn_replay::Ruleset;
+
+/// A generated game under `rules` from `seed`, at most `plies` decisions
+/// long and left open there: long games of uniformly random legal actions.
+fn random_game(rules: Ruleset, setup: Setup, seed: u64, plies: usize) -> Game {
+    let options = Options {
+        setup,
+        plies,
+        finish: Rate::NEVER,
+        resign_at_cap: false,
+        ..Options::under(rules, seed)
+    };
+    generate(&options).expect("a generated game")
+}
+
+/// A survival-chess game from the classical setup on a `size` board.
+fn random_survival(size: BoardSize, seed: u64, plies: usize) -> Game {
+    let rules = Ruleset::Survival(SurvivalRules {
+        board: Board(size),
+        ..SurvivalRules::default()
+    });
+    random_game(rules, Setup::Classical, seed, plies)
+}
 
 /// Runs `f` repeatedly for at least `min` and returns the best time per run,
 /// which is the least disturbed by the rest of the machine.
@@ -123,7 +143,13 @@ fn main() {
     header("magic-draughts (seeded; spells and reveals included)", "plies");
     for magic in [true, false] {
         let games: Vec<Game> = (0..count)
-            .map(|i| random_draughts(std::array::from_fn(|b| (b * 13 + i) as u8), magic, i as u64, 300))
+            .map(|i| {
+                let rules = Ruleset::Draughts(DraughtsRules {
+                    magic,
+                    ..DraughtsRules::default()
+                });
+                random_game(rules, Setup::Random, i as u64, 300)
+            })
             .collect();
         measure(if magic { "magic" } else { "plain" }, &games, moves, min);
     }
@@ -142,7 +168,7 @@ fn main() {
         ),
     ] {
         let games: Vec<Game> = (0..count)
-            .map(|i| random_owc(rules.clone(), std::array::from_fn(|b| (b * 7 + i) as u8), i as u64, 600))
+            .map(|i| random_game(Ruleset::OpenWorld(rules.clone()), Setup::Random, i as u64, 400))
             .collect();
         measure(label, &games, |g| g.events.len(), min);
     }
@@ -161,7 +187,7 @@ fn main() {
         ),
     ] {
         let games: Vec<Game> = (0..count)
-            .map(|i| random_gwc(rules.clone(), i as u64 + 1, 300))
+            .map(|i| random_game(Ruleset::GreatWar(rules.clone()), Setup::Random, i as u64 + 1, 300))
             .collect();
         measure(label, &games, |g| g.events.len(), min);
     }

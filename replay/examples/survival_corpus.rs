@@ -13,7 +13,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use fgn_notation::{Action, BoardSize, Check, PieceKind, Reason};
-use fgn_replay::survival::random::random_game;
+use fgn_replay::gen::{generate, Options, Rate, Setup};
+use fgn_replay::ruleset::{Board, SurvivalRules};
+use fgn_replay::Ruleset;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,10 +25,22 @@ fn main() {
     let max_plies: usize = args.get(2).map_or(400, |m| m.parse().expect("MAX_PLIES is a number"));
     let dir = out.join("fgn");
     std::fs::create_dir_all(&dir).expect("the output directory can be made");
-    let size = BoardSize { files: 8, ranks: 8 };
+    let rules = Ruleset::Survival(SurvivalRules {
+        board: Board(BoardSize { files: 8, ranks: 8 }),
+        ..SurvivalRules::default()
+    });
     let (mut uci, mut plies, mut bytes) = (String::new(), 0usize, 0usize);
     for seed in 1..=count {
-        let game = random_game(size, seed, max_plies);
+        // Uniformly random moves from the classical setup, left open at
+        // the cap: long chess games without a resignation to convert.
+        let options = Options {
+            setup: Setup::Classical,
+            plies: max_plies,
+            finish: Rate::NEVER,
+            resign_at_cap: false,
+            ..Options::under(rules.clone(), seed)
+        };
+        let game = generate(&options).expect("a generated game");
         let text = game.canonical_text();
         bytes += text.len();
         std::fs::write(dir.join(format!("game-{seed:05}.fgn")), &text).expect("a log can be written");

@@ -407,6 +407,7 @@ pub mod changes;
 pub mod draughts;
 pub mod error;
 pub mod game;
+pub mod gen;
 pub mod gwc;
 pub mod hash;
 pub mod impact;

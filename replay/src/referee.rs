@@ -5,8 +5,8 @@
 //! game is decided, and the `@ seed` reveal after it. Timeouts are not the
 //! seed's: they come from clocks ([`Replay::due_timeout`]).
 //!
-//! The random game generators (`owc::random`, `magic::random`) take their
-//! world events from here too, so a generated log, a server running a game
+//! The random game generator (`gen`, `fgn gen`) takes its world events
+//! from here too, so a generated log, a server running a game
 //! and `fgn impact --resimulate` all derive the same events from a seed.
 //!
 //! ```

@@ -1,7 +1,7 @@
-//! The one pseudo-random generator of the random game makers (survival,
-//! open-world-chess and magic-draughts games for benchmarks, property tests
-//! and `fgn gen`). It picks players' choices only: every random outcome of
-//! a game's world comes from `seed.rs`.
+//! The one pseudo-random generator of the random game maker (`gen.rs`:
+//! games for `fgn gen`, benchmarks and property tests) and of tests. It
+//! picks players' and clocks' choices only: every random outcome of a
+//! game's world comes from `seed.rs`.
 
 /// A small deterministic generator (xorshift64*), so that generated corpora
 /// are the same on every machine without a dependency.

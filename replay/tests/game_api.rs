@@ -213,6 +213,17 @@ fn walk(
     played
 }
 
+/// A game `fgn_replay::gen` makes from `options`, with at most `plies`
+/// decisions and left open at the cap.
+fn generated(options: fgn_replay::gen::Options, plies: usize) -> Game {
+    let options = fgn_replay::gen::Options {
+        plies,
+        resign_at_cap: false,
+        ..options
+    };
+    fgn_replay::gen::generate(&options).unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn world_result(replay: &Replay, d: fgn_replay::Decision) -> Event {
     world(
         replay.state().progress.last_number,
@@ -242,7 +253,16 @@ fn survival_chess_legal_actions_are_exactly_the_legal_ones() {
 fn survival_chess_games_from_the_generator_keep_the_promises() {
     let size = BoardSize { files: 8, ranks: 8 };
     for seed in 0..3 {
-        let game: Game = fgn_replay::survival::random::random_game(size, seed, 40);
+        let rules = fgn_replay::Ruleset::Survival(fgn_replay::ruleset::SurvivalRules {
+            board: fgn_replay::ruleset::Board(size),
+            ..Default::default()
+        });
+        // The classical setup: the walks above check setups point by point.
+        let options = fgn_replay::gen::Options {
+            setup: fgn_replay::gen::Setup::Classical,
+            ..fgn_replay::gen::Options::under(rules, seed)
+        };
+        let game: Game = generated(options, 40);
         let mut replay = Replay::new(&game.header).expect("supported");
         for (i, e) in game.events.iter().enumerate() {
             let tried = survival_candidates(&replay, size);
@@ -383,14 +403,15 @@ fn magic_draughts_legal_actions_are_exactly_the_legal_ones() {
 /// after every event of random games of every game.
 #[test]
 fn every_state_and_knowledge_hashes() {
-    let owc = (0..4u64).map(|i| {
-        fgn_replay::owc::random::random_game(fgn_replay::ruleset::OpenWorldRules::default(), [i as u8; 32], i, 300)
-    });
-    let draughts = (0..4u64).map(|i| fgn_replay::magic::random::random_game([i as u8; 32], true, i, 200));
-    let survival =
-        (0..4u64).map(|i| fgn_replay::survival::random::random_game(BoardSize { files: 8, ranks: 8 }, i, 100));
+    use fgn_notation::GameKind;
+    let of =
+        |game: GameKind, plies: usize| (0..4u64).map(move |i| generated(fgn_replay::gen::Options::new(game, i), plies));
+    let games = of(GameKind::OpenWorldChess, 100)
+        .chain(of(GameKind::MagicDraughts, 200))
+        .chain(of(GameKind::SurvivalChess, 100))
+        .chain(of(GameKind::GreatWarChess, 100));
     let mut hashed = 0;
-    for game in owc.chain(draughts).chain(survival) {
+    for game in games {
         let mut replay = Replay::new(&game.header).expect("supported");
         let mut seen = std::collections::HashSet::new();
         for (i, e) in game.events.iter().enumerate() {
@@ -515,7 +536,10 @@ fn great_war_chess_games_from_the_generator_keep_the_promises() {
             charges: 12,
             ..GreatWarRules::default()
         };
-        let game: Game = fgn_replay::gwc::random::random_game(rules, seed, 200);
+        let game: Game = generated(
+            fgn_replay::gen::Options::under(fgn_replay::Ruleset::GreatWar(rules), seed),
+            200,
+        );
         let mut replay = Replay::new(&game.header).expect("supported");
         for (i, e) in game.events.iter().enumerate() {
             // Every point of play, and the setup's last points, are checked

@@ -1,13 +1,21 @@
 //! Generated open-world-chess games validate with their revealed seed, and
 //! changing any one recorded outcome fails validation at that event.
 
+use fgn_notation::Game;
 use fgn_notation::{Action, ObjectKind};
-use fgn_replay::owc::random::random_game;
+use fgn_replay::gen::{generate, Options};
 use fgn_replay::ruleset::OpenWorldRules;
-use fgn_replay::{validate, Phase, Place};
+use fgn_replay::{validate, Phase, Place, Ruleset};
 
-fn world(i: u64) -> [u8; 32] {
-    std::array::from_fn(|b| (b as u64 * 17 + i * 3) as u8)
+/// The generated game of seed `i` under `rules`, left open if 500
+/// decisions do not decide it.
+fn random_game(rules: OpenWorldRules, i: u64) -> Game {
+    let options = Options {
+        plies: 500,
+        resign_at_cap: false,
+        ..Options::under(Ruleset::OpenWorld(rules), i)
+    };
+    generate(&options).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -15,7 +23,7 @@ fn generated_games_validate_with_their_seed() {
     let mut ended = 0;
     let mut kinds = std::collections::BTreeSet::new();
     for i in 0..24u64 {
-        let game = random_game(OpenWorldRules::default(), world(i), i, 1500);
+        let game = random_game(OpenWorldRules::default(), i);
         let v = validate(&game).expect("supported");
         assert!(v.error.is_none(), "game {i}: {:?}\n{}", v.error, game.canonical_text());
         if matches!(v.replay.phase(), Phase::Over(_)) {
@@ -35,7 +43,7 @@ fn generated_games_validate_with_their_seed() {
 fn changing_any_recorded_outcome_fails_at_that_event() {
     let mut checked = 0;
     for i in 0..20u64 {
-        let game = random_game(OpenWorldRules::default(), world(i), i, 1500);
+        let game = random_game(OpenWorldRules::default(), i);
         if !game.events.iter().any(|e| matches!(e.action, Action::Seed { .. })) {
             continue;
         }
@@ -89,7 +97,7 @@ fn games_under_changed_parameters_carry_them_in_the_header() {
     };
     let mut bought = false;
     for i in 0..12u64 {
-        let game = random_game(rules.clone(), world(i), i, 1500);
+        let game = random_game(rules.clone(), i);
         assert_eq!(game.header.get("ShopPrice"), Some("1"));
         let v = validate(&game).expect("supported");
         assert!(v.error.is_none(), "game {i}: {:?}", v.error);

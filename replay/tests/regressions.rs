@@ -64,7 +64,8 @@ fn setup_counts_cannot_overflow_under_high_limits() {
 
 #[test]
 fn a_second_seed_is_refused() {
-    let game = fgn_replay::magic::random::random_game([5; 32], true, 3, 400);
+    let game = fgn_replay::gen::generate(&fgn_replay::gen::Options::new(fgn_notation::GameKind::MagicDraughts, 3))
+        .expect("generated");
     let mut text = game.canonical_text();
     let seed = text.lines().last().unwrap().to_string();
     assert!(seed.contains("@ seed"), "{seed}");
@@ -101,9 +102,21 @@ fn the_last_move_number_ends_the_game_without_overflow() {
 fn random_survival_games_work_on_every_board_size() {
     for (files, ranks) in [(6u8, 6u8), (7, 6), (8, 8), (26, 26), (26, 6), (6, 26)] {
         let size = fgn_notation::BoardSize { files, ranks };
-        let game = fgn_replay::survival::random::random_game(size, 5, 60);
-        let v = validate(&game).expect("supported");
-        assert!(v.error.is_none(), "{size}: {:?}", v.error);
+        let rules = fgn_replay::Ruleset::Survival(fgn_replay::ruleset::SurvivalRules {
+            board: fgn_replay::ruleset::Board(size),
+            ..Default::default()
+        });
+        // Both setups: the classical army is cut to fit narrow boards.
+        for setup in [fgn_replay::gen::Setup::Random, fgn_replay::gen::Setup::Classical] {
+            let options = fgn_replay::gen::Options {
+                setup,
+                plies: 60,
+                ..fgn_replay::gen::Options::under(rules.clone(), 5)
+            };
+            let game = fgn_replay::gen::generate(&options).expect("generated");
+            let v = validate(&game).expect("supported");
+            assert!(v.error.is_none(), "{size} {setup:?}: {:?}", v.error);
+        }
     }
 }
 
@@ -178,7 +191,12 @@ fn generated_games_under_any_parameters_carry_them() {
         ..OpenWorldRules::default()
     };
     for i in 0..6u64 {
-        let game = fgn_replay::owc::random::random_game(rules.clone(), [i as u8; 32], i, 800);
+        let options = fgn_replay::gen::Options {
+            plies: 270,
+            resign_at_cap: false,
+            ..fgn_replay::gen::Options::under(fgn_replay::Ruleset::OpenWorld(rules.clone()), i)
+        };
+        let game = fgn_replay::gen::generate(&options).expect("generated");
         let v = validate(&game).expect("supported");
         assert!(v.error.is_none(), "game {i}: {:?}", v.error);
     }

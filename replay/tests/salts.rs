@@ -5,9 +5,10 @@
 //! their seed and failing at the first outcome a changed salt refutes, and
 //! salts in the state, its hashes, the views and the game API.
 
-use fgn_notation::{parse, Action, Actor, ByColor, Color, Event, Game, MoveNumber, Salt};
+use fgn_notation::{parse, Action, Actor, ByColor, Color, Event, Game, GameKind, MoveNumber, Salt};
+use fgn_replay::gen::{generate, Options};
 use fgn_replay::magic::derive_numbers;
-use fgn_replay::ruleset::{DraughtsRules, OpenWorldRules};
+use fgn_replay::ruleset::DraughtsRules;
 use fgn_replay::seed::{self, Draws, Salts};
 use fgn_replay::{validate, view, Place, Replay, Rule, RuleError, Viewer};
 
@@ -268,8 +269,16 @@ fn the_state_and_every_knowledge_hash_cover_the_salts() {
     assert!(state["progress"].get("salts").is_none(), "{state}");
 }
 
-fn world(i: u64) -> [u8; 32] {
-    std::array::from_fn(|b| (b as u64 * 37 + i * 11 + 3) as u8)
+/// The generated game of `game` and seed `i` with `salts`, left open if
+/// `plies` decisions do not decide it.
+fn generated(game: GameKind, i: u64, salts: Option<Salts>, plies: usize) -> Game {
+    let options = Options {
+        salts,
+        plies,
+        resign_at_cap: false,
+        ..Options::new(game, i)
+    };
+    generate(&options).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn some_salts(i: u64) -> Salts {
@@ -281,11 +290,11 @@ fn some_salts(i: u64) -> Salts {
 }
 
 fn owc_game(i: u64) -> Game {
-    fgn_replay::owc::random::random_salted_game(OpenWorldRules::default(), world(i), &some_salts(i), i, 400)
+    generated(GameKind::OpenWorldChess, i, Some(some_salts(i)), 130)
 }
 
 fn magic_game(i: u64) -> Game {
-    fgn_replay::magic::random::random_salted_game(world(i), &some_salts(i), true, i, 300)
+    generated(GameKind::MagicDraughts, i, Some(some_salts(i)), 300)
 }
 
 fn has_seed(game: &Game) -> bool {
@@ -376,7 +385,7 @@ fn salted_generated_games_validate_and_an_altered_salt_fails_at_an_outcome() {
 #[test]
 fn salts_change_the_outcomes() {
     for i in 0..6u64 {
-        let unsalted = fgn_replay::magic::random::random_game(world(i), true, i, 300);
+        let unsalted = generated(GameKind::MagicDraughts, i, None, 300);
         if !has_seed(&unsalted) {
             continue;
         }

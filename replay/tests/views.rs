@@ -6,27 +6,44 @@
 use fgn_notation::{
     Action, Actor, Color, Event, Figure, Game, MagicNumber, ObjectKind, PieceKind, Placement, Square, UnitKind,
 };
-use fgn_replay::ruleset::OpenWorldRules;
+use fgn_replay::gen::{generate, Options, Setup};
+use fgn_replay::ruleset::{Board, Ruleset, SurvivalRules};
 use fgn_replay::{view, KnownPosition, Replay, ViewError, ViewWriter, Viewer};
 use proptest::prelude::*;
 
 const SIDES: [Color; 2] = [Color::White, Color::Black];
 
-fn world(i: u64) -> [u8; 32] {
-    std::array::from_fn(|b| (b as u64 * 29).wrapping_add(i.wrapping_mul(7)).wrapping_add(1) as u8)
+/// A generated game of `options` with at most `plies` decisions, left
+/// open at the cap as a game in progress is.
+fn generated(options: Options, plies: usize) -> Game {
+    let options = Options {
+        plies,
+        resign_at_cap: false,
+        ..options
+    };
+    generate(&options).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A survival-chess game on 8x8 from the classical setup, which places each
+/// army in one event (the setup edits below take it apart).
 fn survival_game(seed: u64) -> Game {
-    let size = fgn_notation::BoardSize { files: 8, ranks: 8 };
-    fgn_replay::survival::random::random_game(size, seed, 60)
+    let rules = Ruleset::Survival(SurvivalRules {
+        board: Board(fgn_notation::BoardSize { files: 8, ranks: 8 }),
+        ..SurvivalRules::default()
+    });
+    let options = Options {
+        setup: Setup::Classical,
+        ..Options::under(rules, seed)
+    };
+    generated(options, 60)
 }
 
 fn owc_game(seed: u64) -> Game {
-    fgn_replay::owc::random::random_game(OpenWorldRules::default(), world(seed), seed, 260)
+    generated(Options::new(fgn_notation::GameKind::OpenWorldChess, seed), 100)
 }
 
 fn magic_game(seed: u64) -> Game {
-    fgn_replay::magic::random::random_game(world(seed), true, seed, 120)
+    generated(Options::new(fgn_notation::GameKind::MagicDraughts, seed), 120)
 }
 
 fn the_view(game: &Game, side: Color) -> Game {
@@ -448,11 +465,40 @@ fn gwc_game(seed: u64) -> Game {
         fortifications: (seed % 3) as u8,
         ..Default::default()
     };
-    fgn_replay::gwc::random::random_game(rules, seed, 80)
+    let game = without_setup_removals(&generated(Options::under(Ruleset::GreatWar(rules), seed), 80));
+    let v = fgn_replay::validate(&game).expect("supported");
+    assert!(v.error.is_none(), "{:?}\n{}", v.error, game.canonical_text());
+    game
 }
 
-/// `color`'s setup placements in the order they were made (the generator
-/// places one unit per event).
+/// `game` with every setup placement that is later taken back left out,
+/// and the removals with them, so that each unit a side sets up is placed
+/// once, in one event of its own (the generator sometimes takes units back).
+fn without_setup_removals(game: &Game) -> Game {
+    let mut drop = vec![false; game.events.len()];
+    for (i, e) in game.events.iter().enumerate() {
+        let Action::Remove { unit, square } = e.action else {
+            continue;
+        };
+        let placed = (0..i).rev().find(|&j| {
+            !drop[j]
+                && game.events[j].actor == e.actor
+                && matches!(&game.events[j].action, Action::Place { placements }
+                    if placements.iter().any(|p| p.square == square && unit.is_none_or(|u| p.figure == Figure::Unit(u))))
+        });
+        drop[i] = true;
+        if let Some(j) = placed {
+            drop[j] = true;
+        }
+    }
+    let mut out = game.clone();
+    let mut keep = drop.iter().map(|d| !d);
+    out.events.retain(|_| keep.next().unwrap_or(true));
+    out
+}
+
+/// `color`'s setup placements in the order they were made (one unit per
+/// event, none taken back: see [`without_setup_removals`]).
 fn gwc_placements(game: &Game, color: Color) -> Vec<Placement> {
     game.events
         .iter()

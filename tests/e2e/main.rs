@@ -9,6 +9,7 @@ mod append;
 mod cli;
 mod corpus;
 mod diff;
+mod gen;
 mod hashing;
 mod impact;
 mod parallel;

@@ -4,7 +4,6 @@
 //! a charge and succeeding only with support.
 
 mod api;
-pub mod random;
 #[cfg(test)]
 mod tests;
 

@@ -6,7 +6,6 @@
 use fgn_notation::{Action, ByColor, Color, MagicNumber, MoveNumber, Reason, Spell, Square};
 
 mod api;
-pub mod random;
 
 pub use api::{DraughtsPiece, DraughtsState};
 

@@ -25,7 +25,6 @@ mod engine;
 mod game;
 mod light;
 mod outcomes;
-pub mod random;
 mod resolve;
 mod shop;
 #[cfg(test)]

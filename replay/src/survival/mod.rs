@@ -5,7 +5,6 @@ mod api;
 mod bits;
 pub mod board;
 mod mailbox;
-pub mod random;
 
 pub use api::{ChessPiece, SurvivalKnowledge, SurvivalState};
 
