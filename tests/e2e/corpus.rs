@@ -221,3 +221,66 @@ fn every_valid_game_has_a_pinned_summary() {
         }
     );
 }
+
+/// The rule → file map of corpus/README.md (issue #12): every `.fgn` path it
+/// names exists below corpus/, every test it names (`file.rs::function`) is
+/// a function of that file, every row names something, and every corpus file
+/// is named in some row, so that each log says which rule it is there for.
+#[test]
+fn the_readme_maps_every_corpus_file_and_names_only_files_that_exist() {
+    use std::collections::BTreeSet;
+    let readme = std::fs::read_to_string(corpus().join("README.md")).expect("corpus/README.md");
+    let map = readme
+        .split_once("\n## The map")
+        .map(|(_, map)| map)
+        .expect("corpus/README.md has a section `## The map`");
+    // A row is a list item with its indented continuation lines.
+    let mut rows: Vec<String> = Vec::new();
+    for line in map.lines() {
+        if line.starts_with("- ") {
+            rows.push(line.to_string());
+        } else if line.starts_with("  ") && !rows.is_empty() {
+            let row = rows.last_mut().expect("a row to continue");
+            row.push(' ');
+            row.push_str(line.trim());
+        }
+    }
+    // RULES.md has some ninety rules; far fewer rows means the list was not read.
+    assert!(rows.len() >= 80, "only {} rows in the map", rows.len());
+    let mut named = BTreeSet::new();
+    let mut problems = Vec::new();
+    for row in &rows {
+        // The backticked words of a row; its code spans hold no backticks.
+        let spans: Vec<&str> = row.split('`').skip(1).step_by(2).collect();
+        let files: Vec<&str> = spans.iter().copied().filter(|s| s.ends_with(".fgn")).collect();
+        let tests: Vec<&str> = spans.iter().copied().filter(|s| s.contains(".rs::")).collect();
+        if files.is_empty() && tests.is_empty() {
+            problems.push(format!("a row names no file and no test: {row}"));
+        }
+        for file in files {
+            if !corpus().join(file).is_file() {
+                problems.push(format!("no such corpus file: {file}"));
+            }
+            named.insert(file.to_string());
+        }
+        for test in tests {
+            let (path, function) = test.split_once("::").expect("file::function");
+            match std::fs::read_to_string(root().join(path)) {
+                Ok(text) if text.contains(&format!("fn {function}(")) => {}
+                Ok(_) => problems.push(format!("{path} has no function {function}")),
+                Err(e) => problems.push(format!("{path}: {e}")),
+            }
+        }
+    }
+    for path in fgn_files(&corpus()) {
+        let file = path
+            .strip_prefix(corpus())
+            .expect("below corpus/")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if !named.contains(&file) {
+            problems.push(format!("corpus/README.md's map names no row for {file}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
