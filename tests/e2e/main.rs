@@ -11,6 +11,7 @@ mod corpus;
 mod diff;
 mod hashing;
 mod impact;
+mod leaderboard;
 mod parallel;
 mod replay_cmds;
 mod schema;
