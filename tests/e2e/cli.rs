@@ -380,7 +380,14 @@ fn a_missing_path_is_counted_and_named_in_json() {
 fn quiet_leaves_out_summaries_and_notes_but_not_errors() {
     let (code, stdout, stderr) = crate::util::run(&["--quiet", "validate", "corpus/magic-draughts/valid"], b"");
     assert_eq!((code, stdout.as_str(), stderr.as_str()), (Some(0), "", ""));
-    let (code, _, stderr) = crate::util::run(&["-q", "fmt", "--check", "corpus/magic-draughts/valid"], b"");
+    let canonical = crate::util::scratch(
+        "quiet-fmt",
+        "canonical.fgn",
+        b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n",
+    );
+    let (code, _, stderr) = crate::util::run(&["fmt", "--check", &canonical], b"");
+    assert_eq!((code, stderr.as_str()), (Some(0), "all files are in canonical form\n"));
+    let (code, _, stderr) = crate::util::run(&["-q", "fmt", "--check", &canonical], b"");
     assert_eq!(
         (code, stderr.as_str()),
         (Some(0), ""),
