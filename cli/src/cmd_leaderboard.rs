@@ -9,7 +9,7 @@ use fgn_replay::Digest;
 use unicode_width::UnicodeWidthStr;
 
 use crate::cmd_replay::{check, Checked};
-use crate::out::{outln, Paint, Stream};
+use crate::out::{count, outln, Paint, Stream};
 use crate::report::{Format, Reporter, Status};
 
 /// What one log gives the leaderboard.
@@ -36,7 +36,7 @@ struct GameBoard {
 /// Replays one log for the leaderboard, reporting nothing itself: a log
 /// that does not count gets one `skipped:` line later, not its diagnostics
 /// (`fgn validate` gives those).
-fn count(log: crate::pipeline::Log, rep: &mut Reporter) -> Counted {
+fn tally(log: crate::pipeline::Log, rep: &mut Reporter) -> Counted {
     rep.withdraw();
     let name = log.name;
     if !log.parsed.is_ok() {
@@ -87,7 +87,7 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
     // A game counts once however many copies of it the archive holds: the
     // same log hash is the same game.
     let mut games: HashMap<Digest, String> = HashMap::new();
-    let walked = crate::pipeline::each(paths, rep, count, |counted, rep| {
+    let walked = crate::pipeline::each(paths, rep, tally, |counted, rep| {
         let (name, game, hash, recency, entries) = match counted {
             Counted::Log {
                 name,
@@ -160,7 +160,7 @@ fn text(boards: &BTreeMap<GameKind, GameBoard>, counted: usize, skipped: usize, 
         if !std::mem::take(&mut first) {
             outln!("");
         }
-        let logs = plural(board.counted, "log");
+        let logs = count(board.counted, "log");
         if !standings::defines_points(*game) {
             outln!(
                 "{}: {logs} counted; RULES.md defines no leaderboard points for this game, so it has no standings",
@@ -181,23 +181,14 @@ fn text(boards: &BTreeMap<GameKind, GameBoard>, counted: usize, skipped: usize, 
     }
     if rep.quiet {
         if skipped > 0 {
-            crate::out::eprint(&format!("{} skipped\n", plural(skipped, "log")));
+            crate::out::eprint(&format!("{} skipped\n", count(skipped, "log")));
         }
         return;
     }
     if !first {
         outln!("");
     }
-    outln!("{} counted, {skipped} skipped", plural(counted, "log"));
-}
-
-/// `1 log`, `2 logs`.
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
+    outln!("{} counted, {skipped} skipped", count(counted, "log"));
 }
 
 /// The standings as aligned columns: each column as wide as its widest

@@ -92,15 +92,16 @@ impl Rules {
         }
     }
 
-    /// Reports that the rules file does not fit the logs of `game` and that
-    /// the run stops there (`validate`: a usage error, said once).
-    pub fn refuse_and_stop(&self, game: GameKind, rep: &mut Reporter) {
+    /// Reports that the rules file does not fit the logs of `game`, the
+    /// first of them `log`, and that the run stops there (`validate`: a
+    /// usage error, said once).
+    pub fn refuse_and_stop(&self, game: GameKind, log: &str, rep: &mut Reporter) {
         let Some((name, file)) = &self.file else {
             return;
         };
         if let Err(e) = file.params(game) {
             rep.error(&format!(
-                "rules file {name}: {e}; it cannot be used on logs of {game}, so validation stops at the first one"
+                "rules file {name}: {e}; it cannot be used on logs of {game}, so validation stops at the first one, {log}"
             ));
         }
     }
@@ -112,7 +113,7 @@ enum Tally {
     Invalid,
     Unsupported,
     /// A log of a game the rules file gives no parameters to: the run stops.
-    NotTheirs(GameKind),
+    NotTheirs(GameKind, String),
 }
 
 /// Says which header tags of the log `name` a rules file overrode: a note
@@ -218,7 +219,7 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                 return Tally::Invalid;
             }
             let params = match p.document.game.kind().map(|g| (g, rules.params(g))) {
-                Some((game, Err(_))) => return Tally::NotTheirs(game),
+                Some((game, Err(_))) => return Tally::NotTheirs(game, name.clone()),
                 Some((_, Ok(params))) => params,
                 None => None,
             };
@@ -246,8 +247,8 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                 Tally::Valid => valid += 1,
                 Tally::Invalid => invalid += 1,
                 Tally::Unsupported => unsupported += 1,
-                Tally::NotTheirs(game) => {
-                    rules.refuse_and_stop(game, rep);
+                Tally::NotTheirs(game, name) => {
+                    rules.refuse_and_stop(game, &name, rep);
                     stopped = true;
                     return ControlFlow::Break(());
                 }

@@ -100,11 +100,15 @@ enum Command {
     },
     /// Check that logs are legal under their game's rules.
     ///
-    /// Reports each invalid log on standard error (syntax errors with the line
-    /// shown; a rule error as one line: file:line:col, the rule, the event and
-    /// why) and a summary `N valid, M invalid` on standard output. Exit 0 when
-    /// all are valid, 1 when some are invalid, 2 when a log cannot be checked
-    /// (a game without an engine yet, a player's view) or a file cannot be read.
+    /// Reports each fault on standard error as one line, `file:line:col:
+    /// [rule] message` (`[syntax]` for a syntax error, `[warning]` for a torn
+    /// last line), each file's faults in file order, and a summary `N valid,
+    /// M invalid` on standard output (with how many could not be checked:
+    /// unsupported, or not read). Exit 0 when all are valid, 1 when some are
+    /// invalid, 2 when a log cannot be checked (a game without an engine
+    /// yet, a player's view), a file cannot be read, or the rules file
+    /// cannot be used (a rules file without parameters for a log's game
+    /// stops the run at that log).
     Validate {
         /// Also print a line for each valid log with its result.
         #[arg(long, short)]

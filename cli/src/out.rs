@@ -159,6 +159,15 @@ impl Paint {
     }
 }
 
+/// `n word` with the word in the plural unless `n` is 1: `1 coin`,
+/// `0 coins`, `2 logs` (the words fgn counts all take an `s`).
+pub fn count(n: usize, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        n => format!("{n} {word}s"),
+    }
+}
+
 /// `println!` through [`print()`].
 macro_rules! outln {
     ($($t:tt)*) => {

@@ -11,7 +11,7 @@ use fgn_replay::survival::SurvivalState;
 use fgn_replay::{KnownPosition, Position, Progress, Replay, Viewer};
 
 use crate::cmd_replay::{phase_text, turn_text};
-use crate::out::{Paint, Stream};
+use crate::out::{count, Paint, Stream};
 
 /// How boards are drawn: symbols or ASCII letters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -362,21 +362,12 @@ fn owc_notes(out: &mut String, progress: &Progress, public: &owc::Public, coins:
                 out,
                 "{} is cursed: {} fewer next turn",
                 c.name(),
-                counted(public.curses[c], "move")
+                count(public.curses[c] as usize, "move")
             );
         }
     }
     for (c, n) in coins {
-        let _ = writeln!(out, "{} has {}", c.name(), counted(*n, "coin"));
-    }
-}
-
-/// `1 coin`, `2 coins`.
-fn counted(n: u32, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
+        let _ = writeln!(out, "{} has {}", c.name(), count(*n as usize, "coin"));
     }
 }
 

@@ -179,12 +179,12 @@ impl Standings {
             .collect();
         rows.sort_by(|a, b| b.points.cmp(&a.points).then_with(|| a.id.cmp(&b.id)));
         let mut previous = None;
-        for i in 0..rows.len() {
-            rows[i].rank = match previous {
-                Some((points, rank)) if points == rows[i].points => rank,
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.rank = match previous {
+                Some((points, rank)) if points == row.points => rank,
                 _ => i + 1,
             };
-            previous = Some((rows[i].points, rows[i].rank));
+            previous = Some((row.points, row.rank));
         }
         rows
     }
