@@ -185,9 +185,10 @@ enum Command {
     /// RULES.md, so the output says so and counts their logs. Only logs
     /// that validate count, and each game once however many copies of it
     /// (same log hash) the paths hold; the logs skipped are listed on
-    /// standard error. Exit 0 when standings were computed, even with logs
-    /// skipped; 2 when no log could be counted. --format json writes one
-    /// document (docs/fgn-leaderboard.schema.json).
+    /// standard error (with --quiet, only their count). Exit 0 when
+    /// standings were computed, even with logs skipped; 2 when a path cannot
+    /// be read or no log validates. --format json writes one document
+    /// (docs/fgn-leaderboard.schema.json). See docs/cli.md.
     Leaderboard {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
