@@ -1,6 +1,9 @@
-//! `fgn validate`, `fgn show` and `fgn leaderboard`: the commands that replay logs.
+//! `fgn validate` and `fgn show`, the commands that replay logs, and what
+//! they share with the others that do: reading `--rules` files, checking a
+//! log, the texts of results.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use fgn_notation::{Color, Document, GameKind};
@@ -9,7 +12,7 @@ use fgn_replay::{Overridden, Params, Phase, Place, Replay, RuleError, RulesFile,
 use crate::cmd_syntax::parse_all;
 use crate::out::outln;
 use crate::render;
-use crate::report::{Format, Reporter, Status};
+use crate::report::{Format, Reporter, Status, Style};
 
 /// A rule error's message, led by the event it concerns as the log spells
 /// it (which names its move number and actor), when it concerns one.
@@ -88,6 +91,20 @@ impl Rules {
             rep.error(&format!("rules file {name}: {e}; logs of {game} are not checked"));
         }
     }
+
+    /// Reports that the rules file does not fit the logs of `game`, the
+    /// first of them `log`, and that the run stops there (`validate`: a
+    /// usage error, said once).
+    pub fn refuse_and_stop(&self, game: GameKind, log: &str, rep: &mut Reporter) {
+        let Some((name, file)) = &self.file else {
+            return;
+        };
+        if let Err(e) = file.params(game) {
+            rep.error(&format!(
+                "rules file {name}: {e}; it cannot be used on logs of {game}, so validation stops at the first one, {log}"
+            ));
+        }
+    }
 }
 
 /// What `validate` counts a log as.
@@ -95,7 +112,8 @@ enum Tally {
     Valid,
     Invalid,
     Unsupported,
-    Failed,
+    /// A log of a game the rules file gives no parameters to: the run stops.
+    NotTheirs(GameKind, String),
 }
 
 /// Says which header tags of the log `name` a rules file overrode: a note
@@ -176,14 +194,21 @@ pub fn status_text(phase: Phase) -> String {
 }
 
 /// `fgn validate`.
+///
+/// Every fault of a file is one line, syntax and rule errors alike, in the
+/// file's order. A rules file that cannot be read stops the run before any
+/// log; one that has no parameters for a log's game stops it at that log,
+/// with one error: the logs after it are neither checked nor counted.
 pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mut Reporter) {
     let rules = match load_rules(rules) {
         Ok(r) => r,
         Err(e) => return rep.error(&e),
     };
-    let (mut valid, mut invalid, mut unsupported, mut failed) = (0, 0, 0, 0);
+    rep.style = Style::Line;
+    let (mut valid, mut invalid, mut unsupported) = (0, 0, 0);
+    let mut stopped = false;
     let rules = &rules;
-    crate::pipeline::each(
+    let walked = crate::pipeline::each_until(
         paths,
         rep,
         |log, rep| {
@@ -191,18 +216,14 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
             let p = &log.parsed;
             if !p.is_ok() {
                 rep.file_status(name, "invalid", None);
-                return (Tally::Invalid, None);
+                return Tally::Invalid;
             }
-            let kind = p.document.game.kind();
-            let params = match kind.map(|g| rules.params(g)) {
-                Some(Err(_)) => {
-                    rep.file_status(name, "not checked", None);
-                    return (Tally::Failed, kind);
-                }
-                Some(Ok(params)) => params,
+            let params = match p.document.game.kind().map(|g| (g, rules.params(g))) {
+                Some((game, Err(_))) => return Tally::NotTheirs(game, name.clone()),
+                Some((_, Ok(params))) => params,
                 None => None,
             };
-            let tally = match check(name, &p.document, params, rep) {
+            match check(name, &p.document, params, rep) {
                 Checked::Valid(replay) => {
                     let result = result_text(&replay);
                     if verbose && rep.format == Format::Text {
@@ -219,35 +240,42 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                     rep.file_status(name, "unsupported", None);
                     Tally::Unsupported
                 }
-            };
-            (tally, None)
-        },
-        |(tally, refused), rep| {
-            if let Some(game) = refused {
-                rules.refuse_once(game, rep);
             }
+        },
+        |tally, rep| {
             match tally {
                 Tally::Valid => valid += 1,
                 Tally::Invalid => invalid += 1,
                 Tally::Unsupported => unsupported += 1,
-                Tally::Failed => failed += 1,
+                Tally::NotTheirs(game, name) => {
+                    rules.refuse_and_stop(game, &name, rep);
+                    stopped = true;
+                    return ControlFlow::Break(());
+                }
             }
+            ControlFlow::Continue(())
         },
     );
+    if stopped {
+        return;
+    }
+    // A path that cannot be read is a log that could not be checked.
+    let not_checked = walked.unreadable;
     match rep.format {
+        Format::Text if rep.quiet => {}
         Format::Text => {
             let mut extra = String::new();
             if unsupported > 0 {
                 extra += &format!(", {unsupported} unsupported");
             }
-            if failed > 0 {
-                extra += &format!(", {failed} not checked");
+            if not_checked > 0 {
+                extra += &format!(", {not_checked} not checked");
             }
             outln!("{valid} valid, {invalid} invalid{extra}");
         }
         Format::Json => outln!(
             "{}",
-            serde_json::json!({"valid": valid, "invalid": invalid, "unsupported": unsupported, "not_checked": failed})
+            serde_json::json!({"valid": valid, "invalid": invalid, "unsupported": unsupported, "not_checked": not_checked})
         ),
     }
 }
@@ -283,7 +311,14 @@ impl Viewer {
 }
 
 /// `fgn show`.
-pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&Path>, rep: &mut Reporter) {
+pub fn show(
+    path: &Path,
+    at: Option<usize>,
+    viewer: Viewer,
+    rules_file: Option<&Path>,
+    ascii: bool,
+    rep: &mut Reporter,
+) {
     let rules = match load_rules(rules_file) {
         Ok(r) => r,
         Err(e) => return rep.error(&e),
@@ -383,7 +418,10 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
         (text, p.document.event_lines[i])
     });
     match rep.format {
-        Format::Text => crate::out::print(&render::text(&replay, viewer.color(), shown, last.as_ref())),
+        Format::Text => {
+            let look = render::Look { ascii };
+            crate::out::print(&render::text(&replay, viewer.color(), shown, last.as_ref(), look))
+        }
         Format::Json => outln!(
             "{}",
             serde_json::to_string_pretty(&render::json(&replay, viewer.color(), shown)).expect("JSON value")
@@ -393,87 +431,6 @@ pub fn show(path: &Path, at: Option<usize>, viewer: Viewer, rules_file: Option<&
 
 fn viewer_name(viewer: Viewer) -> &'static str {
     viewer.color().map_or("all", Color::name)
-}
-
-/// `fgn leaderboard`.
-pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
-    let mut points: BTreeMap<String, (u32, String)> = BTreeMap::new();
-    let mut skipped: Vec<String> = Vec::new();
-    let mut counted = 0;
-    // A game counts once however many copies of it the archive holds: the
-    // same log hash is the same game.
-    let mut games: std::collections::HashMap<fgn_replay::Digest, String> = std::collections::HashMap::new();
-    crate::pipeline::each(
-        paths,
-        rep,
-        |log, rep| {
-            if !log.parsed.is_ok() {
-                return Err(log.name);
-            }
-            let replay = match check(&log.name, &log.parsed.document, None, rep) {
-                Checked::Valid(r) => r,
-                Checked::Invalid | Checked::Unsupported => return Err(log.name),
-            };
-            let game = &log.parsed.document.game;
-            let hash = fgn_replay::loghash::chain(game).log_hash();
-            let point = fgn_replay::standings::point(&game.header, &replay);
-            Ok((log.name, hash, point))
-        },
-        |counted_log, rep| {
-            let (name, hash, point) = match counted_log {
-                Ok(c) => c,
-                Err(name) => return skipped.push(name),
-            };
-            if let Some(first) = games.get(&hash) {
-                rep.note(&format!(
-                    "{name}: the same game as {first} (log hash {hash}), counted once"
-                ));
-                return;
-            }
-            games.insert(hash, name);
-            counted += 1;
-            let Some(point) = point else {
-                return;
-            };
-            let entry = points.entry(point.id).or_insert((0, String::new()));
-            entry.0 += 1;
-            if let Some(n) = point.name {
-                entry.1 = n;
-            }
-        },
-    );
-    // A run that counts logs while some are skipped is still a result; the
-    // skipped ones are listed and make the exit status 1.
-    let mut rows: Vec<(String, u32, String)> = points.into_iter().map(|(id, (pts, n))| (id, pts, n)).collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    match rep.format {
-        Format::Text => {
-            outln!("{:>4}  {:<20} {:<24} {:>6}", "rank", "player id", "name", "points");
-            let mut rank = 0;
-            let mut prev = None;
-            for (i, (id, pts, n)) in rows.iter().enumerate() {
-                if prev != Some(*pts) {
-                    rank = i + 1;
-                    prev = Some(*pts);
-                }
-                outln!("{rank:>4}  {id:<20} {n:<24} {pts:>6}");
-            }
-            outln!("{counted} logs counted, {} skipped", skipped.len());
-            for s in &skipped {
-                outln!("skipped: {s}");
-            }
-        }
-        Format::Json => {
-            let standings: Vec<_> = rows
-                .iter()
-                .map(|(id, pts, n)| serde_json::json!({"id": id, "name": n, "points": pts}))
-                .collect();
-            outln!(
-                "{}",
-                serde_json::json!({"standings": standings, "counted": counted, "skipped": skipped})
-            );
-        }
-    }
 }
 
 /// Used by `render` for the turn line.

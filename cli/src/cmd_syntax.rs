@@ -37,8 +37,9 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
     out
 }
 
-/// `fgn fmt`.
-pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
+/// `fgn fmt`; with `diff` (and `check`), a unified diff of each file that
+/// is not canonical, from its text to the canonical one, on standard output.
+pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Reporter) {
     if check && write {
         rep.error("--check and --write exclude each other");
         return;
@@ -72,6 +73,9 @@ pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
             match &log.input {
                 _ if check => {
                     rep.invalid(&log.name, "not in canonical form (run `fgn fmt --write` on it)");
+                    if diff {
+                        crate::out::print(&unified_diff(&log.name, &log.bytes, &text));
+                    }
                     return true;
                 }
                 Input::Stdin => rep.error("--write needs files, not standard input"),
@@ -88,6 +92,24 @@ pub fn fmt(paths: &[PathBuf], check: bool, write: bool, rep: &mut Reporter) {
     if check && unformatted == 0 && rep.status == Status::Ok {
         rep.note("all files are in canonical form");
     }
+}
+
+/// What `fmt --write` would change in the file `name`, as `diff -u` writes
+/// it: `--- name`, `+++ name (canonical)`, then hunks with three lines of
+/// context.
+fn unified_diff(name: &str, old: &[u8], new: &str) -> String {
+    // A log that parsed is UTF-8 text; the lossy reading never changes it.
+    let old = String::from_utf8_lossy(old);
+    let diff = similar::TextDiff::from_lines(old.as_ref(), new);
+    let mut text = diff
+        .unified_diff()
+        .context_radius(3)
+        .header(name, &format!("{name} (canonical)"))
+        .to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
 
 /// The canonical text of a log, or `None` (reported) when it has syntax

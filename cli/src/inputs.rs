@@ -26,15 +26,51 @@ impl Input {
     /// The bytes of the input, at most one byte more than FGN reads (so that
     /// the parser can say the file is too large without reading all of it).
     pub fn read(&self) -> Result<Vec<u8>, String> {
+        self.read_bytes().map_err(|e| e.to_string())
+    }
+
+    /// [`Input::read`], with the error naming the input apart from what
+    /// went wrong.
+    pub fn read_bytes(&self) -> Result<Vec<u8>, InputError> {
         let limit = MAX_FILE_BYTES as u64 + 1;
         let mut buf = Vec::new();
         let result = match self {
             Input::Stdin => std::io::stdin().lock().take(limit).read_to_end(&mut buf),
             Input::File(p) => std::fs::File::open(p).and_then(|f| f.take(limit).read_to_end(&mut buf)),
         };
-        result
-            .map(|_| buf)
-            .map_err(|e| format!("{}: cannot read: {e}", self.name()))
+        result.map(|_| buf).map_err(|e| InputError {
+            file: Some(self.name()),
+            message: format!("cannot read: {e}"),
+        })
+    }
+}
+
+/// A path that cannot be used or read: the file it names (none for a
+/// second `-`) and what went wrong, so that a report can name the file in
+/// its own field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// The path as given or found.
+    pub file: Option<String>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl InputError {
+    fn at(path: &Path, message: impl Into<String>) -> InputError {
+        InputError {
+            file: Some(path.display().to_string()),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.file {
+            Some(file) => write!(f, "{file}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
     }
 }
 
@@ -48,7 +84,7 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
     for item in walk(paths) {
         match item {
             Ok(input) => out.push(input),
-            Err(e) => errors.push(e),
+            Err(e) => errors.push(e.to_string()),
         }
     }
     (out, errors)
@@ -57,21 +93,24 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
 /// [`collect`]'s inputs one at a time, as the directories are walked, so
 /// that an archive of any size is never listed in memory: each item is an
 /// input or a path that cannot be used, in command-line order.
-pub fn walk(paths: &[PathBuf]) -> impl Iterator<Item = Result<Input, String>> + Send + '_ {
+pub fn walk(paths: &[PathBuf]) -> impl Iterator<Item = Result<Input, InputError>> + Send + '_ {
     let mut stdin_taken = false;
     paths
         .iter()
-        .flat_map(move |p| -> Box<dyn Iterator<Item = Result<Input, String>> + Send> {
+        .flat_map(move |p| -> Box<dyn Iterator<Item = Result<Input, InputError>> + Send> {
             if p.as_os_str() == "-" {
                 let item = if std::mem::replace(&mut stdin_taken, true) {
-                    Err("`-` is given twice: standard input can be read only once".to_string())
+                    Err(InputError {
+                        file: None,
+                        message: "`-` is given twice: standard input can be read only once".to_string(),
+                    })
                 } else {
                     Ok(Input::Stdin)
                 };
                 return Box::new(std::iter::once(item));
             }
             match std::fs::metadata(p) {
-                Err(e) => Box::new(std::iter::once(Err(format!("{}: {e}", p.display())))),
+                Err(e) => Box::new(std::iter::once(Err(InputError::at(p, e.to_string())))),
                 Ok(meta) if meta.is_dir() => Box::new(walk_dir(p)),
                 Ok(_) => Box::new(std::iter::once(Ok(Input::File(p.clone())))),
             }
@@ -81,7 +120,7 @@ pub fn walk(paths: &[PathBuf]) -> impl Iterator<Item = Result<Input, String>> + 
 /// Every `*.fgn` file below `dir`, in path order (walkdir, sorted by name
 /// in each directory: the same order as sorting the whole paths); an
 /// error for what cannot be read, and one when there is no log at all.
-fn walk_dir(dir: &Path) -> impl Iterator<Item = Result<Input, String>> + Send {
+fn walk_dir(dir: &Path) -> impl Iterator<Item = Result<Input, InputError>> + Send {
     let mut found = 0usize;
     let mut entries = walkdir::WalkDir::new(dir)
         .follow_links(false)
@@ -95,14 +134,14 @@ fn walk_dir(dir: &Path) -> impl Iterator<Item = Result<Input, String>> + Send {
         }
         let Some(entry) = entries.next() else {
             done = true;
-            return (found == 0).then(|| Err(format!("{}: no .fgn files in this directory", root.display())));
+            return (found == 0).then(|| Err(InputError::at(&root, "no .fgn files in this directory")));
         };
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                let at = e.path().unwrap_or(&root).display().to_string();
+                let at = e.path().unwrap_or(&root);
                 let why = e.io_error().map_or_else(|| e.to_string(), ToString::to_string);
-                return Some(Err(format!("{at}: {why}")));
+                return Some(Err(InputError::at(at, why)));
             }
         };
         let path = entry.path();

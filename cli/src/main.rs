@@ -9,6 +9,7 @@ mod cmd_diff;
 mod cmd_gen;
 mod cmd_hash;
 mod cmd_impact;
+mod cmd_leaderboard;
 mod cmd_replay;
 mod cmd_syntax;
 mod cmd_view;
@@ -22,8 +23,9 @@ mod report;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use out::ColorChoice;
 use report::{Format, Reporter};
 
 /// Check, format, convert and replay FGN (Fog Game Notation) game logs.
@@ -35,19 +37,29 @@ use report::{Format, Reporter};
 /// be read or parsed where a comparison needs it, or a game that cannot be
 /// checked yet. Diagnostics go to standard error.
 #[derive(Debug, Parser)]
-#[command(name = "fgn", version, about, long_about)]
+#[command(name = "fgn", version)]
 struct Cli {
-    /// `text` for people; `json` for programs: diagnostics as one JSON object
-    /// per line on standard error, and the results of validate, show,
-    /// leaderboard, hash, verify-extends, diff, append and impact as JSON on standard output.
+    /// How to write: `text` for people; `json` for programs, with
+    /// diagnostics as one JSON object per line on standard error and, for a
+    /// command that has a result, the result as JSON on standard output.
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
 
-    /// How many files to work on at once (validate, fmt, json, hash, impact,
-    /// leaderboard over many files); the default is one per core. Output is
-    /// the same, in the same order, whatever the number.
+    /// How many files to work on at once when a command reads many; the
+    /// default is one per core. Output is the same, in the same order,
+    /// whatever the number.
     #[arg(long, short = 'j', global = true, value_name = "N")]
     jobs: Option<usize>,
+
+    /// Write only errors and the output asked for: no summary lines, no
+    /// notes and no progress line.
+    #[arg(long, short = 'q', global = true)]
+    quiet: bool,
+
+    /// When to colour errors, places and boards: `auto` on a terminal
+    /// unless NO_COLOR is set, `always` or `never`.
+    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    color: ColorChoice,
 
     #[command(subcommand)]
     command: Command,
@@ -63,6 +75,10 @@ enum Command {
         /// Exit with 1 and name every file that is not in canonical form.
         #[arg(long)]
         check: bool,
+        /// With --check, also print a unified diff per file from its text
+        /// to its canonical form, on standard output.
+        #[arg(long, requires = "check")]
+        diff: bool,
         /// Rewrite files that are not in canonical form, in place.
         #[arg(long)]
         write: bool,
@@ -85,11 +101,15 @@ enum Command {
     },
     /// Check that logs are legal under their game's rules.
     ///
-    /// Reports each invalid log on standard error (syntax errors with the line
-    /// shown; a rule error as one line: file:line:col, the rule, the event and
-    /// why) and a summary `N valid, M invalid` on standard output. Exit 0 when
-    /// all are valid, 1 when some are invalid, 2 when a log cannot be checked
-    /// (a game without an engine yet, a player's view) or a file cannot be read.
+    /// Reports each fault on standard error as one line, `file:line:col:
+    /// [rule] message` (`[syntax]` for a syntax error, `[warning]` for a torn
+    /// last line), each file's faults in file order, and a summary `N valid,
+    /// M invalid` on standard output (with how many could not be checked:
+    /// unsupported, or not read). Exit 0 when all are valid, 1 when some are
+    /// invalid, 2 when a log cannot be checked (a game without an engine
+    /// yet, a player's view), a file cannot be read, or the rules file
+    /// cannot be used (a rules file without parameters for a log's game
+    /// stops the run at that log).
     Validate {
         /// Also print a line for each valid log with its result.
         #[arg(long, short)]
@@ -148,17 +168,51 @@ enum Command {
         /// it wins over the header's parameter tags).
         #[arg(long, value_name = "FILE")]
         rules: Option<PathBuf>,
+        /// Draw the board with ASCII letters (K Q R B N P for white, k q r
+        /// b n p for black; w W b B for draughts) instead of symbols.
+        #[arg(long)]
+        ascii: bool,
         /// A log file or `-`.
         #[arg(value_name = "FILE")]
         path: PathBuf,
     },
-    /// Standings by RULES.md: a point per multiplayer win of a VK player
-    /// (`vk:<number>` ids), counting only logs that validate, and each game
-    /// once however many copies of it (same log hash) the paths hold.
+    /// Print standings by RULES.md, each game apart.
+    ///
+    /// RULES.md gives points only for survival-chess: a point per
+    /// multiplayer win of a VK player (`vk:<number>` ids). Its table lists
+    /// each such player with wins, draws and losses in multiplayer games
+    /// and points; the name shown for an id is the one of its latest game
+    /// (by the `Date` tag, then by path). Other games have no points in
+    /// RULES.md, so the output says so and counts their logs. Only logs
+    /// that validate count, and each game once however many copies of it
+    /// (same log hash) the paths hold; the logs skipped are listed on
+    /// standard error (with --quiet, only their count). Exit 0 when
+    /// standings were computed, even with logs skipped; 2 when a path cannot
+    /// be read or no log validates. --format json writes one document
+    /// (docs/fgn-leaderboard.schema.json). See docs/cli.md.
     Leaderboard {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+    },
+    /// Print a shell completion script for fgn.
+    ///
+    /// For bash: `fgn completions bash > ~/.local/share/bash-completion/completions/fgn`;
+    /// zsh: `fgn completions zsh > ~/.zfunc/_fgn` (with ~/.zfunc in fpath);
+    /// fish: `fgn completions fish > ~/.config/fish/completions/fgn.fish`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page of fgn, or of one of its commands, as roff.
+    ///
+    /// Read it with `fgn man | man -l -`, or install it:
+    /// `fgn man > ~/.local/share/man/man1/fgn.1` (and `fgn man validate >
+    /// .../fgn-validate.1` for a command's own page).
+    Man {
+        /// A command whose page to print instead of fgn's.
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
     },
     /// Print a game's ruleset parameters (the defaults) as JSON.
     Rules {
@@ -341,8 +395,61 @@ enum RulesCommand {
     },
 }
 
+/// The rules each game's engine implements, for `--version`: a log whose
+/// `Rules` tag names another version is not checked.
+fn long_version() -> String {
+    let mut text = format!("{}\nrules supported:", env!("CARGO_PKG_VERSION"));
+    for game in fgn_notation::GameKind::ALL {
+        if fgn_replay::Ruleset::defaults(game).is_some() {
+            text += &format!("\n  {game} {}", fgn_replay::ruleset::rules_version(game));
+        }
+    }
+    text
+}
+
+/// The command line as clap knows it, with the long version: what parses
+/// the arguments and what completions and the manual page are written from.
+fn command() -> clap::Command {
+    same_opening(Cli::command().long_version(long_version()))
+}
+
+/// Makes `-h` open with the same sentence as `--help`: clap takes the short
+/// help from the doc comment's first paragraph but drops its final period,
+/// so the short help becomes that paragraph exactly, for every command.
+fn same_opening(mut cmd: clap::Command) -> clap::Command {
+    if let Some(long) = cmd.get_long_about().map(ToString::to_string) {
+        let first = long.split("\n\n").next().unwrap_or(&long).to_string();
+        cmd = cmd.about(first);
+    }
+    let names: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, same_opening);
+    }
+    cmd
+}
+
+/// `fgn man [COMMAND]`: the page of fgn or of one command, as roff.
+fn man(name: Option<&str>, rep: &mut Reporter) {
+    let root = command();
+    let page = match name {
+        None => root,
+        Some(name) => match root.find_subcommand(name) {
+            Some(sub) => sub.clone().name(format!("fgn-{name}")),
+            None => return rep.error(&format!("`{name}` is not a command of fgn (see `fgn --help`)")),
+        },
+    };
+    let mut roff = Vec::new();
+    match clap_mangen::Man::new(page).render(&mut roff) {
+        Ok(()) => out::print(&String::from_utf8_lossy(&roff)),
+        Err(e) => rep.error(&format!("cannot write the manual page: {e}")),
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // clap's own exit code is 2 for usage errors and 0 for --help.
@@ -363,9 +470,16 @@ fn main() -> ExitCode {
         }
     };
     pipeline::set_jobs(cli.jobs);
+    out::set_color(cli.color);
     let mut rep = Reporter::new(cli.format);
+    rep.quiet = cli.quiet;
     match &cli.command {
-        Command::Fmt { check, write, paths } => cmd_syntax::fmt(paths, *check, *write, &mut rep),
+        Command::Fmt {
+            check,
+            diff,
+            write,
+            paths,
+        } => cmd_syntax::fmt(paths, *check, *diff, *write, &mut rep),
         Command::Json { ndjson, paths } => cmd_syntax::json(paths, *ndjson, &mut rep),
         Command::Append { repair: true, file, .. } => cmd_append::repair(file, &mut rep),
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
@@ -378,8 +492,9 @@ fn main() -> ExitCode {
             at,
             viewer,
             rules,
+            ascii,
             path,
-        } => cmd_replay::show(path, *at, *viewer, rules.as_deref(), &mut rep),
+        } => cmd_replay::show(path, *at, *viewer, rules.as_deref(), *ascii, &mut rep),
         Command::Impact {
             rules,
             resimulate,
@@ -407,7 +522,13 @@ fn main() -> ExitCode {
         }
         Command::VerifyExtends { old, new } => cmd_hash::verify_extends(old, new, &mut rep),
         Command::Diff { side, a, b } => cmd_diff::diff(a, b, *side, &mut rep),
-        Command::Leaderboard { paths } => cmd_replay::leaderboard(paths, &mut rep),
+        Command::Leaderboard { paths } => cmd_leaderboard::leaderboard(paths, &mut rep),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut command(), "fgn", &mut script);
+            out::print(&String::from_utf8_lossy(&script));
+        }
+        Command::Man { command } => man(command.as_deref(), &mut rep),
         Command::Rules {
             command: RulesCommand::Show { game },
         } => match fgn_replay::Ruleset::defaults(*game) {

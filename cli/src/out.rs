@@ -2,7 +2,8 @@
 //! thread's output be written later, in the order of the inputs.
 
 use std::cell::RefCell;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::sync::OnceLock;
 
 /// Which stream a piece of captured output belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +86,86 @@ pub fn eprint(text: &str) {
     }
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
+}
+
+/// When to colour output (`--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour a stream only when it is a terminal and `NO_COLOR` is not set.
+    #[default]
+    Auto,
+    /// Always colour, even into a pipe or a file, and whatever `NO_COLOR` says.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// Whether standard output and standard error are coloured in this run.
+static COLOR: OnceLock<(bool, bool)> = OnceLock::new();
+
+/// Decides, once and from `main`, which streams get colour. With `auto` a
+/// stream is coloured when it is a terminal and the `NO_COLOR` variable is
+/// unset or empty (no-color.org); an explicit `always` or `never` wins over
+/// the variable, as a command-line flag wins over the environment.
+pub fn set_color(choice: ColorChoice) {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let auto = |terminal: bool| terminal && !no_color;
+    let decided = match choice {
+        ColorChoice::Always => (true, true),
+        ColorChoice::Never => (false, false),
+        ColorChoice::Auto => (
+            auto(std::io::stdout().is_terminal()),
+            auto(std::io::stderr().is_terminal()),
+        ),
+    };
+    let _ = COLOR.set(decided);
+}
+
+/// Whether what goes to `stream` is coloured.
+pub fn colored(stream: Stream) -> bool {
+    let (out, err) = COLOR.get().copied().unwrap_or((false, false));
+    match stream {
+        Stream::Out => out,
+        Stream::Err => err,
+    }
+}
+
+/// A colour or emphasis of terminal text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paint {
+    /// Errors: bold red.
+    Error,
+    /// Warnings: bold yellow.
+    Warning,
+    /// Places (file:line:col) and headings: bold.
+    Strong,
+    /// What matters less, such as fog and coordinates: dim.
+    Dim,
+}
+
+impl Paint {
+    /// `text` in this paint when `stream` is coloured, else `text` as it is.
+    pub fn on(self, stream: Stream, text: &str) -> String {
+        if !colored(stream) {
+            return text.to_string();
+        }
+        let code = match self {
+            Paint::Error => "1;31",
+            Paint::Warning => "1;33",
+            Paint::Strong => "1",
+            Paint::Dim => "2",
+        };
+        format!("\x1b[{code}m{text}\x1b[0m")
+    }
+}
+
+/// `n word` with the word in the plural unless `n` is 1: `1 coin`,
+/// `0 coins`, `2 logs` (the words fgn counts all take an `s`).
+pub fn count(n: usize, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        n => format!("{n} {word}s"),
+    }
 }
 
 /// `println!` through [`print()`].

@@ -11,13 +11,14 @@
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::{mpsc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Parsed};
 
-use crate::inputs::{walk, Input};
+use crate::inputs::{walk, Input, InputError};
 use crate::out::{capture, Captured};
 use crate::report::{Reporter, Status};
 
@@ -68,23 +69,55 @@ struct Done<R> {
     value: Option<R>,
 }
 
+/// What a run over the inputs met, for the commands' summaries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Walked {
+    /// Inputs read (whatever their content).
+    pub read: usize,
+    /// Paths that could not be used or read (each reported as an error).
+    pub unreadable: usize,
+}
+
 /// Reads, parses and works on every input of `paths`, in parallel with
 /// [`jobs`] workers, and hands each value to `sink` in input order on this
 /// thread. A path that cannot be used or read is reported as an error in
-/// its place; syntax errors are reported before `work` sees the log.
+/// its place; syntax errors are reported before `work` sees the log, and
+/// each file's diagnostics with a place go out sorted by line.
 /// Everything `work` prints goes out in input order, as with one job.
-pub fn each<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S)
+pub fn each<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S) -> Walked
 where
     R: Send,
     W: Fn(Log, &mut Reporter) -> R + Sync,
     S: FnMut(R, &mut Reporter),
 {
-    let format = rep.format;
-    let process = |item: Result<Input, String>| -> (Status, Option<R>) {
-        let mut file_rep = Reporter::new(format);
-        let value = match item.and_then(|input| input.read().map(|bytes| (input, bytes))) {
-            Err(e) => {
-                file_rep.error(&e);
+    each_until(paths, rep, work, |value, rep| {
+        sink(value, rep);
+        ControlFlow::Continue(())
+    })
+}
+
+/// [`each`], stopped when `sink` breaks: nothing of the inputs after the
+/// one it broke on is reported or handed on (whatever the workers had done
+/// ahead is dropped), so where a run stops does not depend on `--jobs`.
+pub fn each_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S) -> Walked
+where
+    R: Send,
+    W: Fn(Log, &mut Reporter) -> R + Sync,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()>,
+{
+    let template = rep.for_file();
+    let process = |item: Result<Input, InputError>| -> (Status, Option<R>) {
+        let mut file_rep = template.for_file();
+        let value = match item.and_then(|input| input.read_bytes().map(|bytes| (input, bytes))) {
+            Err(InputError {
+                file: Some(file),
+                message,
+            }) => {
+                file_rep.file_error(&file, &message);
+                None
+            }
+            Err(InputError { file: None, message }) => {
+                file_rep.error(&message);
                 None
             }
             Ok((input, bytes)) => {
@@ -99,34 +132,45 @@ where
                     bytes,
                     parsed,
                 };
-                Some(work(log, &mut file_rep))
+                let value = work(log, &mut file_rep);
+                file_rep.flush();
+                Some(value)
             }
         };
         (file_rep.status, value)
     };
-    let mut progress = Progress::new();
+    let mut progress = Progress::new(rep.quiet);
     let mut seen = 0usize;
-    let mut finish = |done: Done<R>, rep: &mut Reporter| {
+    let mut walked = Walked::default();
+    let mut finish = |done: Done<R>, rep: &mut Reporter| -> ControlFlow<()> {
         seen += 1;
         progress.suspend(|| crate::out::replay(done.captured));
         rep.merge(done.status);
-        if let Some(value) = done.value {
-            progress.suspend(|| sink(value, rep));
-        }
+        let flow = match done.value {
+            Some(value) => {
+                walked.read += 1;
+                progress.suspend(|| sink(value, rep))
+            }
+            None => {
+                walked.unreadable += 1;
+                ControlFlow::Continue(())
+            }
+        };
         progress.tick(seen);
+        flow
     };
     let jobs = jobs();
     if jobs <= 1 {
         for item in walk(paths) {
             let ((status, value), captured) = capture(|| process(item));
-            finish(
-                Done {
-                    captured,
-                    status,
-                    value,
-                },
-                rep,
-            );
+            let done = Done {
+                captured,
+                status,
+                value,
+            };
+            if finish(done, rep).is_break() {
+                break;
+            }
         }
     } else {
         run_parallel(paths, jobs, &process, |done| finish(done, rep));
@@ -135,6 +179,7 @@ where
     if seen == 0 {
         rep.error("no .fgn files found in the given paths");
     }
+    walked
 }
 
 /// The state the workers share: the walk, the next input's index, and how
@@ -149,8 +194,8 @@ struct Queue<I> {
 fn run_parallel<R, P, F>(paths: &[PathBuf], jobs: usize, process: &P, mut finish: F)
 where
     R: Send,
-    P: Fn(Result<Input, String>) -> (Status, Option<R>) + Sync,
-    F: FnMut(Done<R>),
+    P: Fn(Result<Input, InputError>) -> (Status, Option<R>) + Sync,
+    F: FnMut(Done<R>) -> ControlFlow<()>,
 {
     let window = jobs * AHEAD_PER_JOB;
     let queue = Mutex::new(Queue {
@@ -202,12 +247,20 @@ where
         // window above bounds how many wait here.
         let mut waiting: BTreeMap<usize, Done<R>> = BTreeMap::new();
         let mut next = 0;
-        for (index, done) in rx {
+        'reports: for (index, done) in rx {
             waiting.insert(index, done);
             while let Some(done) = waiting.remove(&next) {
-                finish(done);
+                let flow = finish(done);
                 next += 1;
-                queue.lock().unwrap_or_else(|e| e.into_inner()).written = next;
+                let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                q.written = next;
+                if flow.is_break() {
+                    // The workers take no more inputs, and those they are
+                    // on end when their report finds the channel closed.
+                    q.exhausted = true;
+                    turn.notify_all();
+                    break 'reports;
+                }
                 turn.notify_all();
             }
         }
@@ -216,7 +269,7 @@ where
 
 /// A count of the files done on standard error, for runs long enough to
 /// need one, and only when standard error is a terminal (never in a pipe,
-/// a file or CI logs).
+/// a file or CI logs) and neither `--quiet` nor `FGN_NO_PROGRESS` is given.
 struct Progress {
     started: Instant,
     bar: Option<indicatif::ProgressBar>,
@@ -224,11 +277,11 @@ struct Progress {
 }
 
 impl Progress {
-    fn new() -> Progress {
+    fn new(quiet: bool) -> Progress {
         Progress {
             started: Instant::now(),
             bar: None,
-            enabled: std::io::stderr().is_terminal() && std::env::var_os("FGN_NO_PROGRESS").is_none(),
+            enabled: !quiet && std::io::stderr().is_terminal() && std::env::var_os("FGN_NO_PROGRESS").is_none(),
         }
     }
 

@@ -11,29 +11,85 @@ use fgn_replay::survival::SurvivalState;
 use fgn_replay::{KnownPosition, Position, Progress, Replay, Viewer};
 
 use crate::cmd_replay::{phase_text, turn_text};
+use crate::out::{count, Paint, Stream};
 
-/// A board of `files` x `ranks` with coordinates on all sides; `cell` gives
-/// each square's symbol, `None` for an empty one. Dark empty squares are
-/// dotted and light ones blank, so the grid stays readable when large.
-fn grid(files: u8, ranks: u8, mut cell: impl FnMut(Square) -> Option<char>) -> String {
+/// How boards are drawn: symbols or ASCII letters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Look {
+    /// Letters instead of chess and draughts symbols (`--ascii`).
+    pub ascii: bool,
+}
+
+impl Look {
+    /// `text` dimmed when standard output is coloured (`--color`):
+    /// coordinates and fog, so that the pieces stand out.
+    fn dim(self, text: &str) -> String {
+        Paint::Dim.on(Stream::Out, text)
+    }
+
+    /// The mark of an empty square (lit, in open-world-chess).
+    fn empty(self) -> char {
+        if self.ascii {
+            '.'
+        } else {
+            '·'
+        }
+    }
+}
+
+/// One square of a board as drawn: its text and whether it is dimmed.
+struct Cell {
+    text: String,
+    dim: bool,
+}
+
+impl Cell {
+    fn plain(text: impl Into<String>) -> Cell {
+        Cell {
+            text: text.into(),
+            dim: false,
+        }
+    }
+}
+
+/// A board of `files` x `ranks` with coordinates on all four sides, in a
+/// fixed-width grid: every square is `width` columns wide (its text padded
+/// on the right) and squares are one space apart, so a file's letter
+/// stands above the first column of each of its squares whatever the
+/// squares hold.
+fn board(files: u8, ranks: u8, width: usize, look: Look, mut cell: impl FnMut(Square) -> Cell) -> String {
     let mut out = String::new();
-    let letters: String = (0..files).map(|f| format!(" {}", (b'a' + f) as char)).collect();
+    let letters: String = (0..files).map(|f| format!(" {:<width$}", (b'a' + f) as char)).collect();
+    let letters = look.dim(letters.trim_end());
     let _ = writeln!(out, "    {letters}");
     for r in (0..ranks).rev() {
-        let _ = write!(out, "{:>3} ", r + 1);
+        let _ = write!(out, "{}", look.dim(&format!("{:>3} ", r + 1)));
         for f in 0..files {
             let sq = Square::new(f, r).expect("boards are at most 26x26");
-            let c = cell(sq).unwrap_or(if (f + r) % 2 == 0 { '·' } else { ' ' });
-            let _ = write!(out, " {c}");
+            let c = cell(sq);
+            let pad = width.saturating_sub(c.text.chars().count());
+            let text = if c.dim { look.dim(&c.text) } else { c.text };
+            let _ = write!(out, " {text}{}", " ".repeat(pad));
         }
-        let _ = writeln!(out, " {}", r + 1);
+        let _ = writeln!(out, " {}", look.dim(&(r + 1).to_string()));
     }
     let _ = writeln!(out, "    {letters}");
     out
 }
 
-/// The Unicode chess symbol of a piece.
-fn chess_symbol(color: Color, kind: fgn_notation::PieceKind) -> char {
+/// A board of one-character squares; `cell` gives each square's symbol,
+/// `None` for an empty one. Dark empty squares are dotted and light ones
+/// blank, so the grid stays readable when large.
+fn grid(files: u8, ranks: u8, look: Look, mut cell: impl FnMut(Square) -> Option<char>) -> String {
+    board(files, ranks, 1, look, |sq| {
+        let dark = (sq.file_index() + sq.rank_index()) % 2 == 0;
+        Cell::plain(cell(sq).unwrap_or(if dark { look.empty() } else { ' ' }))
+    })
+}
+
+/// The symbol of a chess piece: Unicode, or with `ascii` its letter, upper
+/// case for white and lower case for black.
+fn chess_symbol(color: Color, kind: fgn_notation::PieceKind, ascii: bool) -> char {
     use fgn_notation::PieceKind::*;
     let i = match kind {
         King => 0,
@@ -43,41 +99,41 @@ fn chess_symbol(color: Color, kind: fgn_notation::PieceKind) -> char {
         Knight => 4,
         Pawn => 5,
     };
-    match color {
-        Color::White => ['♔', '♕', '♖', '♗', '♘', '♙'][i],
-        Color::Black => ['♚', '♛', '♜', '♝', '♞', '♟'][i],
+    match (color, ascii) {
+        (Color::White, false) => ['♔', '♕', '♖', '♗', '♘', '♙'][i],
+        (Color::Black, false) => ['♚', '♛', '♜', '♝', '♞', '♟'][i],
+        (Color::White, true) => ['K', 'Q', 'R', 'B', 'N', 'P'][i],
+        (Color::Black, true) => ['k', 'q', 'r', 'b', 'n', 'p'][i],
     }
 }
+
+/// The legend of chess boards drawn in letters.
+const ASCII_CHESS_LEGEND: &str = "pieces: K Q R B N P white, k q r b n p black";
 
 /// A great-war-chess board: each square shows its stack's letters (`I`,
 /// `IC`, `ICA`, `IF` for infantry on a fortification), upper case for
 /// white and lower case for black; empty squares are dotted. Squares are
-/// four characters wide so that the largest stack fits.
-fn gwc_grid(p: &GreatWarState) -> String {
-    let (files, ranks) = (p.board.files, p.board.ranks);
-    let mut out = String::new();
-    let letters: String = (0..files).map(|f| format!(" {:<3}", (b'a' + f) as char)).collect();
-    let _ = writeln!(out, "    {letters}");
-    for r in (0..ranks).rev() {
-        let _ = write!(out, "{:>3} ", r + 1);
-        for f in 0..files {
-            let sq = Square::new(f, r).expect("boards are at most 26x26");
-            let text = match p.stacks.iter().find(|s| s.square == sq) {
-                Some(stack) => stack
+/// three characters wide so that the largest stack fits.
+fn gwc_grid(p: &GreatWarState, look: Look) -> String {
+    let mut out = board(p.board.files, p.board.ranks, 3, look, |sq| {
+        match p.stacks.iter().find(|s| s.square == sq) {
+            Some(stack) => Cell::plain(
+                stack
                     .units
                     .iter()
                     .map(|u| match stack.color {
                         Color::White => u.char(),
                         Color::Black => u.char().to_ascii_lowercase(),
                     })
-                    .collect(),
-                None => "·".to_string(),
-            };
-            let _ = write!(out, " {text:<3}");
+                    .collect::<String>(),
+            ),
+            None => Cell::plain(look.empty()),
         }
-        let _ = writeln!(out, " {}", r + 1);
-    }
-    let _ = writeln!(out, "    {letters}");
+    });
+    let _ = writeln!(
+        out,
+        "units: I infantry, C cavalry, A artillery, F fortification; upper case white, lower case black"
+    );
     out
 }
 
@@ -92,12 +148,18 @@ fn gwc_notes(out: &mut String, p: &GreatWarState) {
     }
 }
 
-fn draughts_symbol(color: Color, king: bool) -> char {
-    match (color, king) {
-        (Color::White, false) => '⛀',
-        (Color::White, true) => '⛁',
-        (Color::Black, false) => '⛂',
-        (Color::Black, true) => '⛃',
+/// The symbol of a draughts piece: Unicode, or with `ascii` a letter
+/// (`w` and `b` men, `W` and `B` kings).
+fn draughts_symbol(color: Color, king: bool, ascii: bool) -> char {
+    match (color, king, ascii) {
+        (Color::White, false, false) => '⛀',
+        (Color::White, true, false) => '⛁',
+        (Color::Black, false, false) => '⛂',
+        (Color::Black, true, false) => '⛃',
+        (Color::White, false, true) => 'w',
+        (Color::White, true, true) => 'W',
+        (Color::Black, false, true) => 'b',
+        (Color::Black, true, true) => 'B',
     }
 }
 
@@ -146,14 +208,18 @@ fn draughts_notes(out: &mut String, game: &DraughtsState) {
     }
 }
 
-fn survival_grid(position: &SurvivalState) -> String {
-    grid(position.board.files, position.board.ranks, |sq| {
+fn survival_grid(position: &SurvivalState, look: Look) -> String {
+    let mut out = grid(position.board.files, position.board.ranks, look, |sq| {
         position
             .pieces
             .iter()
             .find(|p| p.square == sq)
-            .map(|p| chess_symbol(p.color, p.piece))
-    })
+            .map(|p| chess_symbol(p.color, p.piece, look.ascii))
+    });
+    if look.ascii {
+        let _ = writeln!(out, "{ASCII_CHESS_LEGEND}");
+    }
+    out
 }
 
 fn survival_notes(out: &mut String, position: &SurvivalState, progress: &Progress) {
@@ -162,13 +228,23 @@ fn survival_notes(out: &mut String, position: &SurvivalState, progress: &Progres
     }
 }
 
-fn draughts_grid(game: &DraughtsState) -> String {
-    grid(8, 8, |sq| {
+fn draughts_grid(game: &DraughtsState, look: Look) -> String {
+    let mut out = grid(8, 8, look, |sq| {
         game.pieces
             .iter()
             .find(|p| p.square == sq)
-            .map(|p| draughts_symbol(p.color, p.king))
-    })
+            .map(|p| draughts_symbol(p.color, p.king, look.ascii))
+    });
+    let symbol = |color, king| draughts_symbol(color, king, look.ascii);
+    let _ = writeln!(
+        out,
+        "pieces: {} white man, {} white king, {} black man, {} black king",
+        symbol(Color::White, false),
+        symbol(Color::White, true),
+        symbol(Color::Black, false),
+        symbol(Color::Black, true),
+    );
+    out
 }
 
 fn hidden_setups_note(out: &mut String, hidden_setups: &[Color]) {
@@ -203,47 +279,46 @@ enum OwcCell {
     Unknown,
 }
 
-/// An open-world-chess board: three characters a square, a piece with its
-/// HP (`♘5`), an object letter, `M` for a merchant, `·` for a lit empty
-/// square, and shading for fog or what the viewer cannot see.
-fn owc_grid(size: fgn_notation::BoardSize, cell: impl Fn(Square) -> OwcCell) -> String {
+/// An open-world-chess board: a piece with its HP (`♘5`, `♚10`), an object
+/// letter, `M` for a merchant, `·` for a lit empty square, and shading for
+/// fog or what the viewer cannot see. Every square is as wide as the
+/// widest piece with its HP on this board, so two-digit HP never pushes
+/// the next square aside.
+fn owc_grid(size: fgn_notation::BoardSize, look: Look, cell: impl Fn(Square) -> OwcCell) -> String {
     let (files, ranks) = (size.files, size.ranks);
-    let mut out = String::new();
-    let letters: String = (0..files).map(|f| format!(" {} ", (b'a' + f) as char)).collect();
-    let _ = writeln!(out, "    {letters}");
-    for r in (0..ranks).rev() {
-        let _ = write!(out, "{:>3} ", r + 1);
-        for f in 0..files {
-            let sq = Square::new(f, r).expect("on board");
-            let text = match cell(sq) {
-                OwcCell::Piece(color, kind, hp) => {
-                    let symbol = chess_symbol(color, kind);
-                    if hp > 99 {
-                        format!("{symbol}**")
-                    } else {
-                        format!("{symbol}{hp:<2}")
-                    }
-                }
-                OwcCell::Merchant => " M ".to_string(),
-                OwcCell::Unknown => "░░░".to_string(),
-                OwcCell::Object(o) => format!(" {} ", object_letter(o)),
-                OwcCell::Empty => " · ".to_string(),
-            };
-            out.push_str(&text);
-        }
-        let _ = writeln!(out, " {}", r + 1);
+    let squares = (0..ranks).flat_map(|r| (0..files).filter_map(move |f| Square::new(f, r)));
+    let digits = squares
+        .filter_map(|sq| match cell(sq) {
+            OwcCell::Piece(_, _, hp) => Some(hp.to_string().len()),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(1);
+    let width = 1 + digits;
+    let fog = if look.ascii { "#" } else { "░" };
+    let mut out = board(files, ranks, width, look, |sq| match cell(sq) {
+        OwcCell::Piece(color, kind, hp) => Cell::plain(format!("{}{hp}", chess_symbol(color, kind, look.ascii))),
+        OwcCell::Merchant => Cell::plain("M"),
+        OwcCell::Unknown => Cell {
+            text: fog.repeat(width),
+            dim: true,
+        },
+        OwcCell::Object(o) => Cell::plain(object_letter(o)),
+        OwcCell::Empty => Cell::plain(look.empty()),
+    });
+    if look.ascii {
+        let _ = writeln!(out, "{ASCII_CHESS_LEGEND}, each with its HP");
     }
-    let _ = writeln!(out, "    {letters}");
     let _ = writeln!(
         out,
-        "objects: r regen, h hp, d damage, k kinghp, c clone, $ coin; M merchant; ░ fog or unseen"
+        "objects: r regen, h hp, d damage, k kinghp, c clone, $ coin; M merchant; {fog} fog or unseen"
     );
     out
 }
 
 /// The referee's open-world-chess board: every piece, object and fog.
-fn owc_state_grid(p: &owc::State) -> String {
-    owc_grid(p.public.board.0, |sq| {
+fn owc_state_grid(p: &owc::State, look: Look) -> String {
+    owc_grid(p.public.board.0, look, |sq| {
         if let Some(u) = p.pieces.iter().find(|u| u.square == sq) {
             return OwcCell::Piece(u.color, u.piece, u.hp);
         }
@@ -258,8 +333,8 @@ fn owc_state_grid(p: &owc::State) -> String {
 }
 
 /// A player's open-world-chess board: its own pieces, and what it sees.
-fn owc_known_grid(k: &owc::Knowledge) -> String {
-    owc_grid(k.public.board.0, |sq| {
+fn owc_known_grid(k: &owc::Knowledge, look: Look) -> String {
+    owc_grid(k.public.board.0, look, |sq| {
         if let Some(u) = k.own.iter().find(|u| u.square == sq) {
             return OwcCell::Piece(u.color, u.piece, u.hp);
         }
@@ -285,46 +360,46 @@ fn owc_notes(out: &mut String, progress: &Progress, public: &owc::Public, coins:
         if public.curses[c] > 0 {
             let _ = writeln!(
                 out,
-                "{} is cursed: {} move(s) fewer next turn",
+                "{} is cursed: {} fewer next turn",
                 c.name(),
-                public.curses[c]
+                count(public.curses[c] as usize, "move")
             );
         }
     }
     for (c, n) in coins {
-        let _ = writeln!(out, "{} has {n} coins", c.name());
+        let _ = writeln!(out, "{} has {}", c.name(), count(*n as usize, "coin"));
     }
 }
 
 /// The position as text: the board with coordinates, then who is to move,
 /// check, spells and the result. A player's view is drawn from what it
 /// knows, the full view from the state.
-pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>) -> String {
+pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
     let state = replay.state();
     let knowledge = viewer.map(|c| replay.knowledge(Viewer::of(c)));
     let mut notes = String::new();
     let mut out = match (&state.position, knowledge.as_ref().map(|k| &k.position)) {
         (Position::Survival(p), None) => {
             survival_notes(&mut notes, p, &state.progress);
-            survival_grid(p)
+            survival_grid(p, look)
         }
         (_, Some(KnownPosition::Survival(k))) => {
             survival_notes(&mut notes, &k.position, &state.progress);
             hidden_setups_note(&mut notes, &k.hidden_setups);
-            survival_grid(&k.position)
+            survival_grid(&k.position, look)
         }
         (Position::GreatWar(p), None) => {
             gwc_notes(&mut notes, p);
-            gwc_grid(p)
+            gwc_grid(p, look)
         }
         (_, Some(KnownPosition::GreatWar(k))) => {
             gwc_notes(&mut notes, &k.position);
             hidden_setups_note(&mut notes, &k.hidden_setups);
-            gwc_grid(&k.position)
+            gwc_grid(&k.position, look)
         }
         (Position::Draughts(p), None) | (_, Some(KnownPosition::Draughts(p))) => {
             draughts_notes(&mut notes, p);
-            draughts_grid(p)
+            draughts_grid(p, look)
         }
         (Position::OpenWorld(p), None) => {
             owc_notes(
@@ -333,13 +408,13 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
                 &p.public,
                 &[(Color::White, p.coins.white), (Color::Black, p.coins.black)],
             );
-            owc_state_grid(p)
+            owc_state_grid(p, look)
         }
         (_, Some(KnownPosition::OpenWorld(k))) => {
             // A player's coins are its own secret.
             let own: Vec<(Color, u32)> = k.viewer.color().zip(k.coins).into_iter().collect();
             owc_notes(&mut notes, &state.progress, &k.public, &own);
-            owc_known_grid(k)
+            owc_known_grid(k, look)
         }
     };
     let _ = writeln!(out);
@@ -395,5 +470,95 @@ pub fn json(replay: &Replay, viewer: Option<Color>, shown: usize) -> serde_json:
             "hash": replay.knowledge_hash(Viewer::of(c)),
             "knowledge": replay.knowledge(Viewer::of(c)),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A corpus log replayed to its end.
+    fn replayed(file: &str) -> Replay {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../corpus")
+            .join(file);
+        let parsed = fgn_notation::parse(&std::fs::read(&path).expect("a corpus log"));
+        let verdict = fgn_replay::validate(&parsed.document.game).expect("a game with an engine");
+        assert!(verdict.error.is_none(), "{file} is valid");
+        verdict.replay
+    }
+
+    /// The board's lines: from the file letters to the file letters.
+    fn board_lines(text: &str) -> Vec<&str> {
+        let legend = |l: &str| ["objects:", "pieces:", "units:"].iter().any(|p| l.starts_with(p));
+        text.lines().take_while(|l| !legend(l) && !l.is_empty()).collect()
+    }
+
+    /// Regression (issue 14): two-digit HP ran into the next square
+    /// (`♚10♝5`) and the rows went out of line with the file letters.
+    #[test]
+    fn open_world_squares_keep_one_width_whatever_the_hp() {
+        let replay = replayed("open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn");
+        for look in [Look { ascii: false }, Look { ascii: true }] {
+            let text = text(&replay, None, 0, None, look);
+            let lines = board_lines(&text);
+            assert!(lines.iter().any(|l| l.contains("10 ")), "a two-digit HP:\n{text}");
+            assert!(!text.contains("♚10♝"), "{text}");
+            // The rows are equally wide up to the rank number on the right.
+            let widths: Vec<usize> = lines[1..lines.len() - 1]
+                .iter()
+                .map(|l| l.trim_end_matches(|c: char| c.is_ascii_digit()).chars().count())
+                .collect();
+            assert!(widths.iter().all(|&w| w == widths[0]), "{text}");
+            // Every square starts under its file letter.
+            let letters = lines[0];
+            let row = lines.iter().find(|l| l.starts_with(" 10 ")).expect("rank 10");
+            for (i, c) in letters.char_indices().filter(|(_, c)| c.is_ascii_lowercase()) {
+                let column = letters[..i].chars().count();
+                let under: char = row.chars().nth(column).unwrap_or(' ');
+                assert!(under != ' ', "nothing under {c} in\n{letters}\n{row}");
+            }
+        }
+    }
+
+    /// Regression (issue 14): "black has 1 coins".
+    #[test]
+    fn one_coin_is_singular() {
+        let replay = replayed("open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn");
+        let text = text(&replay, None, 0, None, Look::default());
+        assert!(text.contains("black has 1 coin\n"), "{text}");
+        assert!(text.contains("white has 0 coins\n"), "{text}");
+    }
+
+    /// Regression (issue 14): the draughts board had no legend.
+    #[test]
+    fn the_draughts_board_has_a_legend() {
+        let replay = replayed("magic-draughts/valid/01-plain-capture-all.fgn");
+        let drawn = text(&replay, None, 0, None, Look::default());
+        assert!(
+            drawn.contains("pieces: ⛀ white man, ⛁ white king, ⛂ black man, ⛃ black king"),
+            "{drawn}"
+        );
+        let ascii = text(&replay, None, 0, None, Look { ascii: true });
+        assert!(
+            ascii.contains("pieces: w white man, W white king, b black man, B black king"),
+            "{ascii}"
+        );
+    }
+
+    #[test]
+    fn ascii_boards_use_letters_only() {
+        for file in [
+            "survival-chess/valid/01-bishop-queen-mate.fgn",
+            "open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn",
+            "magic-draughts/valid/01-plain-capture-all.fgn",
+            "great-war-chess/valid/gwc-01-raids-no-charges.fgn",
+        ] {
+            let replay = replayed(file);
+            let drawn = text(&replay, None, 0, None, Look { ascii: true });
+            let board = board_lines(&drawn).join("\n");
+            assert!(board.is_ascii(), "{file}:\n{board}");
+            assert_eq!(chess_symbol(Color::Black, fgn_notation::PieceKind::Queen, true), 'q');
+        }
     }
 }

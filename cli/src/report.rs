@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use fgn_notation::diagnostic::{Diagnostic, Severity};
 
+use crate::out::{Paint, Stream};
+
 /// How diagnostics are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
 pub enum Format {
@@ -35,6 +37,28 @@ impl From<Status> for ExitCode {
     }
 }
 
+/// How a text diagnostic with a place is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Style {
+    /// Compiler-style: the message, `--> file:line:col` and the source line
+    /// with a caret under the fault (for one file at a time).
+    #[default]
+    Caret,
+    /// One line, `file:line:col: [kind] message`, for commands over
+    /// archives (`validate`, `leaderboard`): every fault of a file, syntax
+    /// or rule, on a line of its own, ready for grep.
+    Line,
+}
+
+/// A diagnostic with a place, kept until its file is done so that the
+/// file's diagnostics go out sorted by line and column.
+#[derive(Debug)]
+struct Held {
+    line: u32,
+    column: u32,
+    text: String,
+}
+
 /// Collects the outcome of a command and writes its diagnostics.
 #[derive(Debug, Default)]
 pub struct Reporter {
@@ -42,6 +66,14 @@ pub struct Reporter {
     pub format: Format,
     /// The worst status so far.
     pub status: Status,
+    /// `--quiet`: no notes and no summary lines, only errors and the
+    /// output asked for.
+    pub quiet: bool,
+    /// How text diagnostics with a place are written.
+    pub style: Style,
+    /// The current file's diagnostics with a place, while they are held
+    /// ([`Reporter::for_file`]).
+    held: Option<Vec<Held>>,
 }
 
 impl Reporter {
@@ -49,8 +81,56 @@ impl Reporter {
     pub fn new(format: Format) -> Reporter {
         Reporter {
             format,
-            status: Status::Ok,
+            ..Reporter::default()
         }
+    }
+
+    /// A reporter for one file's report, with this one's settings, that
+    /// holds the diagnostics with a place until [`Reporter::flush`] writes
+    /// them in file order: a torn last line found while reading is then
+    /// reported after the rule error that an earlier line breaks.
+    pub fn for_file(&self) -> Reporter {
+        Reporter {
+            format: self.format,
+            status: Status::Ok,
+            quiet: self.quiet,
+            style: self.style,
+            held: Some(Vec::new()),
+        }
+    }
+
+    /// Writes the held diagnostics, sorted by line and column (a sort that
+    /// keeps the order of diagnostics at the same place).
+    pub fn flush(&mut self) {
+        if let Some(mut held) = self.held.take() {
+            held.sort_by_key(|h| (h.line, h.column));
+            for h in held {
+                crate::out::eprint(&h.text);
+            }
+            self.held = Some(Vec::new());
+        }
+    }
+
+    /// Drops the held diagnostics and the status they raised, for a command
+    /// that reports a file it skips in a line of its own (`leaderboard`).
+    pub fn withdraw(&mut self) {
+        if let Some(held) = self.held.as_mut() {
+            held.clear();
+            self.status = Status::Ok;
+        }
+    }
+
+    /// Writes, or holds, a diagnostic at `line`:`column`.
+    fn placed(&mut self, line: u32, column: u32, text: String) {
+        match self.held.as_mut() {
+            Some(held) => held.push(Held { line, column, text }),
+            None => crate::out::eprint(&text),
+        }
+    }
+
+    /// `file:line:col` as text diagnostics write it, bold on a terminal.
+    fn place(file: &str, line: u32, column: u32) -> String {
+        Paint::Strong.on(Stream::Err, &format!("{file}:{line}:{column}"))
     }
 
     fn raise(&mut self, s: Status) {
@@ -73,20 +153,48 @@ impl Reporter {
             }
             Severity::Warning => "warning",
         };
-        match self.format {
-            Format::Text => crate::out::eprint(&d.render(file)),
-            Format::Json => errln!(
-                "{}",
+        let text = match (self.format, self.style) {
+            (Format::Text, Style::Caret) => {
+                // The report as the notation renders it, with its severity
+                // and its place painted on a terminal.
+                let (label, paint) = match d.severity {
+                    Severity::Error => ("error", Paint::Error),
+                    Severity::Warning => ("warning", Paint::Warning),
+                };
+                let plain = d.render(file);
+                let at = format!("{file}:{}:{}", d.line, d.column);
+                let body = plain.strip_prefix(label).unwrap_or(&plain);
+                format!("{}{}", paint.on(Stream::Err, label), body).replacen(
+                    &format!("--> {at}"),
+                    &format!("--> {}", Paint::Strong.on(Stream::Err, &at)),
+                    1,
+                )
+            }
+            (Format::Text, Style::Line) => {
+                let paint = match d.severity {
+                    Severity::Error => Paint::Error,
+                    Severity::Warning => Paint::Warning,
+                };
+                format!(
+                    "{}: {} {}\n",
+                    Self::place(file, d.line, d.column),
+                    paint.on(Stream::Err, &format!("[{kind}]")),
+                    d.message
+                )
+            }
+            (Format::Json, _) => format!(
+                "{}\n",
                 serde_json::json!({"file": file, "line": d.line, "column": d.column, "kind": kind, "message": d.message})
             ),
-        }
+        };
+        self.placed(d.line, d.column, text);
     }
 
     /// An input is invalid for a reason that has no single place.
     pub fn invalid(&mut self, file: &str, message: &str) {
         self.raise(Status::Invalid);
         match self.format {
-            Format::Text => errln!("error: {file}: {message}"),
+            Format::Text => errln!("{} {file}: {message}", Paint::Error.on(Stream::Err, "error:")),
             Format::Json => errln!(
                 "{}",
                 serde_json::json!({"file": file, "kind": "invalid", "message": message})
@@ -97,20 +205,25 @@ impl Reporter {
     /// A rule broken at a place in a log.
     pub fn rule_error(&mut self, file: &str, line: u32, column: u32, rule: &str, message: &str) {
         self.raise(Status::Invalid);
-        match self.format {
-            Format::Text => errln!("{file}:{line}:{column}: [{rule}] {message}"),
-            Format::Json => errln!(
-                "{}",
+        let text = match self.format {
+            Format::Text => format!(
+                "{}: {} {message}\n",
+                Self::place(file, line, column),
+                Paint::Error.on(Stream::Err, &format!("[{rule}]"))
+            ),
+            Format::Json => format!(
+                "{}\n",
                 serde_json::json!({"file": file, "line": line, "column": column, "kind": "rule", "rule": rule, "message": message})
             ),
-        }
+        };
+        self.placed(line, column, text);
     }
 
     /// A log whose game has no rules engine yet: never reported as valid.
     pub fn unsupported(&mut self, file: &str, message: &str) {
         self.raise(Status::Error);
         match self.format {
-            Format::Text => errln!("{file}: unsupported: {message}"),
+            Format::Text => errln!("{file}: {} {message}", Paint::Warning.on(Stream::Err, "unsupported:")),
             Format::Json => errln!(
                 "{}",
                 serde_json::json!({"file": file, "kind": "unsupported", "message": message})
@@ -132,13 +245,30 @@ impl Reporter {
     pub fn error(&mut self, message: &str) {
         self.raise(Status::Error);
         match self.format {
-            Format::Text => errln!("error: {message}"),
+            Format::Text => errln!("{} {message}", Paint::Error.on(Stream::Err, "error:")),
             Format::Json => errln!("{}", serde_json::json!({"kind": "error", "message": message})),
         }
     }
 
-    /// A remark that changes nothing in the status.
+    /// A file named on the command line (or found in a directory) that
+    /// cannot be used or read: an I/O error that names the file, in JSON
+    /// too (`"file"`).
+    pub fn file_error(&mut self, file: &str, message: &str) {
+        self.raise(Status::Error);
+        match self.format {
+            Format::Text => errln!("{} {file}: {message}", Paint::Error.on(Stream::Err, "error:")),
+            Format::Json => errln!(
+                "{}",
+                serde_json::json!({"file": file, "kind": "error", "message": message})
+            ),
+        }
+    }
+
+    /// A remark that changes nothing in the status; `--quiet` leaves it out.
     pub fn note(&self, message: &str) {
+        if self.quiet {
+            return;
+        }
         match self.format {
             Format::Text => errln!("{message}"),
             Format::Json => errln!("{}", serde_json::json!({"kind": "note", "message": message})),

@@ -1,21 +1,26 @@
-//! Leaderboard scoring (RULES.md section 1, "Leaderboard"): in a
+//! Leaderboard standings (RULES.md section 1, "Leaderboard"), each game
+//! apart.
+//!
+//! RULES.md gives leaderboard points for survival-chess only: in a
 //! multiplayer game a win gives the winner one point when the winner's
 //! player id is a VK profile. Draws, losses, aborted and single-player games
 //! give nothing, and only logs that validate count (the caller's check).
+//! Its shared conventions carry time limits, resignation and chat over to
+//! every game, but not the leaderboard, so the other games get no points
+//! here: [`defines_points`] says which games have them, and callers say so
+//! rather than invent a scale.
 
-use fgn_notation::{Color, Header};
+use std::collections::BTreeMap;
+
+use fgn_notation::{Color, GameKind, Header, Outcome};
+use serde::Serialize;
 
 use crate::{Phase, Replay};
 
-/// A point won in one game.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Point {
-    /// Who won it.
-    pub winner: Color,
-    /// The winner's player id (`vk:<number>`).
-    pub id: String,
-    /// The winner's name as this log gives it, if it does.
-    pub name: Option<String>,
+/// Whether RULES.md gives leaderboard points for `game` (survival-chess
+/// only, section 1).
+pub fn defines_points(game: GameKind) -> bool {
+    game == GameKind::SurvivalChess
 }
 
 /// A VK profile id: `vk:` and decimal digits.
@@ -24,24 +29,256 @@ pub fn is_vk_id(id: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The point the game of a valid log gives, if any: `replay` is the log
-/// replayed to its end.
-pub fn point(header: &Header, replay: &Replay) -> Option<Point> {
-    if header.get("Mode") != Some("multiplayer") {
-        return None;
+/// How one game ended for one player.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Finish {
+    /// The player won (a point).
+    Win,
+    /// A draw (no point).
+    Draw,
+    /// The player lost (no point).
+    Loss,
+}
+
+/// What one valid log gives one player in the standings of its game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// The player's id (`vk:<number>`).
+    pub id: String,
+    /// The player's name as this log gives it, if it does.
+    pub name: Option<String>,
+    /// How the game ended for the player.
+    pub finish: Finish,
+}
+
+/// The entries a valid log gives, one per VK player of a finished
+/// multiplayer game of a game RULES.md gives points for (`replay` is the
+/// log replayed to its end). Aborted, unfinished and single-player games,
+/// and players without a VK id, give none.
+pub fn entries(header: &Header, replay: &Replay) -> Vec<Entry> {
+    if !header.game().is_some_and(defines_points) || header.get("Mode") != Some("multiplayer") {
+        return Vec::new();
     }
     let Phase::Over(d) = replay.phase() else {
-        return None;
+        return Vec::new();
     };
-    let winner = d.outcome.winner()?;
-    let (id_tag, name_tag) = match winner {
-        Color::White => ("WhiteId", "White"),
-        Color::Black => ("BlackId", "Black"),
+    let finish = |color: Color| match d.outcome {
+        Outcome::Draw => Some(Finish::Draw),
+        Outcome::Abort => None,
+        _ if d.outcome.winner() == Some(color) => Some(Finish::Win),
+        _ => Some(Finish::Loss),
     };
-    let id = header.get(id_tag).filter(|id| is_vk_id(id))?;
-    Some(Point {
-        winner,
-        id: id.to_string(),
-        name: header.get(name_tag).map(str::to_string),
-    })
+    [(Color::White, "WhiteId", "White"), (Color::Black, "BlackId", "Black")]
+        .into_iter()
+        .filter_map(|(color, id_tag, name_tag)| {
+            let id = header.get(id_tag).filter(|id| is_vk_id(id))?;
+            Some(Entry {
+                id: id.to_string(),
+                name: header.get(name_tag).map(str::to_string),
+                finish: finish(color)?,
+            })
+        })
+        .collect()
+}
+
+/// The order of a game in time for naming its players: its `Date` tag read
+/// as a calendar date (`2025-03-01`, or `2025.03.01` as PGN writes it;
+/// anything else counts as no date, older than every date), then its path.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub struct Recency {
+    date: Option<(u32, u32, u32)>,
+    path: String,
+}
+
+impl Recency {
+    /// The recency of the log at `path` with this `Date` tag value.
+    pub fn new(date: Option<&str>, path: &str) -> Recency {
+        Recency {
+            date: date.and_then(calendar_date),
+            path: path.to_string(),
+        }
+    }
+}
+
+/// `YYYY-MM-DD` or `YYYY.MM.DD`, with a month and day in range.
+fn calendar_date(text: &str) -> Option<(u32, u32, u32)> {
+    let mut parts = text.trim().split(['-', '.']);
+    let mut next = |digits: usize| -> Option<u32> {
+        let p = parts.next()?;
+        (p.len() == digits && p.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| p.parse().ok())
+            .flatten()
+    };
+    let (y, m, d) = (next(4)?, next(2)?, next(2)?);
+    (parts.next().is_none() && (1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
+}
+
+/// One player's line in a game's standings.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct Row {
+    /// 1 for the most points; players with equal points share a rank.
+    pub rank: usize,
+    /// The player id.
+    pub id: String,
+    /// The name of the player's latest game (by [`Recency`]), if it gives one.
+    pub name: Option<String>,
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Points: one per win (RULES.md section 1).
+    pub points: u32,
+}
+
+/// The standings of one game, built from the entries of its valid logs.
+#[derive(Clone, Debug, Default)]
+pub struct Standings {
+    players: BTreeMap<String, Tally>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// The latest game seen with the name it gives.
+    named: Option<(Recency, Option<String>)>,
+}
+
+impl Standings {
+    /// Counts `entry`, from a log with this recency. The name kept for an
+    /// id is that of its latest game, whatever order the logs come in.
+    pub fn add(&mut self, entry: &Entry, recency: &Recency) {
+        let tally = self.players.entry(entry.id.clone()).or_default();
+        match entry.finish {
+            Finish::Win => tally.wins += 1,
+            Finish::Draw => tally.draws += 1,
+            Finish::Loss => tally.losses += 1,
+        }
+        if tally.named.as_ref().is_none_or(|(seen, _)| recency > seen) {
+            tally.named = Some((recency.clone(), entry.name.clone()));
+        }
+    }
+
+    /// The rows, most points first (ties by id), with shared ranks.
+    pub fn rows(&self) -> Vec<Row> {
+        let mut rows: Vec<Row> = self
+            .players
+            .iter()
+            .map(|(id, t)| Row {
+                rank: 0,
+                id: id.clone(),
+                name: t.named.as_ref().and_then(|(_, n)| n.clone()),
+                wins: t.wins,
+                draws: t.draws,
+                losses: t.losses,
+                points: t.wins,
+            })
+            .collect();
+        rows.sort_by(|a, b| b.points.cmp(&a.points).then_with(|| a.id.cmp(&b.id)));
+        let mut previous = None;
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.rank = match previous {
+                Some((points, rank)) if points == row.points => rank,
+                _ => i + 1,
+            };
+            previous = Some((row.points, row.rank));
+        }
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, name: &str, finish: Finish) -> Entry {
+        Entry {
+            id: id.into(),
+            name: Some(name.into()),
+            finish,
+        }
+    }
+
+    /// Regression (issue 14): the name shown was the last file read; it is
+    /// the latest game's, by date and then path, in any order of reading.
+    #[test]
+    fn the_name_is_that_of_the_latest_game_in_any_order() {
+        let games = [
+            (
+                entry("vk:1", "Old", Finish::Win),
+                Recency::new(Some("2025-03-01"), "z.fgn"),
+            ),
+            (
+                entry("vk:1", "New", Finish::Loss),
+                Recency::new(Some("2025-03-02"), "a.fgn"),
+            ),
+            (entry("vk:1", "Undated", Finish::Draw), Recency::new(None, "zz.fgn")),
+        ];
+        for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0]] {
+            let mut s = Standings::default();
+            for i in order {
+                s.add(&games[i].0, &games[i].1);
+            }
+            let rows = s.rows();
+            assert_eq!(rows[0].name.as_deref(), Some("New"), "{order:?}");
+            assert_eq!((rows[0].wins, rows[0].draws, rows[0].losses), (1, 1, 1));
+            assert_eq!(rows[0].points, 1);
+        }
+    }
+
+    #[test]
+    fn on_the_same_date_the_later_path_names_the_player() {
+        let mut s = Standings::default();
+        s.add(
+            &entry("vk:1", "B", Finish::Win),
+            &Recency::new(Some("2025.03.01"), "b.fgn"),
+        );
+        s.add(
+            &entry("vk:1", "A", Finish::Win),
+            &Recency::new(Some("2025-03-01"), "a.fgn"),
+        );
+        assert_eq!(s.rows()[0].name.as_deref(), Some("B"));
+    }
+
+    #[test]
+    fn equal_points_share_a_rank() {
+        let mut s = Standings::default();
+        let r = Recency::new(None, "x.fgn");
+        s.add(&entry("vk:1", "A", Finish::Win), &r);
+        s.add(&entry("vk:2", "B", Finish::Win), &r);
+        s.add(&entry("vk:3", "C", Finish::Loss), &r);
+        let ranks: Vec<usize> = s.rows().iter().map(|r| r.rank).collect();
+        assert_eq!(ranks, [1, 1, 3]);
+    }
+
+    #[test]
+    fn dates_are_read_only_when_they_are_calendar_dates() {
+        assert_eq!(calendar_date("2025-03-01"), Some((2025, 3, 1)));
+        assert_eq!(calendar_date("2025.12.31"), Some((2025, 12, 31)));
+        for bad in [
+            "2025-13-01",
+            "25-03-01",
+            "2025-03",
+            "2025-03-01-x",
+            "soon",
+            "????.??.??",
+        ] {
+            assert_eq!(calendar_date(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_survival_chess_has_points() {
+        assert!(defines_points(GameKind::SurvivalChess));
+        for g in [
+            GameKind::OpenWorldChess,
+            GameKind::GreatWarChess,
+            GameKind::MagicDraughts,
+        ] {
+            assert!(!defines_points(g), "{g}");
+        }
+    }
 }

@@ -284,7 +284,275 @@ fn files_that_are_not_logs_get_one_error_each() {
         let out = fgn(&["validate", path.to_str().unwrap()], b"");
         assert_eq!(out.status.code(), Some(1), "{name}");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(stderr.matches("error:").count(), 1, "{name}: {stderr}");
-        assert!(stderr.contains(expected), "{name}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+        assert!(
+            stderr.contains("[syntax]") && stderr.contains(expected),
+            "{name}: {stderr}"
+        );
     }
+}
+
+/// The torn last line and the rule error of one log, the case where a
+/// file had diagnostics of both kinds.
+const TORN_WITH_RULE_ERROR: &[u8] =
+    b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n0 w place Ke2\n0 b place Ke12\n0 w rea";
+
+/// Regression (issue 14): `validate` wrote a file's syntax diagnostics
+/// (here the torn line 7, caret style) before its rule error (line 5, one
+/// line): now in file order, one line each.
+#[test]
+fn validate_reports_a_files_diagnostics_in_file_order_one_line_each() {
+    let (code, _, stderr) = crate::util::run(&["validate", "-"], TORN_WITH_RULE_ERROR);
+    assert_eq!(code, Some(1));
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].starts_with("<stdin>:5:5: [setup-limit] "), "{stderr}");
+    assert!(lines[1].starts_with("<stdin>:7:8: [warning] torn append"), "{stderr}");
+    let (_, _, json) = crate::util::run(&["--format", "json", "validate", "-"], TORN_WITH_RULE_ERROR);
+    let at: Vec<u64> = json
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["line"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(at, [5, 7], "{json}");
+    // Syntax errors are one line too, `[syntax]` where a rule error names its rule.
+    let (_, _, stderr) = crate::util::run(&["validate", "corpus/syntax-errors/se-01-bad-square.fgn"], b"");
+    assert_eq!(
+        stderr,
+        "corpus/syntax-errors/se-01-bad-square.fgn:4:8: [syntax] in `e2-z99`: expected a target square or `?`, found `z99`\n"
+    );
+}
+
+/// Regression (issue 14): a rules file with no parameters for a log's game
+/// was reported once per game and its logs counted as "not checked"; the
+/// run now stops there with one error and exit 2.
+#[test]
+fn validate_stops_at_the_first_log_a_rules_file_does_not_fit() {
+    let rules = crate::util::scratch("validate-rules", "draughts.json", br#"{"revenge_ranks": 4}"#);
+    let (code, stdout, stderr) = crate::util::run(&["validate", "--rules", &rules, "corpus/survival-chess/valid"], b"");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "", "no summary of a run that stopped");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("logs of survival-chess"), "{stderr}");
+    // Logs of a game the file fits are still checked before the stop.
+    let (code, stdout, _) = crate::util::run(&["validate", "--rules", &rules, "corpus/magic-draughts/valid"], b"");
+    assert_eq!((code, stdout.as_str()), (Some(0), "17 valid, 0 invalid\n"));
+}
+
+#[test]
+fn validate_with_a_missing_rules_file_stops_before_any_log() {
+    let (code, stdout, stderr) = crate::util::run(
+        &["validate", "--rules", "no/such/rules.json", "corpus/survival-chess"],
+        b"",
+    );
+    assert_eq!(code, Some(2));
+    assert_eq!(stdout, "");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no/such/rules.json: cannot read"), "{stderr}");
+}
+
+/// Regression (issue 14): a path that cannot be read was left out of the
+/// summary, and its JSON diagnostic did not name it.
+#[test]
+fn a_missing_path_is_counted_and_named_in_json() {
+    let (code, stdout, _) = crate::util::run(&["validate", "no/such/file.fgn", "corpus/magic-draughts/valid"], b"");
+    assert_eq!(code, Some(2));
+    assert_eq!(stdout, "17 valid, 0 invalid, 1 not checked\n");
+    let (_, stdout, stderr) = crate::util::run(
+        &[
+            "--format",
+            "json",
+            "validate",
+            "no/such/file.fgn",
+            "corpus/magic-draughts/valid",
+        ],
+        b"",
+    );
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["not_checked"], 1, "{summary}");
+    let error: serde_json::Value = serde_json::from_str(stderr.lines().next().unwrap()).unwrap();
+    assert_eq!(error["file"], "no/such/file.fgn", "{error}");
+    assert_eq!(error["kind"], "error");
+}
+
+#[test]
+fn quiet_leaves_out_summaries_and_notes_but_not_errors() {
+    let (code, stdout, stderr) = crate::util::run(&["--quiet", "validate", "corpus/magic-draughts/valid"], b"");
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (Some(0), "", ""));
+    let canonical = crate::util::scratch(
+        "quiet-fmt",
+        "canonical.fgn",
+        b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n",
+    );
+    let (code, _, stderr) = crate::util::run(&["fmt", "--check", &canonical], b"");
+    assert_eq!((code, stderr.as_str()), (Some(0), "all files are in canonical form\n"));
+    let (code, _, stderr) = crate::util::run(&["-q", "fmt", "--check", &canonical], b"");
+    assert_eq!(
+        (code, stderr.as_str()),
+        (Some(0), ""),
+        "no `all files are in canonical form`"
+    );
+    let (code, _, stderr) = crate::util::run(&["-q", "validate", "-"], TORN_WITH_RULE_ERROR);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("[setup-limit]"), "errors stay: {stderr}");
+}
+
+#[test]
+fn color_always_paints_never_and_piped_auto_do_not() {
+    let file = "corpus/survival-chess/invalid/02-two-queens.fgn";
+    let (_, _, painted) = crate::util::run(&["--color", "always", "validate", file], b"");
+    assert!(painted.contains("\x1b[1;31m[setup-limit]\x1b[0m"), "{painted:?}");
+    assert!(painted.contains(&format!("\x1b[1m{file}:")), "{painted:?}");
+    for args in [&["--color", "never"][..], &["--color", "auto"], &[]] {
+        let (_, _, plain) = crate::util::run(&[args, &["validate", file]].concat(), b"");
+        assert!(!plain.contains('\x1b'), "{args:?}: {plain:?}");
+    }
+    let (_, board, _) = crate::util::run(
+        &[
+            "--color",
+            "always",
+            "show",
+            "corpus/open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn",
+        ],
+        b"",
+    );
+    assert!(board.contains("\x1b[2m"), "fog and coordinates are dimmed: {board:?}");
+    let (_, caret, _) = crate::util::run(
+        &["--color", "always", "json", "corpus/syntax-errors/se-01-bad-square.fgn"],
+        b"",
+    );
+    assert!(caret.is_empty());
+    let (_, _, caret) = crate::util::run(
+        &["--color", "always", "json", "corpus/syntax-errors/se-01-bad-square.fgn"],
+        b"",
+    );
+    assert!(caret.starts_with("\x1b[1;31merror\x1b[0m: "), "{caret:?}");
+}
+
+#[test]
+fn completions_are_written_for_each_shell() {
+    for (shell, marker) in [("bash", "_fgn()"), ("zsh", "#compdef fgn"), ("fish", "complete -c fgn")] {
+        let (code, script, _) = crate::util::run(&["completions", shell], b"");
+        assert_eq!(code, Some(0), "{shell}");
+        assert!(script.contains(marker), "{shell}: {script}");
+        assert!(script.contains("leaderboard") && script.contains("ascii"), "{shell}");
+    }
+    let (code, _, _) = crate::util::run(&["completions", "tcsh"], b"");
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn man_writes_roff_pages() {
+    let (code, page, _) = crate::util::run(&["man"], b"");
+    assert_eq!(code, Some(0));
+    assert!(page.contains(".TH fgn 1"), "{page}");
+    assert!(page.contains("leaderboard") && page.contains("\\-\\-quiet"), "{page}");
+    let (code, page, _) = crate::util::run(&["man", "validate"], b"");
+    assert_eq!(code, Some(0));
+    assert!(
+        page.contains(".TH fgn\\-validate 1") || page.contains(".TH fgn-validate 1"),
+        "{page}"
+    );
+    let (code, _, stderr) = crate::util::run(&["man", "frobnicate"], b"");
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("not a command"), "{stderr}");
+}
+
+#[test]
+fn version_names_the_rules_of_each_game() {
+    let (code, text, _) = crate::util::run(&["--version"], b"");
+    assert_eq!(code, Some(0));
+    assert!(
+        text.starts_with(&format!("fgn {}\n", env!("CARGO_PKG_VERSION"))),
+        "{text}"
+    );
+    for game in fgn_notation::GameKind::ALL {
+        let line = format!("  {game} {}\n", fgn_replay::ruleset::rules_version(game));
+        assert!(text.contains(&line), "{line:?} missing:\n{text}");
+    }
+    assert!(text.contains("open-world-chess 1.2"), "{text}");
+}
+
+#[test]
+fn fmt_check_diff_prints_a_unified_diff_per_file() {
+    let dir = scratch_dir("fmt-diff");
+    let messy = dir.join("messy.fgn");
+    std::fs::write(
+        &messy,
+        "[Game \"survival-chess\"]\n[Rules   \"1.0\"]\n\n0 w place KE1\n",
+    )
+    .unwrap();
+    let clean = dir.join("clean.fgn");
+    std::fs::write(&clean, "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n").unwrap();
+    let (code, stdout, stderr) = crate::util::run(&["fmt", "--check", "--diff", dir.to_str().unwrap()], b"");
+    assert_eq!(code, Some(1), "{stderr}");
+    let name = messy.display().to_string();
+    assert_eq!(
+        stdout,
+        format!(
+            "--- {name}\n+++ {name} (canonical)\n@@ -1,4 +1,4 @@\n [Game \"survival-chess\"]\n-[Rules   \"1.0\"]\n+[Rules \"1.0\"]\n \n-0 w place KE1\n+0 w place Ke1\n"
+        )
+    );
+    // --diff belongs to --check.
+    let (code, _, _) = crate::util::run(&["fmt", "--diff", &name], b"");
+    assert_eq!(code, Some(2));
+}
+
+/// Regression (issue 14): `-h` and `--help` opened with different
+/// sentences, and the `--format` help every command shows talked about
+/// validate's results.
+#[test]
+fn short_and_long_help_open_with_the_same_sentence() {
+    let (_, top, _) = crate::util::run(&["--help"], b"");
+    let commands: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(commands.len() > 15, "{commands:?}");
+    for cmd in std::iter::once(None).chain(commands.iter().map(Some)) {
+        let args = |flag: &'static str| -> Vec<&str> { cmd.map(String::as_str).into_iter().chain([flag]).collect() };
+        let (_, short, _) = crate::util::run(&args("-h"), b"");
+        let (_, long, _) = crate::util::run(&args("--help"), b"");
+        assert_eq!(short.lines().next(), long.lines().next(), "{cmd:?}");
+    }
+    let (_, fmt_help, _) = crate::util::run(&["fmt", "--help"], b"");
+    let format_help: String = fmt_help
+        .split("--format <FORMAT>")
+        .nth(1)
+        .and_then(|s| s.split("\n  -").next())
+        .unwrap_or_default()
+        .to_string();
+    assert!(!format_help.is_empty(), "{fmt_help}");
+    assert!(!format_help.contains("validate"), "{format_help}");
+}
+
+#[test]
+fn show_ascii_draws_letters_on_every_board() {
+    for file in [
+        "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+        "corpus/open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn",
+        "corpus/magic-draughts/valid/04-charm-and-fury-win.fgn",
+        "corpus/great-war-chess/valid/gwc-01-raids-no-charges.fgn",
+    ] {
+        let (code, text, _) = crate::util::run(&["show", "--ascii", file], b"");
+        assert_eq!(code, Some(0));
+        let board: String = text.split("\n\n").next().unwrap().to_string();
+        assert!(board.is_ascii(), "{file}:\n{board}");
+    }
+    let (_, text, _) = crate::util::run(
+        &[
+            "show",
+            "--ascii",
+            "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+        ],
+        b"",
+    );
+    assert!(text.contains('K') && text.contains("K Q R B N P white"), "{text}");
 }

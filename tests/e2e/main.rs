@@ -12,6 +12,7 @@ mod diff;
 mod gen;
 mod hashing;
 mod impact;
+mod leaderboard;
 mod parallel;
 mod replay_cmds;
 mod schema;

@@ -108,6 +108,6 @@ fn a_missing_path_is_reported_in_its_place_and_the_rest_is_checked() {
         "corpus/survival-chess/valid/02-back-rank-black-wins.fgn",
     ]);
     assert_eq!(code, Some(2));
-    assert_eq!(stdout, "2 valid, 0 invalid\n");
+    assert_eq!(stdout, "2 valid, 0 invalid, 1 not checked\n");
     assert!(stderr.contains("no/such/file.fgn"), "{stderr}");
 }

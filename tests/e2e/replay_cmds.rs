@@ -1,4 +1,4 @@
-//! `fgn show`, `fgn leaderboard` and `fgn validate` output formats.
+//! `fgn show` and `fgn validate` output formats (`fgn leaderboard`: leaderboard.rs).
 
 use crate::util::fgn;
 
@@ -88,21 +88,6 @@ fn show_at_beyond_the_log_is_a_usage_error() {
 }
 
 #[test]
-fn leaderboard_counts_multiplayer_vk_wins_of_valid_logs() {
-    // The logs, not the players' views beside them (a view is not validated,
-    // so it would make the status 2).
-    let (code, text) = stdout(&[
-        "leaderboard",
-        "corpus/survival-chess/valid",
-        "corpus/survival-chess/invalid",
-    ]);
-    // Invalid logs are skipped and make the status 1; the standings still print.
-    assert_eq!(code, Some(1));
-    assert!(text.contains("skipped: corpus/survival-chess/invalid/"), "{text}");
-    insta::assert_snapshot!(text);
-}
-
-#[test]
 fn validate_json_gives_a_line_per_file_and_a_summary() {
     let (code, text) = stdout(&["--format", "json", "validate", "corpus/survival-chess/valid"]);
     assert_eq!(code, Some(0));
@@ -163,32 +148,6 @@ fn a_players_knowledge_holds_no_clock_of_hidden_events() {
         v["knowledge"]["progress"]["turn_started_ms"],
         serde_json::Value::Null,
         "{v}"
-    );
-}
-
-/// A game counts once in the standings however many copies of it (same log
-/// hash, whatever the file name or comments) the archive holds.
-#[test]
-fn leaderboard_counts_a_copied_game_once() {
-    let root = crate::util::root();
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("leaderboard-copies");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = root.join("corpus/survival-chess/valid");
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-    }
-    // A copy with a comment added is still the same game.
-    let text = std::fs::read_to_string(src.join("01-bishop-queen-mate.fgn")).unwrap();
-    std::fs::write(dir.join("zz-copy.fgn"), format!("; downloaded twice\n{text}")).unwrap();
-    let (_, original) = stdout(&["leaderboard", "corpus/survival-chess/valid"]);
-    let out = crate::util::fgn(&["leaderboard", dir.to_str().unwrap()], b"");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), original);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("zz-copy.fgn: the same game as") && err.contains("counted once"),
-        "{err}"
     );
 }
 

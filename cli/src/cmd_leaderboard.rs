@@ -1,0 +1,293 @@
+//! `fgn leaderboard`: the standings of each game, from the logs that validate.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use fgn_notation::GameKind;
+use fgn_replay::standings::{self, Entry, Recency, Row, Standings};
+use fgn_replay::Digest;
+use unicode_width::UnicodeWidthStr;
+
+use crate::cmd_replay::{check, Checked};
+use crate::out::{count, outln, Paint, Stream};
+use crate::report::{Format, Reporter, Status};
+
+/// What one log gives the leaderboard.
+enum Counted {
+    /// A valid log: its game, log hash, recency and entries.
+    Log {
+        name: String,
+        game: GameKind,
+        hash: Digest,
+        recency: Recency,
+        entries: Vec<Entry>,
+    },
+    /// A log that does not count, and why.
+    Skipped { name: String, reason: &'static str },
+}
+
+/// One game's part of the leaderboard.
+#[derive(Default)]
+struct GameBoard {
+    counted: usize,
+    standings: Standings,
+}
+
+/// Replays one log for the leaderboard, reporting nothing itself: a log
+/// that does not count gets one `skipped:` line later, not its diagnostics
+/// (`fgn validate` gives those).
+fn tally(log: crate::pipeline::Log, rep: &mut Reporter) -> Counted {
+    rep.withdraw();
+    let name = log.name;
+    if !log.parsed.is_ok() {
+        return Counted::Skipped {
+            name,
+            reason: "syntax errors",
+        };
+    }
+    let doc = &log.parsed.document;
+    let Some(game) = doc.game.kind() else {
+        return Counted::Skipped {
+            name,
+            reason: "no game in the header",
+        };
+    };
+    // The check's own report is dropped: the scratch reporter holds the
+    // rule error, and what it writes at once is captured and left unused.
+    let mut scratch = rep.for_file();
+    let (checked, _) = crate::out::capture(|| check(&name, doc, None, &mut scratch));
+    let replay = match checked {
+        Checked::Valid(replay) => replay,
+        Checked::Invalid => {
+            return Counted::Skipped {
+                name,
+                reason: "invalid (`fgn validate` says why)",
+            }
+        }
+        Checked::Unsupported => {
+            return Counted::Skipped {
+                name,
+                reason: "cannot be validated (a player's view, or a game without an engine)",
+            }
+        }
+    };
+    Counted::Log {
+        game,
+        hash: fgn_replay::loghash::chain(&doc.game).log_hash(),
+        recency: Recency::new(doc.game.header.get("Date"), &name),
+        entries: standings::entries(&doc.game.header, &replay),
+        name,
+    }
+}
+
+/// `fgn leaderboard`.
+pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
+    let mut boards: BTreeMap<GameKind, GameBoard> = BTreeMap::new();
+    let mut skipped: Vec<(String, &'static str)> = Vec::new();
+    // A game counts once however many copies of it the archive holds: the
+    // same log hash is the same game.
+    let mut games: HashMap<Digest, String> = HashMap::new();
+    let walked = crate::pipeline::each(paths, rep, tally, |counted, rep| {
+        let (name, game, hash, recency, entries) = match counted {
+            Counted::Log {
+                name,
+                game,
+                hash,
+                recency,
+                entries,
+            } => (name, game, hash, recency, entries),
+            Counted::Skipped { name, reason } => {
+                if !rep.quiet && rep.format == Format::Text {
+                    crate::out::eprint(&format!("skipped: {name}: {reason}\n"));
+                }
+                return skipped.push((name, reason));
+            }
+        };
+        if let Some(first) = games.get(&hash) {
+            rep.note(&format!(
+                "{name}: the same game as {first} (log hash {hash}), counted once"
+            ));
+            return;
+        }
+        games.insert(hash, name);
+        let board = boards.entry(game).or_default();
+        board.counted += 1;
+        for entry in &entries {
+            board.standings.add(entry, &recency);
+        }
+    });
+    let counted: usize = boards.values().map(|b| b.counted).sum();
+    // Standings computed are a result: skipped logs are listed, not a
+    // failure. A path that could not be read stays an error (exit 2), and
+    // so does a run that counted nothing.
+    if counted > 0 && walked.unreadable == 0 {
+        rep.status = Status::Ok;
+    } else if counted == 0 && rep.status == Status::Ok {
+        rep.error("no log validates, so there are no standings");
+    }
+    match rep.format {
+        Format::Text => text(&boards, counted, skipped.len(), rep),
+        Format::Json => {
+            let games: Vec<_> = boards
+                .iter()
+                .map(|(game, board)| {
+                    serde_json::json!({
+                        "game": game,
+                        "points_defined": standings::defines_points(*game),
+                        "counted": board.counted,
+                        "standings": board.standings.rows(),
+                    })
+                })
+                .collect();
+            let skipped: Vec<_> = skipped
+                .iter()
+                .map(|(file, reason)| serde_json::json!({"file": file, "reason": reason}))
+                .collect();
+            outln!(
+                "{}",
+                serde_json::json!({"games": games, "counted": counted, "skipped": skipped})
+            );
+        }
+    }
+}
+
+/// The text report: a table per game with points, a line per game
+/// without, then the count of logs (or, with --quiet, only the count of
+/// skipped logs, on standard error).
+fn text(boards: &BTreeMap<GameKind, GameBoard>, counted: usize, skipped: usize, rep: &Reporter) {
+    let mut first = true;
+    for (game, board) in boards {
+        if !std::mem::take(&mut first) {
+            outln!("");
+        }
+        let logs = count(board.counted, "log");
+        if !standings::defines_points(*game) {
+            outln!(
+                "{}: {logs} counted; RULES.md defines no leaderboard points for this game, so it has no standings",
+                Paint::Strong.on(Stream::Out, game.name())
+            );
+            continue;
+        }
+        outln!(
+            "{}: {logs} counted; a point per multiplayer win of a VK player (RULES.md)",
+            Paint::Strong.on(Stream::Out, game.name())
+        );
+        let rows = board.standings.rows();
+        if rows.is_empty() {
+            outln!("no VK player has finished a multiplayer game");
+            continue;
+        }
+        crate::out::print(&table(&rows));
+    }
+    if rep.quiet {
+        if skipped > 0 {
+            crate::out::eprint(&format!("{} skipped\n", count(skipped, "log")));
+        }
+        return;
+    }
+    if !first {
+        outln!("");
+    }
+    outln!("{} counted, {skipped} skipped", count(counted, "log"));
+}
+
+/// The standings as aligned columns: each column as wide as its widest
+/// cell as a terminal shows it, so long and wide names keep the columns
+/// straight.
+fn table(rows: &[Row]) -> String {
+    let header = ["rank", "player id", "name", "W", "D", "L", "points"];
+    let cells: Vec<[String; 7]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.rank.to_string(),
+                r.id.clone(),
+                r.name.as_deref().map_or_else(|| "-".to_string(), printable),
+                r.wins.to_string(),
+                r.draws.to_string(),
+                r.losses.to_string(),
+                r.points.to_string(),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(UnicodeWidthStr::width);
+    for row in &cells {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.width());
+        }
+    }
+    // Numbers are right-aligned, the id and the name left-aligned.
+    let left = [false, true, true, false, false, false, false];
+    let line = |cells: &[&str]| -> String {
+        let parts: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .zip(left)
+            .map(|((cell, w), left)| {
+                let pad = " ".repeat(w - cell.width());
+                if left {
+                    format!("{cell}{pad}")
+                } else {
+                    format!("{pad}{cell}")
+                }
+            })
+            .collect();
+        format!("{}\n", parts.join("  ").trim_end())
+    };
+    let mut out = line(&header);
+    for row in &cells {
+        out += &line(&row.each_ref().map(String::as_str));
+    }
+    out
+}
+
+/// A name as one table cell: control characters (a tab would break the
+/// columns) shown as U+FFFD.
+fn printable(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, name: &str) -> Row {
+        Row {
+            rank: 1,
+            id: id.into(),
+            name: Some(name.into()),
+            wins: 12,
+            draws: 0,
+            losses: 3,
+            points: 12,
+        }
+    }
+
+    /// Regression (issue 14): a name wider than its column pushed the
+    /// columns after it out of line.
+    #[test]
+    fn wide_and_long_names_keep_the_columns_straight() {
+        let rows = [
+            row("vk:1", "Анна"),
+            row("vk:22", "Ivan the Terrible of All the Russias"),
+            row("vk:333", "李小龍"),
+        ];
+        let text = table(&rows);
+        let lines: Vec<&str> = text.lines().collect();
+        // The points column ends at the same terminal column on every line.
+        let widths: Vec<usize> = lines.iter().map(|l| l.width()).collect();
+        assert!(widths.iter().all(|&w| w == widths[0]), "{text}");
+        // And the W column starts at the same column on every line.
+        let w_at = |l: &str| l.find(" 12 ").map(|i| l[..i].width());
+        let first = w_at(lines[1]);
+        assert!(first.is_some(), "{text}");
+        assert!(lines[1..].iter().all(|l| w_at(l) == first), "{text}");
+    }
+
+    #[test]
+    fn a_tab_in_a_name_is_not_written_into_the_table() {
+        assert_eq!(printable("A\tB"), "A\u{FFFD}B");
+    }
+}
