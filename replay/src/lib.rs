@@ -6,9 +6,11 @@
 //! state untouched when an event breaks a rule.
 
 pub mod append;
+pub mod archive;
 pub mod changes;
 pub mod draughts;
 pub mod error;
+pub mod events;
 pub mod game;
 pub mod gwc;
 pub mod hash;
@@ -23,6 +25,7 @@ pub mod seed;
 pub mod session;
 mod setup;
 pub mod standings;
+pub mod summary;
 pub mod state;
 pub mod survival;
 pub mod view;
