@@ -219,10 +219,10 @@ pub const BUCKET: usize = 10;
 /// One game kind's statistics.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct GameStats {
-    /// The `Game` tag.
-    pub game: String,
-    /// Distinct games (a copy with the same log hash counts once).
-    pub games: usize,
+    /// The `Game` tag (`None`: logs without one).
+    pub game: Option<String>,
+    /// Distinct logs (a copy with the same log hash counts once).
+    pub logs: usize,
     /// Of them valid.
     pub valid: usize,
     /// Invalid.
@@ -255,16 +255,15 @@ struct Accumulator {
 /// The statistics of an archive, accumulated one summary at a time.
 #[derive(Debug, Default)]
 pub struct Stats {
-    games: BTreeMap<String, Accumulator>,
+    games: BTreeMap<Option<String>, Accumulator>,
 }
 
 impl Stats {
     /// Counts the game of `s` (call it once per distinct game).
     pub fn add(&mut self, s: &Summary) {
-        let game = s.game.clone().unwrap_or_else(|| "(no game)".into());
-        let acc = self.games.entry(game.clone()).or_default();
-        acc.stats.game = game;
-        acc.stats.games += 1;
+        let acc = self.games.entry(s.game.clone()).or_default();
+        acc.stats.game = s.game.clone();
+        acc.stats.logs += 1;
         match s.status {
             Status::Valid => acc.stats.valid += 1,
             Status::Invalid => acc.stats.invalid += 1,
@@ -304,7 +303,8 @@ impl Stats {
         }
     }
 
-    /// The statistics per game kind, in name order; players by games
+    /// The statistics per game kind, in name order (logs without a game
+    /// first); players by games
     /// played, then wins, then id.
     pub fn finish(self) -> Vec<GameStats> {
         self.games
