@@ -1,5 +1,5 @@
 //! `fgn events`: every event of every log as one flat JSON row per line
-//! (docs/json.md §13). The rows, their consequences and hashes are
+//! (docs/json.md §16). The rows, their consequences and hashes are
 //! `fgn_replay::events`'s; this file only reads the logs and writes them.
 
 use std::path::PathBuf;

@@ -342,7 +342,7 @@ enum Command {
     /// curses, objects, reveals, the result) and the state hash after it.
     /// Every row has every column, `null` where it does not apply, so that
     /// DuckDB's read_json_auto and pandas read it as one table (docs/json.md
-    /// §13, docs/fgn-events.schema.json). Events after a rule error are
+    /// §16, docs/fgn-events.schema.json). Events after a rule error are
     /// written unapplied and the error is reported (exit 1).
     Events {
         /// Write NDJSON (the only output form, required so that a later

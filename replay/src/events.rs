@@ -1,7 +1,7 @@
 //! A log as a table: one flat row per event with its action in typed
 //! columns, what the rules made of it (captures, deaths, HP, coins,
 //! charges, reveals, the result) and the state hash after it, for `fgn
-//! events` (docs/json.md §13).
+//! events` (docs/json.md §16).
 //!
 //! The shape is fixed so that DuckDB's `read_json_auto` and pandas read
 //! the rows without surprises: every column is in every row, `null` where

@@ -2,7 +2,7 @@
 //! is it valid (or where does it first go wrong), who played, who won and
 //! why, how long it was, and the hashes that identify its game and its
 //! final position. `fgn json` carries it as `summary`, `fgn select` filters
-//! on it and `fgn stats` counts it (docs/json.md §12).
+//! on it and `fgn stats` counts it (docs/json.md §15).
 //!
 //! A summary is plain data with a fixed shape: every field is always
 //! written, `null` where it does not apply, so that a table of summaries
@@ -61,7 +61,7 @@ pub struct Fault {
     pub message: String,
 }
 
-/// A log's summary; docs/json.md §12 describes each field.
+/// A log's summary; docs/json.md §15 describes each field.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct Summary {
     /// Valid, invalid or unsupported.
