@@ -23,34 +23,42 @@ pub fn report_fault(name: &str, summary: &Summary, rep: &mut Reporter) {
     }
 }
 
-/// `fgn select`. Every input's fault is reported on standard error as
-/// `validate` reports it (exit 1 when some input is invalid, whether or not
-/// it is selected); the selection on standard output is complete either way.
-pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Reporter) {
-    let format = rep.format;
-    let mut groups = Duplicates::default();
+/// Runs `sink` on the summary of every input, in input order, on the
+/// streaming pipeline, with each input's fault reported by the worker.
+pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(String, Summary, &mut Reporter)) {
     crate::pipeline::each(
         paths,
         rep,
         |log, rep| {
             let summary = fgn_replay::summary::summarize(&log.parsed);
             report_fault(&log.name, &summary, rep);
-            filter.matches(&summary).then_some((log.name, summary))
+            (log.name, summary)
         },
-        |selected, _| {
-            let Some((name, summary)) = selected else { return };
-            if duplicates {
-                if let Some(hash) = summary.log_hash {
-                    groups.add(hash, name);
-                }
-                return;
-            }
-            match format {
-                Format::Text => outln!("{name}"),
-                Format::Json => outln!("{}", serde_json::json!({"file": name, "summary": summary})),
-            }
-        },
+        |(name, summary), rep| sink(name, summary, rep),
     );
+}
+
+/// `fgn select`. Every input's fault is reported on standard error as
+/// `validate` reports it (exit 1 when some input is invalid, whether or not
+/// it is selected); the selection on standard output is complete either way.
+pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Reporter) {
+    let format = rep.format;
+    let mut groups = Duplicates::default();
+    each_summary(paths, rep, |name, summary, _| {
+        if !filter.matches(&summary) {
+            return;
+        }
+        if duplicates {
+            if let Some(hash) = summary.log_hash {
+                groups.add(hash, name);
+            }
+            return;
+        }
+        match format {
+            Format::Text => outln!("{name}"),
+            Format::Json => outln!("{}", serde_json::json!({"file": name, "summary": summary})),
+        }
+    });
     if duplicates {
         for (hash, files) in groups.groups() {
             match format {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use fgn_replay::archive::{Duplicates, GameStats, Record, Stats};
 
-use crate::cmd_select::report_fault;
+use crate::cmd_select::each_summary;
 use crate::out::outln;
 use crate::report::{Format, Reporter};
 
@@ -20,22 +20,13 @@ pub fn stats(paths: &[PathBuf], rep: &mut Reporter) {
     let mut stats = Stats::default();
     let mut copies = Duplicates::default();
     let mut files = 0;
-    crate::pipeline::each(
-        paths,
-        rep,
-        |log, rep| {
-            let summary = fgn_replay::summary::summarize(&log.parsed);
-            report_fault(&log.name, &summary, rep);
-            (log.name, summary)
-        },
-        |(name, summary), _| {
-            files += 1;
-            let first = summary.log_hash.is_none_or(|hash| copies.add(hash, name));
-            if first {
-                stats.add(&summary);
-            }
-        },
-    );
+    each_summary(paths, rep, |name, summary, _| {
+        files += 1;
+        let first = summary.log_hash.is_none_or(|hash| copies.add(hash, name));
+        if first {
+            stats.add(&summary);
+        }
+    });
     let games = stats.finish();
     let duplicates: Vec<_> = copies
         .groups()
@@ -51,7 +42,11 @@ pub fn stats(paths: &[PathBuf], rep: &mut Reporter) {
 }
 
 fn record(r: &Record) -> String {
-    let aborted = if r.aborted > 0 { format!(" ({} aborted)", r.aborted) } else { String::new() };
+    let aborted = if r.aborted > 0 {
+        format!(" ({} aborted)", r.aborted)
+    } else {
+        String::new()
+    };
     format!("{}/{}/{}{aborted}", r.wins, r.draws, r.losses)
 }
 
@@ -70,7 +65,11 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
             g.decided
         );
         let list = |counts: &[fgn_replay::archive::Count]| {
-            counts.iter().map(|c| format!("{} {}", c.value, c.games)).collect::<Vec<_>>().join(", ")
+            counts
+                .iter()
+                .map(|c| format!("{} {}", c.value, c.games))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         if g.decided > 0 {
             outln!("  outcomes: {}", list(&g.outcomes));
@@ -85,8 +84,21 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
             );
         }
         if !g.players.is_empty() {
-            let width = g.players.iter().map(|p| p.player.chars().count()).max().unwrap_or(0).max(6);
-            outln!("  {:<width$}  {:>5}  {:<12} {:<12} {:<12} name", "player", "games", "W/D/L", "as white", "as black");
+            let width = g
+                .players
+                .iter()
+                .map(|p| p.player.chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(6);
+            outln!(
+                "  {:<width$}  {:>5}  {:<12} {:<12} {:<12} name",
+                "player",
+                "games",
+                "W/D/L",
+                "as white",
+                "as black"
+            );
             for p in &g.players {
                 outln!(
                     "  {:<width$}  {:>5}  {:<12} {:<12} {:<12} {}",

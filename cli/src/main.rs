@@ -41,12 +41,13 @@ use report::{Format, Reporter};
 struct Cli {
     /// `text` for people; `json` for programs: diagnostics as one JSON object
     /// per line on standard error, and the results of validate, show,
-    /// leaderboard, hash, verify-extends, diff, append and impact as JSON on standard output.
+    /// leaderboard, select, stats, hash, verify-extends, diff, append and
+    /// impact as JSON on standard output (docs/json.md §17 lists their schemas).
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
 
-    /// How many files to work on at once (validate, fmt, json, hash, impact,
-    /// leaderboard over many files); the default is one per core. Output is
+    /// How many files to work on at once (validate, fmt, json, events,
+    /// select, stats, hash, impact, leaderboard over many files); the default is one per core. Output is
     /// the same, in the same order, whatever the number.
     #[arg(long, short = 'j', global = true, value_name = "N")]
     jobs: Option<usize>,

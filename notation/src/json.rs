@@ -152,7 +152,9 @@ pub fn from_json(text: &str) -> Result<Game, String> {
     // The format and version come first, so that a document of another
     // version is named as such rather than failing on a field it adds.
     let (format, version) = (value.get("format"), value.get("version"));
-    let known = version.and_then(|v| v.as_u64()).filter(|v| READ_VERSIONS.iter().any(|&r| u64::from(r) == *v));
+    let known = version
+        .and_then(|v| v.as_u64())
+        .filter(|v| READ_VERSIONS.iter().any(|&r| u64::from(r) == *v));
     let Some(version) = known.filter(|_| format == Some(&FORMAT.into())) else {
         return Err(format!(
             "expected \"format\": \"{FORMAT}\" and \"version\": 1 or {VERSION}, found {} and {}",
@@ -215,4 +217,63 @@ pub fn from_json(text: &str) -> Result<Game, String> {
     // Reading back normalizes what the text form normalizes (tag values
     // such as merchant squares), exactly as reading the text would.
     Ok(parsed.document.game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VIEW: &str = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[Perspective \"white\"]\n\n1 @ see e5 bN:5 coin\n1 @ see e6 empty\n";
+
+    fn doc(version: u32, action: serde_json::Value) -> String {
+        serde_json::json!({"format": "fgn", "version": version,
+            "header": {"Game": "open-world-chess", "Rules": "1.2", "Perspective": "white"},
+            "events": [{"n": 1, "actor": "@", "action": action}]})
+        .to_string()
+    }
+
+    #[test]
+    fn version_2_spells_a_seen_piece_as_fields_of_see() {
+        let game = parse(VIEW.as_bytes()).document.game;
+        let value = to_json(&game);
+        assert_eq!(
+            value["events"][0]["action"],
+            serde_json::json!({"type": "see", "square": "e5", "color": "b", "piece": "N", "hp": 5, "object": "coin"})
+        );
+        assert_eq!(
+            value["events"][1]["action"],
+            serde_json::json!({"type": "see", "square": "e6"})
+        );
+        assert_eq!(from_json(&value.to_string()).unwrap(), game);
+    }
+
+    #[test]
+    fn both_versions_read_and_each_only_in_its_own_spelling() {
+        let nested = serde_json::json!({"type": "see", "square": "e5", "piece": {"color": "b", "piece": "N", "hp": 5}});
+        let flat = serde_json::json!({"type": "see", "square": "e5", "color": "b", "piece": "N", "hp": 5});
+        let one = from_json(&doc(1, nested.clone())).unwrap();
+        assert_eq!(from_json(&doc(2, flat.clone())).unwrap(), one);
+        assert!(from_json(&doc(1, flat)).is_err(), "version 1 has no flat seen piece");
+        assert!(
+            from_json(&doc(2, nested)).is_err(),
+            "version 2 has no nested seen piece"
+        );
+        let partial = serde_json::json!({"type": "see", "square": "e5", "piece": "N"});
+        assert!(from_json(&doc(2, partial)).unwrap_err().contains("together"));
+        assert!(from_json(&doc(3, serde_json::json!({"type": "hidden"})))
+            .unwrap_err()
+            .contains("1 or 2"));
+    }
+
+    #[test]
+    fn file_and_summary_are_placed_last_and_dropped_on_reading() {
+        let game = parse(VIEW.as_bytes()).document.game;
+        let value = document(&game, Some("a.fgn"), serde_json::json!({"status": "unsupported"}));
+        let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["format", "version", "header", "events", "file", "summary"]);
+        assert_eq!(from_json(&value.to_string()).unwrap(), game);
+        let mut bad = value.clone();
+        bad["summary"] = "valid".into();
+        assert!(from_json(&bad.to_string()).is_err());
+    }
 }

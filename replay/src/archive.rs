@@ -128,7 +128,10 @@ impl Duplicates {
 
     /// The groups of two or more files, each with its log hash.
     pub fn groups(&self) -> impl Iterator<Item = (&Digest, &[String])> {
-        self.groups.iter().filter(|(_, files)| files.len() > 1).map(|(h, f)| (h, f.as_slice()))
+        self.groups
+            .iter()
+            .filter(|(_, files)| files.len() > 1)
+            .map(|(h, f)| (h, f.as_slice()))
     }
 }
 
@@ -387,7 +390,10 @@ mod tests {
         let l = lengths(&BTreeMap::from([(3, 1), (12, 2), (15, 1)]));
         assert_eq!((l.min, l.median, l.max), (Some(3), Some(12), Some(15)));
         assert_eq!(l.mean, Some(10.5));
-        assert_eq!(l.histogram.iter().map(|b| (b.from, b.games)).collect::<Vec<_>>(), [(0, 1), (10, 3)]);
+        assert_eq!(
+            l.histogram.iter().map(|b| (b.from, b.games)).collect::<Vec<_>>(),
+            [(0, 1), (10, 3)]
+        );
     }
 
     #[test]

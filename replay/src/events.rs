@@ -187,7 +187,8 @@ impl ActionColumns {
                 "clone"
             }
             Action::March(m) => {
-                (c.units, c.from, c.to, c.capture) = (Some(m.units.to_string()), Some(m.from), Some(m.to), Some(m.capture));
+                (c.units, c.from, c.to, c.capture) =
+                    (Some(m.units.to_string()), Some(m.from), Some(m.to), Some(m.capture));
                 "march"
             }
             Action::Shot { from, to } => {
@@ -282,7 +283,8 @@ fn text<T: ToString>(v: Option<T>) -> Option<String> {
 /// The consequence a change stands for, `None` for the bookkeeping an
 /// analyst does not count (light, sight, turn, clocks, ...).
 pub fn consequence(change: &Change) -> Option<Consequence> {
-    let c = |kind, square, color, piece: Option<&Piece>| Consequence {
+    let kind = kind(change)?;
+    let c = |square, color, piece: Option<&Piece>| Consequence {
         kind,
         square,
         color,
@@ -300,58 +302,106 @@ pub fn consequence(change: &Change) -> Option<Consequence> {
         Some(con)
     };
     match change {
-        Change::Placed { square, color, piece } => Some(c("placed", Some(*square), Some(*color), Some(piece))),
-        Change::Removed { square, color, piece } => Some(c("removed", Some(*square), Some(*color), Some(piece))),
-        Change::Captured { square, color, piece } => Some(c("captured", Some(*square), Some(*color), Some(piece))),
-        Change::Died { square, color, piece } => Some(c("died", Some(*square), Some(*color), Some(piece))),
-        Change::Destroyed { square, color, piece } => Some(c("destroyed", Some(*square), Some(*color), Some(piece))),
-        Change::ChangedSides { square, piece, before, after } => spelled(
-            c("changed_sides", Some(*square), Some(*before), Some(piece)),
+        Change::Placed { square, color, piece }
+        | Change::Removed { square, color, piece }
+        | Change::Captured { square, color, piece }
+        | Change::Died { square, color, piece }
+        | Change::Destroyed { square, color, piece } => Some(c(Some(*square), Some(*color), Some(piece))),
+        Change::ChangedSides {
+            square,
+            piece,
+            before,
+            after,
+        } => spelled(
+            c(Some(*square), Some(*before), Some(piece)),
             text(Some(before)),
             text(Some(after)),
         ),
-        Change::Promoted { square, color, before, after } => spelled(
-            c("promoted", Some(*square), Some(*color), Some(before)),
+        Change::Promoted {
+            square,
+            color,
+            before,
+            after,
+        } => spelled(
+            c(Some(*square), Some(*color), Some(before)),
             text(Some(before)),
             text(Some(after)),
         ),
-        Change::Hp { square, color, piece, before, after } => counted(
-            c("hp", Some(*square), Some(*color), Some(piece)),
+        Change::Hp {
+            square,
+            color,
+            piece,
+            before,
+            after,
+        }
+        | Change::MaxHp {
+            square,
+            color,
+            piece,
+            before,
+            after,
+        } => counted(
+            c(Some(*square), Some(*color), Some(piece)),
             i64::from(*before),
             i64::from(*after),
         ),
-        Change::MaxHp { square, color, piece, before, after } => counted(
-            c("max_hp", Some(*square), Some(*color), Some(piece)),
-            i64::from(*before),
-            i64::from(*after),
-        ),
-        Change::Range { square, color, piece, before, after } => spelled(
-            c("range", Some(*square), Some(*color), Some(piece)),
+        Change::Range {
+            square,
+            color,
+            piece,
+            before,
+            after,
+        } => spelled(
+            c(Some(*square), Some(*color), Some(piece)),
             text(Some(before)),
             text(Some(after)),
         ),
         Change::Object { square, before, after } => spelled(
-            c("object", Some(*square), None, None),
+            c(Some(*square), None, None),
             before.map(|o| o.name().to_string()),
             after.map(|o| o.name().to_string()),
         ),
-        Change::Coins { color, before, after } => {
-            counted(c("coins", None, Some(*color), None), i64::from(*before), i64::from(*after))
+        Change::Coins { color, before, after }
+        | Change::Charges { color, before, after }
+        | Change::Curses { color, before, after } => {
+            counted(c(None, Some(*color), None), i64::from(*before), i64::from(*after))
         }
-        Change::Charges { color, before, after } => {
-            counted(c("charges", None, Some(*color), None), i64::from(*before), i64::from(*after))
-        }
-        Change::Curses { color, before, after } => {
-            counted(c("curses", None, Some(*color), None), i64::from(*before), i64::from(*after))
-        }
-        Change::Revealed { square, color, before, after } => {
-            spelled(c("revealed", Some(*square), Some(*color), None), text(*before), text(*after))
-        }
+        Change::Revealed {
+            square,
+            color,
+            before,
+            after,
+        } => spelled(c(Some(*square), Some(*color), None), text(*before), text(*after)),
         Change::Status { before, after } => spelled(
-            c("status", None, None, None),
+            c(None, None, None),
             Some(phase_parts(*before).0.to_string()),
             Some(phase_parts(*after).0.to_string()),
         ),
+        // `kind` has sorted out every other change.
+        _ => None,
+    }
+}
+
+/// The kind of consequence a change is (its `type` in docs/json.md §14),
+/// `None` for the bookkeeping an analyst does not count.
+fn kind(change: &Change) -> Option<&'static str> {
+    Some(match change {
+        Change::Placed { .. } => "placed",
+        Change::Removed { .. } => "removed",
+        Change::Captured { .. } => "captured",
+        Change::Died { .. } => "died",
+        Change::Destroyed { .. } => "destroyed",
+        Change::ChangedSides { .. } => "changed_sides",
+        Change::Promoted { .. } => "promoted",
+        Change::Hp { .. } => "hp",
+        Change::MaxHp { .. } => "max_hp",
+        Change::Range { .. } => "range",
+        Change::Object { .. } => "object",
+        Change::Coins { .. } => "coins",
+        Change::Charges { .. } => "charges",
+        Change::Curses { .. } => "curses",
+        Change::Revealed { .. } => "revealed",
+        Change::Status { .. } => "status",
         // Bookkeeping of the positions and the shared rules: listed by
         // name so that a kind added to `Change` is decided on here.
         Change::Moved { .. }
@@ -384,8 +434,8 @@ pub fn consequence(change: &Change) -> Option<Consequence> {
         | Change::Clock { .. }
         | Change::TurnStarted { .. }
         | Change::Game { .. }
-        | Change::Viewer { .. } => None,
-    }
+        | Change::Viewer { .. } => return None,
+    })
 }
 
 /// Whether a consequence is a piece the acting player took from its
@@ -465,7 +515,10 @@ mod tests {
         assert_eq!(capture.consequences[0].kind, "captured");
         assert_eq!(capture.consequences[0].piece.as_deref(), Some("P"));
         assert!(capture.state_hash.is_some());
-        assert!(!rows[5].applied && !rows[6].applied, "the replay stops at the first refused event");
+        assert!(
+            !rows[5].applied && !rows[6].applied,
+            "the replay stops at the first refused event"
+        );
         assert_eq!(rows[6].state_hash, None);
     }
 }

@@ -25,8 +25,8 @@ pub mod seed;
 pub mod session;
 mod setup;
 pub mod standings;
-pub mod summary;
 pub mod state;
+pub mod summary;
 pub mod survival;
 pub mod view;
 

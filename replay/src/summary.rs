@@ -162,9 +162,17 @@ pub fn summarize(parsed: &Parsed) -> Summary {
             let StartError::Header { tag, error } = e else {
                 unreachable!("matched as a header error")
             };
-            summary.status = if unsupported { Status::Unsupported } else { Status::Invalid };
+            summary.status = if unsupported {
+                Status::Unsupported
+            } else {
+                Status::Invalid
+            };
             summary.error = Some(Fault {
-                kind: if unsupported { ErrorKind::Unsupported } else { ErrorKind::Rule },
+                kind: if unsupported {
+                    ErrorKind::Unsupported
+                } else {
+                    ErrorKind::Rule
+                },
                 rule: Some(error.rule.name()),
                 line: tag_line(doc, tag.as_deref()),
                 column: 1,
@@ -251,7 +259,10 @@ mod tests {
         assert_eq!(s.error, None);
         assert_eq!((s.events, s.applied, s.moves, s.last_number), (7, 7, 3, 2));
         assert_eq!(s.phase, Some("playing"));
-        assert_eq!((s.white.as_deref(), s.white_id.as_deref(), s.black.as_deref()), (Some("Anna"), Some("vk:1"), None));
+        assert_eq!(
+            (s.white.as_deref(), s.white_id.as_deref(), s.black.as_deref()),
+            (Some("Anna"), Some("vk:1"), None)
+        );
         assert!(s.state_hash.is_some() && s.log_hash.is_some());
     }
 

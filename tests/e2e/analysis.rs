@@ -74,8 +74,16 @@ fn the_summary_agrees_with_show_hash_and_validate() {
             assert_eq!(s["state_hash"], shown["hash"], "{file}");
             let status = &shown["state"]["progress"]["status"];
             assert_eq!(s["phase"], status["phase"], "{file}");
-            assert_eq!(s["outcome"], status.get("outcome").cloned().unwrap_or(Value::Null), "{file}");
-            assert_eq!(s["reason"], status.get("reason").cloned().unwrap_or(Value::Null), "{file}");
+            assert_eq!(
+                s["outcome"],
+                status.get("outcome").cloned().unwrap_or(Value::Null),
+                "{file}"
+            );
+            assert_eq!(
+                s["reason"],
+                status.get("reason").cloned().unwrap_or(Value::Null),
+                "{file}"
+            );
             assert_eq!(s["applied"], s["events"], "{file}");
         } else {
             // The error is the one validate reports, at the same place.
@@ -102,11 +110,30 @@ fn json_of_several_paths_is_one_array_and_from_json_reads_it_back() {
     let all: Value = serde_json::from_str(&text).expect("fgn json DIR writes one JSON value");
     let docs = all.as_array().expect("an array");
     assert_eq!(docs.len(), util::fgn_files(&util::root().join(dir)).len());
-    assert!(docs.iter().all(|d| d["file"].as_str().is_some_and(|f| f.starts_with(dir))));
+    assert!(docs
+        .iter()
+        .all(|d| d["file"].as_str().is_some_and(|f| f.starts_with(dir))));
     // Two files give an array too, and no file that converts gives `[]`.
-    let (_, two, _) = run(&["json", "corpus/survival-chess/valid/01-bishop-queen-mate.fgn", "corpus/survival-chess/valid/03-promotion-default-queen.fgn"], b"");
-    assert_eq!(serde_json::from_str::<Value>(&two).unwrap().as_array().map(Vec::len), Some(2));
-    let (_, none, _) = run(&["json", "corpus/syntax-errors/se-01-bad-square.fgn", "corpus/syntax-errors/se-02-unknown-action.fgn"], b"");
+    let (_, two, _) = run(
+        &[
+            "json",
+            "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+            "corpus/survival-chess/valid/03-promotion-default-queen.fgn",
+        ],
+        b"",
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&two).unwrap().as_array().map(Vec::len),
+        Some(2)
+    );
+    let (_, none, _) = run(
+        &[
+            "json",
+            "corpus/syntax-errors/se-01-bad-square.fgn",
+            "corpus/syntax-errors/se-02-unknown-action.fgn",
+        ],
+        b"",
+    );
     assert_eq!(serde_json::from_str::<Value>(&none).unwrap(), serde_json::json!([]));
 
     // The array and the NDJSON both come back as one file per game.
@@ -116,14 +143,22 @@ fn json_of_several_paths_is_one_array_and_from_json_reads_it_back() {
         let out_arg = out_dir.display().to_string();
         let (code, _, err) = {
             let o = fgn(&["from-json", "--out-dir", &out_arg, "-"], &input);
-            (o.status.code(), o.stdout, String::from_utf8_lossy(&o.stderr).into_owned())
+            (
+                o.status.code(),
+                o.stdout,
+                String::from_utf8_lossy(&o.stderr).into_owned(),
+            )
         };
         assert_eq!(code, Some(0), "{form}: {err}");
         let written = util::fgn_files(&out_dir);
         assert_eq!(written.len(), docs.len(), "{form}");
         for (path, doc) in written.iter().zip(docs) {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let original = Path::new(doc["file"].as_str().unwrap()).file_name().unwrap().to_string_lossy().into_owned();
+            let original = Path::new(doc["file"].as_str().unwrap())
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             assert!(name.ends_with(&original), "{name} is not named after {original}");
             let again = fgn(&["json", &path.display().to_string()], b"").stdout;
             let again: Value = serde_json::from_slice(&again).unwrap();
@@ -149,11 +184,25 @@ fn from_json_reads_version_1_documents() {
     let fixtures = util::root().join("tests/e2e/fixtures/json-v1");
     let one = fixtures.join("owc-04-fog-10x10-in-progress.white.json");
     let v1 = std::fs::read_to_string(&one).unwrap();
-    assert!(v1.contains("\"version\": 1") && v1.contains("\"piece\": {"), "the fixture is a version 1 document with a seen piece");
+    assert!(
+        v1.contains("\"version\": 1") && v1.contains("\"piece\": {"),
+        "the fixture is a version 1 document with a seen piece"
+    );
     let (code, text, err) = run(&["from-json", &one.display().to_string()], b"");
     assert_eq!(code, Some(0), "{err}");
-    let (_, canonical, _) = run(&["fmt", "corpus/open-world-chess/views/owc-04-fog-10x10-in-progress.white.fgn"], b"");
-    let events = |t: &str| t.lines().filter(|l| !l.starts_with('[') && !l.starts_with(';') && !l.is_empty()).map(|l| l.split(" ;").next().unwrap().to_string()).collect::<Vec<_>>();
+    let (_, canonical, _) = run(
+        &[
+            "fmt",
+            "corpus/open-world-chess/views/owc-04-fog-10x10-in-progress.white.fgn",
+        ],
+        b"",
+    );
+    let events = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with('[') && !l.starts_with(';') && !l.is_empty())
+            .map(|l| l.split(" ;").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(events(&text), events(&canonical));
 
     // Version 1's NDJSON and its stream of pretty documents (what `fgn
@@ -165,10 +214,16 @@ fn from_json_reads_version_1_documents() {
         assert_eq!(code, Some(0), "{name}: {err}");
         // The games written are the corpus's views, by their log hashes
         // (the pretty stream of version 1 had no `file` to name them by).
-        let game = if name.starts_with("owc") { "open-world-chess" } else { "survival-chess" };
+        let game = if name.starts_with("owc") {
+            "open-world-chess"
+        } else {
+            "survival-chess"
+        };
         let hashes = |dir: &Path| -> BTreeSet<String> {
             let (_, sums, _) = run(&["hash", &dir.display().to_string()], b"");
-            sums.lines().map(|l| l.split_whitespace().next().unwrap().to_string()).collect()
+            sums.lines()
+                .map(|l| l.split_whitespace().next().unwrap().to_string())
+                .collect()
         };
         let written = hashes(&out_dir);
         assert!(written.len() >= 2, "{name}");
@@ -199,21 +254,36 @@ fn events_rows_are_flat_and_count_what_the_games_did() {
             };
             types.entry(k.clone()).or_default().insert(t);
         }
-        per_file.entry(row["file"].as_str().unwrap().to_string()).or_default().push(row);
+        per_file
+            .entry(row["file"].as_str().unwrap().to_string())
+            .or_default()
+            .push(row);
     }
     for (k, t) in &types {
         assert_eq!(t.len(), 1, "column {k} has several JSON types: {t:?}");
     }
     assert!(!types.values().any(|t| t.contains("object")), "no column is an object");
-    assert_eq!(per_file.keys().collect::<Vec<_>>(), docs.keys().collect::<Vec<_>>(), "a row set for every log that converts");
+    assert_eq!(
+        per_file.keys().collect::<Vec<_>>(),
+        docs.keys().collect::<Vec<_>>(),
+        "a row set for every log that converts"
+    );
     let mut captures_checked = 0;
     for (file, rows) in &per_file {
         let doc = &docs[file];
         let summary = &doc["summary"];
         assert_eq!(rows.len() as u64, summary["events"].as_u64().unwrap(), "{file}");
-        assert_eq!(rows.iter().filter(|r| r["applied"] == true).count() as u64, summary["applied"].as_u64().unwrap(), "{file}");
+        assert_eq!(
+            rows.iter().filter(|r| r["applied"] == true).count() as u64,
+            summary["applied"].as_u64().unwrap(),
+            "{file}"
+        );
         let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();
-        assert_eq!(indices, (0..rows.len() as u64).collect::<Vec<_>>(), "{file}: rows in log order");
+        assert_eq!(
+            indices,
+            (0..rows.len() as u64).collect::<Vec<_>>(),
+            "{file}: rows in log order"
+        );
         if let Some(last) = rows.iter().rev().find(|r| r["applied"] == true) {
             assert_eq!(last["state_hash"], summary["state_hash"], "{file}");
         }
@@ -237,18 +307,40 @@ fn events_rows_are_flat_and_count_what_the_games_did() {
             captures_checked += 1;
         }
     }
-    assert!(captures_checked >= 40, "only {captures_checked} games' captures checked");
+    assert!(
+        captures_checked >= 40,
+        "only {captures_checked} games' captures checked"
+    );
 }
 
 #[test]
 fn an_owc_fight_is_a_capture_and_a_death_with_hp() {
-    let rows = json_lines(&["events", "--ndjson", "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn"]);
-    let fight = rows.iter().find(|r| r["event"] == "2 w Nd4xc6 {t=33}").expect("the knight's fight");
-    assert_eq!((fight["captures"].as_u64(), fight["deaths"].as_u64()), (Some(1), Some(1)));
-    let kinds: Vec<&str> = fight["consequences"].as_array().unwrap().iter().map(|c| c["kind"].as_str().unwrap()).collect();
+    let rows = json_lines(&[
+        "events",
+        "--ndjson",
+        "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn",
+    ]);
+    let fight = rows
+        .iter()
+        .find(|r| r["event"] == "2 w Nd4xc6 {t=33}")
+        .expect("the knight's fight");
+    assert_eq!(
+        (fight["captures"].as_u64(), fight["deaths"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let kinds: Vec<&str> = fight["consequences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["hp", "died"]);
     assert_eq!(fight["consequences"][0]["delta"], -4);
-    let result = rows.last().filter(|r| r["type"] == "result").or_else(|| rows.iter().rev().find(|r| r["type"] == "result")).expect("a result");
+    let result = rows
+        .last()
+        .filter(|r| r["type"] == "result")
+        .or_else(|| rows.iter().rev().find(|r| r["type"] == "result"))
+        .expect("a result");
     assert_eq!(result["phase"], "over");
     assert!(result["result_outcome"].is_string() && result["outcome"] == result["result_outcome"]);
 }
@@ -262,20 +354,53 @@ fn select_keeps_exactly_what_the_summaries_say() {
         all.push("corpus");
         let out = fgn(&all, b"");
         assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}");
-        String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
     };
     let expect = |f: &dyn Fn(&Value) -> bool| -> BTreeSet<String> {
-        docs.iter().filter(|(_, d)| f(&d["summary"])).map(|(k, _)| k.clone()).collect()
+        docs.iter()
+            .filter(|(_, d)| f(&d["summary"]))
+            .map(|(k, _)| k.clone())
+            .collect()
     };
-    let cases: Vec<(Vec<&str>, Box<dyn Fn(&Value) -> bool>)> = vec![
+    type Keeps = Box<dyn Fn(&Value) -> bool>;
+    let cases: Vec<(Vec<&str>, Keeps)> = vec![
         (vec!["--outcome", "1-0"], Box::new(|s| s["outcome"] == "1-0")),
-        (vec!["--outcome", "0-1", "--outcome", "1/2-1/2"], Box::new(|s| s["outcome"] == "0-1" || s["outcome"] == "1/2-1/2")),
-        (vec!["--reason", "mate", "--valid"], Box::new(|s| s["reason"] == "mate" && s["status"] == "valid")),
-        (vec!["--game", "magic-draughts", "--min-moves", "20", "--max-moves", "30"], Box::new(|s| s["game"] == "magic-draughts" && (20..=30).contains(&s["moves"].as_u64().unwrap()))),
-        (vec!["--player", "vk:1001"], Box::new(|s| s["white_id"] == "vk:1001" || s["black_id"] == "vk:1001")),
-        (vec!["--black", "Boris"], Box::new(|s| s["black"] == "Boris" || s["black_id"] == "Boris")),
-        (vec!["--since", "2025-03-15", "--until", "2025-03"], Box::new(|s| s["date"].as_str().is_some_and(|d| ("2025-03-15".."2025-04").contains(&d)))),
-        (vec!["--game", "survival-chess", "--valid"], Box::new(|s| s["game"] == "survival-chess" && s["status"] == "valid")),
+        (
+            vec!["--outcome", "0-1", "--outcome", "1/2-1/2"],
+            Box::new(|s| s["outcome"] == "0-1" || s["outcome"] == "1/2-1/2"),
+        ),
+        (
+            vec!["--reason", "mate", "--valid"],
+            Box::new(|s| s["reason"] == "mate" && s["status"] == "valid"),
+        ),
+        (
+            vec!["--game", "magic-draughts", "--min-moves", "20", "--max-moves", "30"],
+            Box::new(|s| s["game"] == "magic-draughts" && (20..=30).contains(&s["moves"].as_u64().unwrap())),
+        ),
+        (
+            vec!["--player", "vk:1001"],
+            Box::new(|s| s["white_id"] == "vk:1001" || s["black_id"] == "vk:1001"),
+        ),
+        (
+            vec!["--black", "Boris"],
+            Box::new(|s| s["black"] == "Boris" || s["black_id"] == "Boris"),
+        ),
+        (
+            vec!["--since", "2025-03-15", "--until", "2025-03"],
+            Box::new(|s| {
+                s["date"]
+                    .as_str()
+                    .is_some_and(|d| ("2025-03-15".."2025-04").contains(&d))
+            }),
+        ),
+        (
+            vec!["--game", "survival-chess", "--valid"],
+            Box::new(|s| s["game"] == "survival-chess" && s["status"] == "valid"),
+        ),
     ];
     for (args, f) in cases {
         let got = pick(&args);
@@ -289,7 +414,13 @@ fn select_keeps_exactly_what_the_summaries_say() {
     // The JSON form is the summaries, in the same order, and validates.
     let select_schema = schema("fgn-select.schema.json");
     let lines = json_lines(&["--format", "json", "select", "--outcome", "1-0", "corpus"]);
-    assert_eq!(lines.iter().map(|l| l["file"].as_str().unwrap().to_string()).collect::<BTreeSet<_>>(), pick(&["--outcome", "1-0"]));
+    assert_eq!(
+        lines
+            .iter()
+            .map(|l| l["file"].as_str().unwrap().to_string())
+            .collect::<BTreeSet<_>>(),
+        pick(&["--outcome", "1-0"])
+    );
     for l in &lines {
         assert_valid(&select_schema, l, "a select line");
         assert_eq!(l["summary"], docs[l["file"].as_str().unwrap()]["summary"]);
@@ -309,7 +440,11 @@ fn duplicates_are_found_by_log_hash_and_counted_once() {
     std::fs::write(dir.join("a.fgn"), &text).unwrap();
     // The same game with a comment and another spacing: the same log hash.
     std::fs::write(dir.join("b.fgn"), text.replacen("\n\n", "\n\n; downloaded twice\n", 1)).unwrap();
-    std::fs::copy(util::corpus().join("survival-chess/valid/03-promotion-default-queen.fgn"), dir.join("c.fgn")).unwrap();
+    std::fs::copy(
+        util::corpus().join("survival-chess/valid/03-promotion-default-queen.fgn"),
+        dir.join("c.fgn"),
+    )
+    .unwrap();
     let arg = dir.display().to_string();
     let (code, out, err) = run(&["select", "--duplicates", &arg], b"");
     assert_eq!(code, Some(0), "{err}");
@@ -342,10 +477,18 @@ fn stats_add_up_to_the_summaries() {
         assert_eq!(g["decided"].as_u64(), Some(decided.len() as u64), "{name}");
         let by_outcome = |o: &str| decided.iter().filter(|s| s["outcome"] == o).count() as u64;
         for c in g["outcomes"].as_array().unwrap() {
-            assert_eq!(c["games"].as_u64(), Some(by_outcome(c["value"].as_str().unwrap())), "{name}");
+            assert_eq!(
+                c["games"].as_u64(),
+                Some(by_outcome(c["value"].as_str().unwrap())),
+                "{name}"
+            );
         }
         let r = &g["record"];
-        assert_eq!(r["wins"].as_u64(), Some(by_outcome("1-0") + by_outcome("0-1")), "{name}");
+        assert_eq!(
+            r["wins"].as_u64(),
+            Some(by_outcome("1-0") + by_outcome("0-1")),
+            "{name}"
+        );
         assert_eq!(r["draws"].as_u64(), Some(by_outcome("1/2-1/2")), "{name}");
         // Every decisive game gives one player's win and the other's loss.
         let players = g["players"].as_array().unwrap();
@@ -354,7 +497,11 @@ fn stats_add_up_to_the_summaries() {
         let lengths = &g["lengths"];
         if let (Some(min), Some(max)) = (lengths["min"].as_u64(), lengths["max"].as_u64()) {
             let moves: Vec<u64> = decided.iter().map(|s| s["moves"].as_u64().unwrap()).collect();
-            assert_eq!((min, max), (*moves.iter().min().unwrap(), *moves.iter().max().unwrap()), "{name}");
+            assert_eq!(
+                (min, max),
+                (*moves.iter().min().unwrap(), *moves.iter().max().unwrap()),
+                "{name}"
+            );
         }
     }
     let (code, text, _) = run(&["stats", "corpus/survival-chess/valid"], b"");
@@ -388,7 +535,9 @@ fn every_json_output_validates_against_its_schema() {
         let out = fgn(args, b"");
         String::from_utf8_lossy(&out.stderr)
             .lines()
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{args:?}: stderr is not JSON lines ({e}): {l}")))
+            .map(|l| {
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{args:?}: stderr is not JSON lines ({e}): {l}"))
+            })
             .collect()
     };
     let mut kinds = BTreeSet::new();
@@ -418,9 +567,22 @@ fn every_json_output_validates_against_its_schema() {
         &["--format", "json", "hash", "corpus"][..],
         &["--format", "json", "hash", "--chain", "corpus/survival-chess/valid"],
         &["--format", "json", "hash", "--states", "corpus/great-war-chess/valid"],
-        &["--format", "json", "hash", "--as", "black", "corpus/open-world-chess/valid"],
+        &[
+            "--format",
+            "json",
+            "hash",
+            "--as",
+            "black",
+            "corpus/open-world-chess/valid",
+        ],
         &["--format", "json", "hash", "--check", &sums],
-        &["--format", "json", "verify-extends", "corpus/survival-chess/valid/01-bishop-queen-mate.fgn", "corpus/survival-chess/valid/01-bishop-queen-mate.fgn"],
+        &[
+            "--format",
+            "json",
+            "verify-extends",
+            "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+            "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+        ],
     ] {
         let lines = json_lines(args);
         assert!(!lines.is_empty(), "{args:?}");
@@ -479,20 +641,40 @@ out = {
 print(json.dumps(out))
 "#;
     let out = std::process::Command::new(&python)
-        .args(["-c", script, &games.display().to_string(), &events.display().to_string()])
+        .args([
+            "-c",
+            script,
+            &games.display().to_string(),
+            &events.display().to_string(),
+        ])
         .output()
         .expect("python runs");
-    assert!(out.status.success(), "the DuckDB script failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the DuckDB script failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let answer: Value = serde_json::from_slice(&out.stdout).expect("the script prints JSON");
 
     // No column is typed JSON (mixed types) by DuckDB's inference.
     let types = answer["types"].as_object().unwrap();
     for (column, t) in types {
-        assert!(!t.as_str().unwrap().contains("JSON"), "DuckDB types the column {column} as {t}");
+        assert!(
+            !t.as_str().unwrap().contains("JSON"),
+            "DuckDB types the column {column} as {t}"
+        );
     }
     assert_eq!(types["captures"], "BIGINT");
-    assert!(types["consequences"].as_str().unwrap().starts_with("STRUCT("), "{}", types["consequences"]);
-    assert!(answer["summary_type"].as_str().unwrap().starts_with("STRUCT("), "{}", answer["summary_type"]);
+    assert!(
+        types["consequences"].as_str().unwrap().starts_with("STRUCT("),
+        "{}",
+        types["consequences"]
+    );
+    assert!(
+        answer["summary_type"].as_str().unwrap().starts_with("STRUCT("),
+        "{}",
+        answer["summary_type"]
+    );
 
     // Games per result: fgn stats' counts.
     let docs = corpus_documents();
@@ -500,12 +682,21 @@ print(json.dumps(out))
     let mut from_stats = BTreeMap::new();
     for g in stats["games"].as_array().unwrap() {
         for c in g["outcomes"].as_array().unwrap() {
-            from_stats.insert((g["game"].as_str().unwrap().to_string(), c["value"].as_str().unwrap().to_string()), c["games"].as_u64().unwrap());
+            from_stats.insert(
+                (
+                    g["game"].as_str().unwrap().to_string(),
+                    c["value"].as_str().unwrap().to_string(),
+                ),
+                c["games"].as_u64().unwrap(),
+            );
         }
     }
     let mut from_duckdb = BTreeMap::new();
     for row in answer["per_result"].as_array().unwrap() {
-        let key = (row[0].as_str().unwrap().to_string(), row[1].as_str().unwrap().to_string());
+        let key = (
+            row[0].as_str().unwrap().to_string(),
+            row[1].as_str().unwrap().to_string(),
+        );
         *from_duckdb.entry(key).or_insert(0) += row[3].as_u64().unwrap();
     }
     assert_eq!(from_duckdb, from_stats, "games per result");
@@ -522,16 +713,27 @@ print(json.dumps(out))
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| (r[0].as_str().unwrap().to_string(), (r[1].as_u64().unwrap(), r[2].as_u64().unwrap())))
+        .map(|r| {
+            (
+                r[0].as_str().unwrap().to_string(),
+                (r[1].as_u64().unwrap(), r[2].as_u64().unwrap()),
+            )
+        })
         .collect();
     assert_eq!(from_duckdb, captures, "captures per game");
-    assert!(captures.values().map(|c| c.0).sum::<u64>() > 100, "the corpus has captures");
+    assert!(
+        captures.values().map(|c| c.0).sum::<u64>() > 100,
+        "the corpus has captures"
+    );
     for row in answer["events_per_game"].as_array().unwrap() {
         let file = row[0].as_str().unwrap();
         assert_eq!(row[1], docs[file]["summary"]["events"], "{file}: events per game");
     }
     assert_eq!(answer["events_per_game"].as_array().unwrap().len(), docs.len());
-    assert_eq!(answer["joined"].as_u64(), Some(docs.values().filter(|d| d["summary"]["events"] != 0).count() as u64));
+    assert_eq!(
+        answer["joined"].as_u64(),
+        Some(docs.values().filter(|d| d["summary"]["events"] != 0).count() as u64)
+    );
     let deaths: u64 = rows.iter().map(|r| r["deaths"].as_u64().unwrap()).sum();
     assert_eq!(answer["deaths"].as_u64(), Some(deaths));
     assert!(deaths > 0);

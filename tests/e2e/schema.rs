@@ -198,7 +198,9 @@ impl Schema {
             let other = entry.expect("a docs/ entry").path();
             if other.to_string_lossy().ends_with(".schema.json") {
                 let value = read(&other);
-                compiler.add_resource(&id(&value, &other), value).unwrap_or_else(|e| panic!("{e:#}"));
+                compiler
+                    .add_resource(&id(&value, &other), value)
+                    .unwrap_or_else(|e| panic!("{e:#}"));
             }
         }
         let value = read(path);
@@ -522,7 +524,9 @@ fn schema_rejects_invalid_documents() {
         ("a Perspective tag saying everyone", |d| {
             d["header"]["Perspective"] = json!("everyone")
         }),
-        ("a summary without its fields", |d| d["summary"] = json!({"status": "valid"})),
+        ("a summary without its fields", |d| {
+            d["summary"] = json!({"status": "valid"})
+        }),
         ("version 1's nested seen piece", |d| *d = seen_piece(false)),
     ];
     for (what, spoil) in spoils {
