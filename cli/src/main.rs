@@ -570,7 +570,9 @@ fn main() -> ExitCode {
             command: RulesCommand::Show { game },
         } => match fgn_replay::Ruleset::defaults(*game) {
             Some(r) => outln!("{}", serde_json::to_string_pretty(&r).expect("rulesets serialize")),
-            None => rep.unsupported(game.name(), "no rules engine yet, so no ruleset"),
+            // A game is not a file: said as an error, whose JSON has no
+            // "file" field (unreachable while every game has an engine).
+            None => rep.error(&format!("{game}: no rules engine yet, so no ruleset")),
         },
     }
     rep.status.into()
