@@ -209,8 +209,9 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
 /// `fgn from-json`: one document, a JSON array of documents (`fgn json
 /// DIR`), or documents one after the other (`--ndjson` lines, or the
 /// pretty stream of version 1's `fgn json DIR`). One game is printed; more
-/// need `out_dir`, where each is written to a new file named by its place
-/// and its `file`'s name (`0003-mate.fgn`), never over an existing one.
+/// need `out_dir` (made if missing), where each is written to a new file
+/// named by its place and its `file`'s name (`0003-mate.fgn`), never over
+/// an existing one.
 pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, rep: &mut Reporter) {
     let input = if path.as_os_str() == "-" {
         Input::Stdin
@@ -237,6 +238,11 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
             "{name} holds {} games; give --out-dir DIR to write each to its own file",
             docs.len()
         ));
+    }
+    if let Some(dir) = out_dir {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return rep.error(&format!("{}: cannot make the folder: {e}", dir.display()));
+        }
     }
     for (number, (place, doc)) in docs.iter().enumerate() {
         let game = match from_json(&doc.to_string()) {

@@ -325,9 +325,9 @@ enum Command {
     /// the game, and `fgn validate` is the check. One game is printed;
     /// several need --out-dir.
     FromJson {
-        /// Write each game to its own new file in DIR, named by its place
-        /// and its "file" (`0003-mate.fgn`); existing files are never
-        /// overwritten.
+        /// Write each game to its own new file in DIR (made if missing),
+        /// named by its place and its "file" (`0003-mate.fgn`); existing
+        /// files are never overwritten.
         #[arg(long, value_name = "DIR")]
         out_dir: Option<PathBuf>,
         /// A JSON file or `-`.

@@ -138,7 +138,8 @@ fn json_of_several_paths_is_one_array_and_from_json_reads_it_back() {
 
     // The array and the NDJSON both come back as one file per game.
     for (form, args) in [("array", vec!["json", dir]), ("ndjson", vec!["json", "--ndjson", dir])] {
-        let out_dir = util::scratch_dir(&format!("from-json-{form}"));
+        // A folder that does not exist yet is made.
+        let out_dir = util::scratch_dir(&format!("from-json-{form}")).join("games");
         let input = fgn(&args, b"").stdout;
         let out_arg = out_dir.display().to_string();
         let (code, _, err) = {
