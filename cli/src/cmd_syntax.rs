@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use fgn_notation::json::{from_json, JsonGame};
+use fgn_notation::json::{document, from_json};
 use fgn_notation::{parse, Parsed};
 
 use crate::inputs::{collect, Input};
@@ -168,33 +168,73 @@ fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Resu
     })
 }
 
-/// `fgn json`.
+/// The file name a document or row carries: the path as given or found
+/// below a folder given, `None` for standard input.
+pub fn file_name(input: &Input) -> Option<String> {
+    match input {
+        Input::File(path) => Some(path.display().to_string()),
+        Input::Stdin => None,
+    }
+}
+
+/// `fgn json`: a document per log that reads without syntax errors, with
+/// its `file` and `summary`. One PATH naming a file gives one document;
+/// several PATHs or a folder give one JSON array of them, written as the
+/// files are read (so its shape depends on the arguments, never on how
+/// many logs a folder holds); `--ndjson` gives one compact document per line.
 pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
+    let array = !ndjson && (paths.len() > 1 || paths.iter().any(|p| p.is_dir()));
+    if array {
+        crate::out::print("[");
+    }
+    let mut first = true;
     crate::pipeline::each(
         paths,
         rep,
         |log, _| {
             if !log.parsed.is_ok() {
-                return;
+                return None;
             }
-            let doc = JsonGame::from(&log.parsed.document.game);
-            let text = if ndjson {
-                let mut value = serde_json::to_value(&doc).expect("a game always serializes");
-                if let (Input::File(path), Some(obj)) = (&log.input, value.as_object_mut()) {
-                    obj.insert("file".into(), path.display().to_string().into());
-                }
-                value.to_string()
+            let summary = fgn_replay::summary::summarize(&log.parsed);
+            let summary = serde_json::to_value(summary).expect("a summary always serializes");
+            let doc = document(&log.parsed.document.game, file_name(&log.input).as_deref(), summary);
+            Some(if ndjson {
+                doc.to_string()
             } else {
                 serde_json::to_string_pretty(&doc).expect("a game always serializes")
-            };
-            crate::out::print(&format!("{text}\n"));
+            })
         },
-        |(), _| {},
+        |text, _| {
+            let Some(text) = text else { return };
+            if !array {
+                return crate::out::print(&format!("{text}\n"));
+            }
+            // An element of the array, indented as a pretty array's are
+            // (JSON strings hold no line ends, so every line is JSON's own).
+            let mut element = String::from(if first { "\n" } else { ",\n" });
+            for (i, line) in text.lines().enumerate() {
+                if i > 0 {
+                    element.push('\n');
+                }
+                element.push_str("  ");
+                element.push_str(line);
+            }
+            first = false;
+            crate::out::print(&element);
+        },
     );
+    if array {
+        crate::out::print(if first { "]\n" } else { "\n]\n" });
+    }
 }
 
-/// `fgn from-json`.
-pub fn from_json_cmd(path: &std::path::Path, rep: &mut Reporter) {
+/// `fgn from-json`: one document, a JSON array of documents (`fgn json
+/// DIR`), or documents one after the other (`--ndjson` lines, or the
+/// pretty stream of version 1's `fgn json DIR`). One game is printed; more
+/// need `out_dir` (made if missing), where each is written to a new file
+/// named by its place and its `file`'s name (`0003-mate.fgn`), never over
+/// an existing one.
+pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, rep: &mut Reporter) {
     let input = if path.as_os_str() == "-" {
         Input::Stdin
     } else {
@@ -204,16 +244,86 @@ pub fn from_json_cmd(path: &std::path::Path, rep: &mut Reporter) {
         Ok(b) => b,
         Err(e) => return rep.error(&e),
     };
+    let name = input.name();
     let Ok(text) = std::str::from_utf8(&bytes) else {
-        return rep.invalid(&input.name(), "not UTF-8 text");
+        return rep.invalid(&name, "not UTF-8 text");
     };
-    match from_json(text) {
-        Ok(game) => {
-            // A faithful conversion: the events as the JSON has them (so that
-            // json -> from-json -> json is the identity); `fgn fmt` adds the
-            // markers the rules derive.
-            crate::out::print(&game.canonical_text());
-        }
-        Err(e) => rep.invalid(&input.name(), &e),
+    let docs = match documents(text) {
+        Ok(d) => d,
+        Err(e) => return rep.invalid(&name, &e),
+    };
+    if docs.is_empty() {
+        return rep.invalid(&name, "no JSON document in it");
     }
+    if docs.len() > 1 && out_dir.is_none() {
+        return rep.error(&format!(
+            "{name} holds {} games; give --out-dir DIR to write each to its own file",
+            docs.len()
+        ));
+    }
+    if let Some(dir) = out_dir {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return rep.error(&format!("{}: cannot make the folder: {e}", dir.display()));
+        }
+    }
+    for (number, (place, doc)) in docs.iter().enumerate() {
+        let game = match from_json(&doc.to_string()) {
+            Ok(game) => game,
+            Err(e) if docs.len() == 1 => return rep.invalid(&name, &e),
+            Err(e) => {
+                rep.invalid(&format!("{name}: {place}"), &e);
+                continue;
+            }
+        };
+        // A faithful conversion: the events as the JSON has them (so that
+        // json -> from-json -> json is the identity); `fgn fmt` adds the
+        // markers the rules derive.
+        let text = game.canonical_text();
+        let Some(dir) = out_dir else {
+            crate::out::print(&text);
+            continue;
+        };
+        let base = doc
+            .get("file")
+            .and_then(|f| f.as_str())
+            .and_then(|f| std::path::Path::new(f).file_name())
+            .map_or_else(|| "game.fgn".to_string(), |f| f.to_string_lossy().into_owned());
+        let target = dir.join(format!("{:04}-{base}", number + 1));
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&target)
+            .and_then(|mut f| f.write_all(text.as_bytes()));
+        if let Err(e) = written {
+            rep.error(&format!("{}: not written: {e}", target.display()));
+        }
+    }
+}
+
+/// The documents of a `from-json` input with where each starts (`line N`,
+/// or `document N` of an array).
+fn documents(text: &str) -> Result<Vec<(String, serde_json::Value)>, String> {
+    let mut out = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
+    loop {
+        let start = stream.byte_offset();
+        match stream.next() {
+            None => break,
+            Some(Ok(value)) => {
+                let skipped = text[start..].len() - text[start..].trim_start().len();
+                let line = text[..start + skipped].matches('\n').count() + 1;
+                out.push((format!("line {line}"), value));
+            }
+            Some(Err(e)) => return Err(format!("not JSON: {e}")),
+        }
+    }
+    if let [(_, serde_json::Value::Array(items))] = out.as_mut_slice() {
+        let items = std::mem::take(items);
+        return Ok(items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (format!("document {} of the array", i + 1), v))
+            .collect());
+    }
+    Ok(out)
 }

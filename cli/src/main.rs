@@ -6,11 +6,14 @@
 
 mod cmd_append;
 mod cmd_diff;
+mod cmd_events;
 mod cmd_gen;
 mod cmd_hash;
 mod cmd_impact;
 mod cmd_leaderboard;
 mod cmd_replay;
+mod cmd_select;
+mod cmd_stats;
 mod cmd_syntax;
 mod cmd_view;
 mod inputs;
@@ -41,7 +44,8 @@ use report::{Format, Reporter};
 struct Cli {
     /// How to write: `text` for people; `json` for programs, with
     /// diagnostics as one JSON object per line on standard error and, for a
-    /// command that has a result, the result as JSON on standard output.
+    /// command that has a result, the result as JSON on standard output
+    /// (docs/json.md §17 lists every output and its schema).
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     format: Format,
 
@@ -86,13 +90,19 @@ enum Command {
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
-    /// Convert logs to JSON (header and typed events; comments left out).
+    /// Convert logs to JSON: header, typed events and a summary (comments
+    /// left out).
     ///
-    /// Each log becomes one pretty-printed JSON document; several logs give a
-    /// stream of documents. See docs/json.md for the fields.
+    /// Each log that reads without syntax errors becomes one document with
+    /// its "file" (the path; none for standard input) and its "summary":
+    /// valid or its first error with line and column, the result, event and
+    /// move counts, players, date, the final state hash and the log hash. A
+    /// log that breaks a rule is exported too, marked by its summary. One
+    /// FILE gives one pretty-printed document; several PATHs or a directory
+    /// give one JSON array of them; --ndjson gives one compact document per
+    /// line. See docs/json.md for every field (format version 2).
     Json {
-        /// One compact document per line; documents read from files carry a
-        /// "file" field naming their source.
+        /// One compact document per line (NDJSON), for DuckDB, pandas or jq.
         #[arg(long)]
         ndjson: bool,
         /// Files, directories or `-`.
@@ -377,11 +387,114 @@ enum Command {
     /// classical outside survival-chess) or a file that cannot be written.
     /// See docs/gen.md.
     Gen(cmd_gen::GenArgs),
-    /// Convert one JSON game (as `fgn json` writes it) back to canonical FGN.
+    /// Convert JSON games (as `fgn json` writes them) back to canonical FGN.
+    ///
+    /// FILE holds one document, a JSON array of them (`fgn json DIR`) or one
+    /// per line (`fgn json --ndjson`); versions 1 and 2 are read. The
+    /// "file" and "summary" fields are ignored: the summary is derived from
+    /// the game, and `fgn validate` is the check. One game is printed;
+    /// several need --out-dir.
     FromJson {
+        /// Write each game to its own new file in DIR (made if missing),
+        /// named by its place and its "file" (`0003-mate.fgn`); existing
+        /// files are never overwritten.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
         /// A JSON file or `-`.
         #[arg(value_name = "FILE")]
         path: PathBuf,
+    },
+    /// Write every event of every log as one flat JSON row per line.
+    ///
+    /// Each row has the file, the event's index, line, move number, actor,
+    /// its canonical text, its action in typed columns, whether the rules
+    /// accepted it, what it did (captures, deaths, and `consequences`:
+    /// pieces captured, died, placed or promoted, HP, coins, charges,
+    /// curses, objects, reveals, the result) and the state hash after it.
+    /// Every row has every column, `null` where it does not apply, so that
+    /// DuckDB's read_json_auto and pandas read it as one table (docs/json.md
+    /// §16, docs/fgn-events.schema.json). Events after a rule error are
+    /// written unapplied and the error is reported (exit 1).
+    Events {
+        /// Write NDJSON (the only output form, required so that a later
+        /// form can be added without changing what this one means).
+        #[arg(long, required = true)]
+        ndjson: bool,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Print the logs that match every filter given, one path per line.
+    ///
+    /// Filters read each log's summary (as `fgn json` writes it): the game,
+    /// a player's name or id on either side (or on one side), the outcome,
+    /// the reason, the `Date` tag's range, the number of moves, and
+    /// whether the log is valid. A filter given twice keeps either value.
+    /// --format json prints `{"file", "summary"}` per match instead;
+    /// --duplicates prints the groups of matching files that hold the same
+    /// game (the same log hash). Invalid logs are reported on standard error
+    /// as by validate (exit 1). See docs/select.md.
+    Select {
+        /// Keep logs of this game (survival-chess, ...).
+        #[arg(long, value_name = "GAME")]
+        game: Vec<fgn_notation::GameKind>,
+        /// Keep logs where this name or id played either side.
+        #[arg(long, value_name = "NAME|ID")]
+        player: Vec<String>,
+        /// Keep logs where white has this name or id.
+        #[arg(long, value_name = "NAME|ID")]
+        white: Option<String>,
+        /// Keep logs where black has this name or id.
+        #[arg(long, value_name = "NAME|ID")]
+        black: Option<String>,
+        /// Keep logs with this outcome: 1-0, 0-1, 1/2-1/2 or abort
+        /// (decided or recorded).
+        #[arg(long, value_name = "OUTCOME", value_parser = parse_outcome)]
+        outcome: Vec<fgn_notation::Outcome>,
+        /// Keep logs whose result has this reason (mate, resign, ...).
+        #[arg(long, value_name = "REASON", value_parser = parse_reason)]
+        reason: Vec<fgn_notation::Reason>,
+        /// Keep logs dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD,
+        /// compared at its own precision; logs without a Date are dropped.
+        #[arg(long, value_name = "DATE", value_parser = parse_date)]
+        since: Option<String>,
+        /// Keep logs dated on or before this (`--until 2025-03` keeps all
+        /// of March).
+        #[arg(long, value_name = "DATE", value_parser = parse_date)]
+        until: Option<String>,
+        /// Keep logs with at least this many moves (players' moves of
+        /// pieces, both sides counted).
+        #[arg(long, value_name = "N")]
+        min_moves: Option<usize>,
+        /// Keep logs with at most this many moves.
+        #[arg(long, value_name = "N")]
+        max_moves: Option<usize>,
+        /// Keep only valid logs.
+        #[arg(long, conflicts_with = "invalid")]
+        valid: bool,
+        /// Keep only invalid logs (syntax or rule errors).
+        #[arg(long)]
+        invalid: bool,
+        /// Print groups of matching files with the same log hash instead.
+        #[arg(long)]
+        duplicates: bool,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Statistics of an archive: per game, W/D/L, outcomes, reasons and
+    /// lengths, and each player's record.
+    ///
+    /// Counts every distinct game once (copies with the same log hash are
+    /// listed as duplicates); results and players come from valid games
+    /// with a result. Players are keyed by id (WhiteId/BlackId), else by
+    /// name; the name shown is that of their latest game by Date. --format
+    /// json writes one document (docs/fgn-stats.schema.json). Invalid logs
+    /// are reported on standard error as by validate (exit 1).
+    Stats {
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
     },
 }
 
@@ -445,6 +558,29 @@ fn man(name: Option<&str>, rep: &mut Reporter) {
     }
 }
 
+fn parse_outcome(s: &str) -> Result<fgn_notation::Outcome, String> {
+    use fgn_notation::Outcome;
+    [Outcome::WhiteWins, Outcome::BlackWins, Outcome::Draw, Outcome::Abort]
+        .into_iter()
+        .find(|o| o.text() == s)
+        .ok_or_else(|| "expected 1-0, 0-1, 1/2-1/2 or abort".into())
+}
+
+fn parse_reason(s: &str) -> Result<fgn_notation::Reason, String> {
+    fgn_notation::Reason::from_name(s).ok_or_else(|| {
+        let all: Vec<&str> = fgn_notation::Reason::ALL.iter().map(|r| r.name()).collect();
+        format!("expected one of {}", all.join(", "))
+    })
+}
+
+fn parse_date(s: &str) -> Result<String, String> {
+    if fgn_replay::archive::is_date_bound(s) {
+        Ok(s.to_string())
+    } else {
+        Err("expected YYYY, YYYY-MM or YYYY-MM-DD".into())
+    }
+}
+
 fn main() -> ExitCode {
     let parsed = command()
         .try_get_matches()
@@ -483,8 +619,47 @@ fn main() -> ExitCode {
         Command::Json { ndjson, paths } => cmd_syntax::json(paths, *ndjson, &mut rep),
         Command::Append { repair: true, file, .. } => cmd_append::repair(file, &mut rep),
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
-        Command::FromJson { path } => cmd_syntax::from_json_cmd(path, &mut rep),
+        Command::FromJson { path, out_dir } => cmd_syntax::from_json_cmd(path, out_dir.as_deref(), &mut rep),
         Command::Gen(args) => cmd_gen::gen(args, &mut rep),
+        Command::Events { ndjson: _, paths } => cmd_events::events(paths, &mut rep),
+        Command::Select {
+            game,
+            player,
+            white,
+            black,
+            outcome,
+            reason,
+            since,
+            until,
+            min_moves,
+            max_moves,
+            valid,
+            invalid,
+            duplicates,
+            paths,
+        } => {
+            use fgn_replay::summary::Status;
+            let statuses = match (valid, invalid) {
+                (true, _) => vec![Status::Valid],
+                (_, true) => vec![Status::Invalid],
+                _ => Vec::new(),
+            };
+            let filter = fgn_replay::archive::Filter {
+                games: game.iter().map(|g| g.name().to_string()).collect(),
+                players: player.clone(),
+                white: white.clone(),
+                black: black.clone(),
+                outcomes: outcome.clone(),
+                reasons: reason.clone(),
+                since: since.clone(),
+                until: until.clone(),
+                min_moves: *min_moves,
+                max_moves: *max_moves,
+                statuses,
+            };
+            cmd_select::select(paths, &filter, *duplicates, &mut rep)
+        }
+        Command::Stats { paths } => cmd_stats::stats(paths, &mut rep),
         Command::Validate { verbose, rules, paths } => {
             cmd_replay::validate(paths, rules.as_deref(), *verbose, &mut rep)
         }
@@ -533,7 +708,9 @@ fn main() -> ExitCode {
             command: RulesCommand::Show { game },
         } => match fgn_replay::Ruleset::defaults(*game) {
             Some(r) => outln!("{}", serde_json::to_string_pretty(&r).expect("rulesets serialize")),
-            None => rep.unsupported(game.name(), "no rules engine yet, so no ruleset"),
+            // A game is not a file: said as an error, whose JSON has no
+            // "file" field (unreachable while every game has an engine).
+            None => rep.error(&format!("{game}: no rules engine yet, so no ruleset")),
         },
     }
     rep.status.into()

@@ -1,8 +1,16 @@
-//! The JSON form of a game: `{"format": "fgn", "version": 1, "header": {...}, "events": [...]}`.
+//! The JSON form of a game: `{"format": "fgn", "version": 2, "header": {...}, "events": [...]}`.
 //!
 //! Field names are stable; `docs/json.md` documents them and
 //! `docs/fgn-game.schema.json` is the JSON Schema. Comments are not part of a
 //! game and are left out.
+//!
+//! Version 2 differs from version 1 in one spelling: a `see` action's
+//! piece is three fields of the action (`color`, `piece`, `hp`), so that
+//! `piece` is a letter in every action, where version 1 nested them in a
+//! `piece` object. The typed [`Event`]s keep version 1's serde shape, and
+//! this module converts between the two; [`from_json`] reads both versions.
+//! `fgn json` adds a document's `file` and `summary`, which are not part of
+//! the game: [`document`] places them and [`from_json`] drops them.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,8 +21,10 @@ use crate::parse::parse;
 
 /// The value of `format` in every document.
 pub const FORMAT: &str = "fgn";
-/// The version of the JSON form.
-pub const VERSION: u32 = 1;
+/// The version of the JSON form that [`to_json`] writes.
+pub const VERSION: u32 = 2;
+/// The versions [`from_json`] reads.
+pub const READ_VERSIONS: [u32; 2] = [1, 2];
 
 /// A game as JSON.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -22,7 +32,7 @@ pub const VERSION: u32 = 1;
 pub struct JsonGame {
     /// Always `"fgn"`.
     pub format: String,
-    /// Always 1.
+    /// The version (1 or 2).
     pub version: u32,
     /// The tags, in file order, as an object of strings.
     pub header: serde_json::Map<String, serde_json::Value>,
@@ -46,9 +56,78 @@ impl From<&Game> for JsonGame {
     }
 }
 
-/// The JSON value of a game.
+/// The JSON value of a game, in the current version's spelling.
 pub fn to_json(game: &Game) -> serde_json::Value {
-    serde_json::to_value(JsonGame::from(game)).expect("a game always serializes")
+    let mut value = serde_json::to_value(JsonGame::from(game)).expect("a game always serializes");
+    for action in actions(&mut value) {
+        flatten_seen_piece(action);
+    }
+    value
+}
+
+/// A game's document as `fgn json` writes it: [`to_json`] followed by the
+/// input's `file` (omitted for standard input) and the game's `summary`
+/// (docs/json.md §12), which the notation does not compute and takes as
+/// a value.
+pub fn document(game: &Game, file: Option<&str>, summary: serde_json::Value) -> serde_json::Value {
+    let mut value = to_json(game);
+    if let Some(obj) = value.as_object_mut() {
+        if let Some(file) = file {
+            obj.insert("file".into(), file.into());
+        }
+        obj.insert("summary".into(), summary);
+    }
+    value
+}
+
+/// The action objects of a document's events.
+fn actions(value: &mut serde_json::Value) -> impl Iterator<Item = &mut serde_json::Map<String, serde_json::Value>> {
+    value
+        .get_mut("events")
+        .and_then(|e| e.as_array_mut())
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get_mut("action").and_then(|a| a.as_object_mut()))
+}
+
+fn is_see(action: &serde_json::Map<String, serde_json::Value>) -> bool {
+    action.get("type").and_then(|t| t.as_str()) == Some("see")
+}
+
+/// Version 2's `see`: the seen piece's `color`, `piece` and `hp` as fields
+/// of the action.
+fn flatten_seen_piece(action: &mut serde_json::Map<String, serde_json::Value>) {
+    if !is_see(action) {
+        return;
+    }
+    if let Some(serde_json::Value::Object(seen)) = action.remove("piece") {
+        let object = action.remove("object");
+        action.extend(seen);
+        if let Some(object) = object {
+            action.insert("object".into(), object);
+        }
+    }
+}
+
+/// Version 1's `see` from version 2's: the three fields back in a `piece`
+/// object. A version 2 `see` must give all three or none of them.
+fn nest_seen_piece(index: usize, action: &mut serde_json::Map<String, serde_json::Value>) -> Result<(), String> {
+    if !is_see(action) {
+        return Ok(());
+    }
+    let fields = ["color", "piece", "hp"].map(|k| action.remove(k).filter(|v| !v.is_null()));
+    match fields {
+        [None, None, None] => Ok(()),
+        [Some(color), Some(piece), Some(hp)] => {
+            let seen = serde_json::json!({"color": color, "piece": piece, "hp": hp});
+            action.insert("piece".into(), seen);
+            Ok(())
+        }
+        _ => Err(format!(
+            "event {} (counting from 1): a seen piece needs \"color\", \"piece\" and \"hp\" together",
+            index + 1
+        )),
+    }
 }
 
 /// Reads a game from its JSON text. The game must be one that FGN text can
@@ -56,23 +135,37 @@ pub fn to_json(game: &Game) -> serde_json::Value {
 /// of the canonical text it would have stood on.
 pub fn from_json(text: &str) -> Result<Game, String> {
     let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    // `fgn json --ndjson` names each document's source file; it is not part
-    // of the game, so it is dropped, but only in the form that command writes.
+    // `fgn json` names each document's source file and adds the game's
+    // summary; neither is part of the game, so both are dropped, but only
+    // in the forms that command writes. The summary is not checked against
+    // the game: it is derived from it, and `fgn validate` is the check.
     if let Some(obj) = value.as_object_mut() {
         match obj.remove("file") {
             None | Some(serde_json::Value::String(_)) => {}
             Some(_) => return Err("\"file\" names a source file: expected a string".into()),
         }
+        match obj.remove("summary") {
+            None | Some(serde_json::Value::Object(_) | serde_json::Value::Null) => {}
+            Some(_) => return Err("\"summary\" is the game's summary: expected an object".into()),
+        }
     }
     // The format and version come first, so that a document of another
     // version is named as such rather than failing on a field it adds.
     let (format, version) = (value.get("format"), value.get("version"));
-    if format != Some(&FORMAT.into()) || version != Some(&VERSION.into()) {
+    let known = version
+        .and_then(|v| v.as_u64())
+        .filter(|v| READ_VERSIONS.iter().any(|&r| u64::from(r) == *v));
+    let Some(version) = known.filter(|_| format == Some(&FORMAT.into())) else {
         return Err(format!(
-            "expected \"format\": \"{FORMAT}\" and \"version\": {VERSION}, found {} and {}",
+            "expected \"format\": \"{FORMAT}\" and \"version\": 1 or {VERSION}, found {} and {}",
             format.map_or("nothing".into(), |v| v.to_string()),
             version.map_or("nothing".into(), |v| v.to_string())
         ));
+    };
+    if version == 2 {
+        for (i, action) in actions(&mut value).enumerate() {
+            nest_seen_piece(i, action)?;
+        }
     }
     // Serde does not deny unknown fields on the actions that have none, so
     // they are checked here.
@@ -124,4 +217,63 @@ pub fn from_json(text: &str) -> Result<Game, String> {
     // Reading back normalizes what the text form normalizes (tag values
     // such as merchant squares), exactly as reading the text would.
     Ok(parsed.document.game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VIEW: &str = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[Perspective \"white\"]\n\n1 @ see e5 bN:5 coin\n1 @ see e6 empty\n";
+
+    fn doc(version: u32, action: serde_json::Value) -> String {
+        serde_json::json!({"format": "fgn", "version": version,
+            "header": {"Game": "open-world-chess", "Rules": "1.2", "Perspective": "white"},
+            "events": [{"n": 1, "actor": "@", "action": action}]})
+        .to_string()
+    }
+
+    #[test]
+    fn version_2_spells_a_seen_piece_as_fields_of_see() {
+        let game = parse(VIEW.as_bytes()).document.game;
+        let value = to_json(&game);
+        assert_eq!(
+            value["events"][0]["action"],
+            serde_json::json!({"type": "see", "square": "e5", "color": "b", "piece": "N", "hp": 5, "object": "coin"})
+        );
+        assert_eq!(
+            value["events"][1]["action"],
+            serde_json::json!({"type": "see", "square": "e6"})
+        );
+        assert_eq!(from_json(&value.to_string()).unwrap(), game);
+    }
+
+    #[test]
+    fn both_versions_read_and_each_only_in_its_own_spelling() {
+        let nested = serde_json::json!({"type": "see", "square": "e5", "piece": {"color": "b", "piece": "N", "hp": 5}});
+        let flat = serde_json::json!({"type": "see", "square": "e5", "color": "b", "piece": "N", "hp": 5});
+        let one = from_json(&doc(1, nested.clone())).unwrap();
+        assert_eq!(from_json(&doc(2, flat.clone())).unwrap(), one);
+        assert!(from_json(&doc(1, flat)).is_err(), "version 1 has no flat seen piece");
+        assert!(
+            from_json(&doc(2, nested)).is_err(),
+            "version 2 has no nested seen piece"
+        );
+        let partial = serde_json::json!({"type": "see", "square": "e5", "piece": "N"});
+        assert!(from_json(&doc(2, partial)).unwrap_err().contains("together"));
+        assert!(from_json(&doc(3, serde_json::json!({"type": "hidden"})))
+            .unwrap_err()
+            .contains("1 or 2"));
+    }
+
+    #[test]
+    fn file_and_summary_are_placed_last_and_dropped_on_reading() {
+        let game = parse(VIEW.as_bytes()).document.game;
+        let value = document(&game, Some("a.fgn"), serde_json::json!({"status": "unsupported"}));
+        let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["format", "version", "header", "events", "file", "summary"]);
+        assert_eq!(from_json(&value.to_string()).unwrap(), game);
+        let mut bad = value.clone();
+        bad["summary"] = "valid".into();
+        assert!(from_json(&bad.to_string()).is_err());
+    }
 }

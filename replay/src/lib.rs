@@ -403,9 +403,11 @@
 //! ```
 
 pub mod append;
+pub mod archive;
 pub mod changes;
 pub mod draughts;
 pub mod error;
+pub mod events;
 pub mod game;
 pub mod gen;
 pub mod gwc;
@@ -422,6 +424,7 @@ pub mod session;
 mod setup;
 pub mod standings;
 pub mod state;
+pub mod summary;
 pub mod survival;
 pub mod view;
 

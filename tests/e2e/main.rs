@@ -5,6 +5,7 @@
 
 mod util;
 
+mod analysis;
 mod append;
 mod cli;
 mod corpus;

@@ -176,15 +176,38 @@ impl Schema {
     }
 
     /// The schema in the file `path`, compiled (which checks it against
-    /// the draft 2020-12 metaschema).
+    /// the draft 2020-12 metaschema). Every schema under docs/ is known by
+    /// its `$id`, so that one may refer to another's definitions (the
+    /// summary is the game schema's, the groups of duplicates the select
+    /// schema's).
     pub fn load_from(path: &Path) -> Schema {
-        let loc = path.display().to_string();
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let read = |path: &Path| -> Value {
+            let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        };
         let mut schemas = boon::Schemas::new();
         let mut compiler = boon::Compiler::new();
         compiler.set_default_draft(boon::Draft::V2020_12);
-        compiler.add_resource(&loc, value).unwrap_or_else(|e| panic!("{e:#}"));
+        let id = |value: &Value, path: &Path| -> String {
+            value["$id"]
+                .as_str()
+                .map_or_else(|| path.display().to_string(), str::to_string)
+        };
+        let docs = util::root().join("docs");
+        for entry in std::fs::read_dir(&docs).expect("docs/ is readable") {
+            let other = entry.expect("a docs/ entry").path();
+            if other.to_string_lossy().ends_with(".schema.json") {
+                let value = read(&other);
+                compiler
+                    .add_resource(&id(&value, &other), value)
+                    .unwrap_or_else(|e| panic!("{e:#}"));
+            }
+        }
+        let value = read(path);
+        let loc = id(&value, path);
+        if !path.starts_with(&docs) {
+            compiler.add_resource(&loc, value).unwrap_or_else(|e| panic!("{e:#}"));
+        }
         // Compiling checks the schema against the draft 2020-12 metaschema.
         let index = compiler
             .compile(&loc, &mut schemas)
@@ -372,7 +395,7 @@ fn ndjson_lines_validate() {
 fn base() -> Value {
     json!({
         "format": "fgn",
-        "version": 1,
+        "version": 2,
         "header": {"Game": "survival-chess", "Rules": "1.0"},
         "events": [
             {"n": 0, "actor": "w", "action": {"type": "place", "placements": [{"figure": "K", "square": "e1"}]}},
@@ -389,6 +412,22 @@ fn base() -> Value {
     })
 }
 
+/// A version 2 open-world-chess view that sees a black knight on e5, its
+/// piece spelled as version 2 does (`flat`) or as version 1 did.
+pub fn seen_piece(flat: bool) -> Value {
+    let action = if flat {
+        json!({"type": "see", "square": "e5", "color": "b", "piece": "N", "hp": 5})
+    } else {
+        json!({"type": "see", "square": "e5", "piece": {"color": "b", "piece": "N", "hp": 5}})
+    };
+    json!({
+        "format": "fgn",
+        "version": 2,
+        "header": {"Game": "open-world-chess", "Rules": "1.2", "Perspective": "white"},
+        "events": [{"n": 1, "actor": "@", "action": action}]
+    })
+}
+
 fn from_json_accepts(doc: &Value) -> bool {
     util::fgn(&["from-json", "-"], doc.to_string().as_bytes())
         .status
@@ -401,6 +440,11 @@ fn schema_accepts_what_serde_accepts() {
     let doc = base();
     assert_eq!(schema.errors(&doc), None);
     assert!(from_json_accepts(&doc));
+    // Version 2's seen piece is three fields of `see`; version 1's nested
+    // object is refused in a version 2 document by both.
+    assert_eq!(schema.errors(&seen_piece(true)), None);
+    assert!(from_json_accepts(&seen_piece(true)));
+    assert!(!from_json_accepts(&seen_piece(false)));
     // Optional fields may be null or left out on input.
     let spelled: [(&str, Value); 5] = [
         (
@@ -436,7 +480,7 @@ fn schema_accepts_what_serde_accepts() {
 fn schema_rejects_invalid_documents() {
     let schema = Schema::load();
     type Spoil = fn(&mut Value);
-    let spoils: [(&str, Spoil); 15] = [
+    let spoils: [(&str, Spoil); 17] = [
         ("unknown action type", |d| {
             d["events"][1]["action"]["type"] = json!("castle")
         }),
@@ -464,7 +508,7 @@ fn schema_rejects_invalid_documents() {
         }),
         ("unknown event field", |d| d["events"][1]["comment"] = json!("nice")),
         ("unknown top-level field", |d| d["comments"] = json!([])),
-        ("version 2", |d| d["version"] = json!(2)),
+        ("version 3", |d| d["version"] = json!(3)),
         ("a player's action by the world", |d| {
             d["events"][1]["actor"] = json!("@")
         }),
@@ -480,6 +524,10 @@ fn schema_rejects_invalid_documents() {
         ("a Perspective tag saying everyone", |d| {
             d["header"]["Perspective"] = json!("everyone")
         }),
+        ("a summary without its fields", |d| {
+            d["summary"] = json!({"status": "valid"})
+        }),
+        ("version 1's nested seen piece", |d| *d = seen_piece(false)),
     ];
     for (what, spoil) in spoils {
         let mut doc = base();

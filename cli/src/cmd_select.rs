@@ -1,0 +1,75 @@
+//! `fgn select`: the logs of an archive that match a filter, as paths or
+//! (`--format json`) as their summaries, and `--duplicates`: the groups of
+//! files that hold the same game. The filter and the groups are
+//! `fgn_replay::archive`'s; the summaries `fgn_replay::summary`'s.
+
+use std::path::PathBuf;
+
+use fgn_replay::archive::{Duplicates, Filter};
+use fgn_replay::summary::{ErrorKind, Summary};
+
+use crate::out::outln;
+use crate::report::{Format, Reporter};
+
+/// Reports a summary's rule fault on standard error, as `validate` does (a
+/// syntax error is reported by the pipeline already; an unsupported log
+/// gets a note, since selecting it is not an error).
+pub fn report_fault(name: &str, summary: &Summary, rep: &mut Reporter) {
+    let Some(e) = &summary.error else { return };
+    match e.kind {
+        ErrorKind::Syntax => {}
+        ErrorKind::Rule => rep.rule_error(name, e.line, e.column, e.rule.unwrap_or("header"), &e.message),
+        ErrorKind::Unsupported => rep.note(&format!("{name}: not replayed: {}", e.message)),
+    }
+}
+
+/// Runs `sink` on the summary of every input, in input order, on the
+/// streaming pipeline, with each input's fault reported by the worker.
+pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(String, Summary, &mut Reporter)) {
+    crate::pipeline::each(
+        paths,
+        rep,
+        |log, rep| {
+            let summary = fgn_replay::summary::summarize(&log.parsed);
+            report_fault(&log.name, &summary, rep);
+            (log.name, summary)
+        },
+        |(name, summary), rep| sink(name, summary, rep),
+    );
+}
+
+/// `fgn select`. Every input's fault is reported on standard error as
+/// `validate` reports it (exit 1 when some input is invalid, whether or not
+/// it is selected); the selection on standard output is complete either way.
+pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Reporter) {
+    let format = rep.format;
+    let mut groups = Duplicates::default();
+    each_summary(paths, rep, |name, summary, _| {
+        if !filter.matches(&summary) {
+            return;
+        }
+        if duplicates {
+            if let Some(hash) = summary.log_hash {
+                groups.add(hash, name);
+            }
+            return;
+        }
+        match format {
+            Format::Text => outln!("{name}"),
+            Format::Json => outln!("{}", serde_json::json!({"file": name, "summary": summary})),
+        }
+    });
+    if duplicates {
+        for (hash, files) in groups.groups() {
+            match format {
+                Format::Text => {
+                    outln!("{hash}");
+                    for f in files {
+                        outln!("  {f}");
+                    }
+                }
+                Format::Json => outln!("{}", serde_json::json!({"log_hash": hash, "files": files})),
+            }
+        }
+    }
+}

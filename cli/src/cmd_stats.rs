@@ -1,0 +1,126 @@
+//! `fgn stats`: per game kind, the results (W/D/L, outcomes, reasons), the
+//! lengths and each player's record, over every distinct game of the
+//! paths; with `--duplicates`, the groups of files that hold the same
+//! game. The accumulation is `fgn_replay::archive`'s.
+
+use std::path::PathBuf;
+
+use fgn_replay::archive::{Duplicates, GameStats, Record, Stats};
+
+use crate::cmd_select::each_summary;
+use crate::out::outln;
+use crate::report::{Format, Reporter};
+
+/// `fgn stats`. A game copied into several files (the same log hash)
+/// counts once; the copies are listed under `duplicates`. Invalid logs are
+/// counted as such and reported on standard error (exit 1), as by
+/// `validate`; logs with syntax errors have no log hash and are counted
+/// once each.
+pub fn stats(paths: &[PathBuf], rep: &mut Reporter) {
+    let mut stats = Stats::default();
+    let mut copies = Duplicates::default();
+    let mut files = 0;
+    each_summary(paths, rep, |name, summary, _| {
+        files += 1;
+        let first = summary.log_hash.is_none_or(|hash| copies.add(hash, name));
+        if first {
+            stats.add(&summary);
+        }
+    });
+    let games = stats.finish();
+    let duplicates: Vec<_> = copies
+        .groups()
+        .map(|(hash, files)| serde_json::json!({"log_hash": hash, "files": files}))
+        .collect();
+    match rep.format {
+        Format::Json => outln!(
+            "{}",
+            serde_json::json!({"format": "fgn-stats", "version": 1, "files": files, "games": games, "duplicates": duplicates})
+        ),
+        Format::Text => text(files, &games, &copies),
+    }
+}
+
+fn record(r: &Record) -> String {
+    let aborted = if r.aborted > 0 {
+        format!(" ({} aborted)", r.aborted)
+    } else {
+        String::new()
+    };
+    format!("{}/{}/{}{aborted}", r.wins, r.draws, r.losses)
+}
+
+fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
+    let distinct: usize = games.iter().map(|g| g.logs).sum();
+    outln!("{files} files, {distinct} distinct logs");
+    for g in games {
+        outln!("");
+        outln!(
+            "{}: {} logs ({} valid, {} invalid, {} unsupported), {} decided",
+            g.game.as_deref().unwrap_or("(no Game tag)"),
+            g.logs,
+            g.valid,
+            g.invalid,
+            g.unsupported,
+            g.decided
+        );
+        let list = |counts: &[fgn_replay::archive::Count]| {
+            counts
+                .iter()
+                .map(|c| format!("{} {}", c.value, c.games))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if g.decided > 0 {
+            outln!("  outcomes: {}", list(&g.outcomes));
+            outln!("  reasons:  {}", list(&g.reasons));
+            let l = &g.lengths;
+            outln!(
+                "  moves:    min {}, median {}, mean {:.1}, max {}",
+                l.min.unwrap_or(0),
+                l.median.unwrap_or(0),
+                l.mean.unwrap_or(0.0),
+                l.max.unwrap_or(0)
+            );
+        }
+        if !g.players.is_empty() {
+            let width = g
+                .players
+                .iter()
+                .map(|p| p.player.chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(6);
+            outln!(
+                "  {:<width$}  {:>5}  {:<12} {:<12} {:<12} name",
+                "player",
+                "games",
+                "W/D/L",
+                "as white",
+                "as black"
+            );
+            for p in &g.players {
+                outln!(
+                    "  {:<width$}  {:>5}  {:<12} {:<12} {:<12} {}",
+                    p.player,
+                    p.games,
+                    record(&p.total),
+                    record(&p.white),
+                    record(&p.black),
+                    p.name.as_deref().unwrap_or("")
+                );
+            }
+        }
+    }
+    let groups: Vec<_> = copies.groups().collect();
+    if !groups.is_empty() {
+        outln!("");
+        outln!("duplicates (the same log hash, counted once):");
+        for (hash, files) in groups {
+            outln!("  {hash}");
+            for f in files {
+                outln!("    {f}");
+            }
+        }
+    }
+}

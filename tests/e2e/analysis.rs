@@ -1,0 +1,741 @@
+//! Issue 14's analysis export and archive tools through the binary: the
+//! summary `fgn json` carries (checked against what `show`, `hash` and
+//! `validate` say of the same logs), `fgn events` rows (flat, one type per
+//! column, counted against the games' own moves), `fgn select`'s filters
+//! and duplicates, `fgn stats`, every new output against its schema, and
+//! the export loaded into DuckDB for real.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::schema::Schema;
+use crate::util::{self, fgn, run};
+
+/// The lines of a run's standard output, each parsed as JSON.
+fn json_lines(args: &[&str]) -> Vec<Value> {
+    let out = fgn(args, b"");
+    assert!(
+        matches!(out.status.code(), Some(0..=2)) && !out.stdout.is_empty(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{args:?}: not a JSON line ({e}): {l}")))
+        .collect()
+}
+
+/// The corpus's documents by file, as `fgn json --ndjson corpus` writes them.
+fn corpus_documents() -> BTreeMap<String, Value> {
+    json_lines(&["json", "--ndjson", "corpus"])
+        .into_iter()
+        .map(|d| (d["file"].as_str().expect("a file").to_string(), d))
+        .collect()
+}
+
+fn schema(name: &str) -> Schema {
+    Schema::load_from(&util::root().join("docs").join(name))
+}
+
+fn assert_valid(schema: &Schema, doc: &Value, what: &str) {
+    if let Some(e) = schema.errors(doc) {
+        panic!("{what}: does not validate:\n{e}\n{doc}");
+    }
+}
+
+#[test]
+fn the_summary_agrees_with_show_hash_and_validate() {
+    let docs = corpus_documents();
+    let mut valid = 0;
+    for (file, doc) in &docs {
+        let s = &doc["summary"];
+        assert_eq!(s["events"], doc["events"].as_array().map_or(0, Vec::len), "{file}");
+        if file.contains("/views/") {
+            assert_eq!(s["status"], "unsupported", "{file}");
+            continue;
+        }
+        let (_, hash, _) = run(&["hash", file], b"");
+        assert_eq!(
+            s["log_hash"].as_str(),
+            hash.split_whitespace().next(),
+            "{file}: the summary's log hash is not fgn hash's"
+        );
+        let checked = fgn(&["--format", "json", "validate", file], b"");
+        let verdict: Value = serde_json::from_slice(checked.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+        assert_eq!(s["status"], verdict["status"], "{file}");
+        if s["status"] == "valid" {
+            valid += 1;
+            let (code, shown, err) = run(&["--format", "json", "show", file], b"");
+            assert_eq!(code, Some(0), "{file}: {err}");
+            let shown: Value = serde_json::from_str(&shown).expect("show writes JSON");
+            assert_eq!(s["state_hash"], shown["hash"], "{file}");
+            let status = &shown["state"]["progress"]["status"];
+            assert_eq!(s["phase"], status["phase"], "{file}");
+            assert_eq!(
+                s["outcome"],
+                status.get("outcome").cloned().unwrap_or(Value::Null),
+                "{file}"
+            );
+            assert_eq!(
+                s["reason"],
+                status.get("reason").cloned().unwrap_or(Value::Null),
+                "{file}"
+            );
+            assert_eq!(s["applied"], s["events"], "{file}");
+        } else {
+            // The error is the one validate reports, at the same place.
+            let first: Value = String::from_utf8_lossy(&checked.stderr)
+                .lines()
+                .find_map(|l| serde_json::from_str(l).ok())
+                .expect("validate reports the fault");
+            let e = &s["error"];
+            assert_eq!((&e["line"], &e["column"]), (&first["line"], &first["column"]), "{file}");
+            if first["kind"] == "rule" {
+                assert_eq!(e["rule"], first["rule"], "{file}");
+                assert_eq!(e["message"], first["message"], "{file}");
+            }
+        }
+    }
+    assert!(valid >= 80, "only {valid} valid logs summarised");
+}
+
+#[test]
+fn json_of_several_paths_is_one_array_and_from_json_reads_it_back() {
+    let dir = "corpus/magic-draughts/valid";
+    let (code, text, err) = run(&["json", dir], b"");
+    assert_eq!(code, Some(0), "{err}");
+    let all: Value = serde_json::from_str(&text).expect("fgn json DIR writes one JSON value");
+    let docs = all.as_array().expect("an array");
+    assert_eq!(docs.len(), util::fgn_files(&util::root().join(dir)).len());
+    assert!(docs
+        .iter()
+        .all(|d| d["file"].as_str().is_some_and(|f| f.starts_with(dir))));
+    // Two files give an array too, and no file that converts gives `[]`.
+    let (_, two, _) = run(
+        &[
+            "json",
+            "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+            "corpus/survival-chess/valid/03-promotion-default-queen.fgn",
+        ],
+        b"",
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&two).unwrap().as_array().map(Vec::len),
+        Some(2)
+    );
+    let (_, none, _) = run(
+        &[
+            "json",
+            "corpus/syntax-errors/se-01-bad-square.fgn",
+            "corpus/syntax-errors/se-02-unknown-action.fgn",
+        ],
+        b"",
+    );
+    assert_eq!(serde_json::from_str::<Value>(&none).unwrap(), serde_json::json!([]));
+
+    // The array and the NDJSON both come back as one file per game.
+    for (form, args) in [("array", vec!["json", dir]), ("ndjson", vec!["json", "--ndjson", dir])] {
+        // A folder that does not exist yet is made.
+        let out_dir = util::scratch_dir(&format!("from-json-{form}")).join("games");
+        let input = fgn(&args, b"").stdout;
+        let out_arg = out_dir.display().to_string();
+        let (code, _, err) = {
+            let o = fgn(&["from-json", "--out-dir", &out_arg, "-"], &input);
+            (
+                o.status.code(),
+                o.stdout,
+                String::from_utf8_lossy(&o.stderr).into_owned(),
+            )
+        };
+        assert_eq!(code, Some(0), "{form}: {err}");
+        let written = util::fgn_files(&out_dir);
+        assert_eq!(written.len(), docs.len(), "{form}");
+        for (path, doc) in written.iter().zip(docs) {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let original = Path::new(doc["file"].as_str().unwrap())
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            assert!(name.ends_with(&original), "{name} is not named after {original}");
+            let again = fgn(&["json", &path.display().to_string()], b"").stdout;
+            let again: Value = serde_json::from_slice(&again).unwrap();
+            assert_eq!(again["events"], doc["events"], "{form}: {name}");
+            assert_eq!(again["summary"], doc["summary"], "{form}: {name}");
+        }
+        // A second run refuses to overwrite.
+        let o = fgn(&["from-json", "--out-dir", &out_arg, "-"], &input);
+        assert_eq!(o.status.code(), Some(2), "{form}: existing files are never overwritten");
+    }
+    // Several games without --out-dir are a usage error, not a merged log.
+    let input = fgn(&["json", "--ndjson", dir], b"").stdout;
+    let o = fgn(&["from-json", "-"], &input);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+}
+
+/// Regression for issue 14: version 1 documents, written by the fgn of
+/// before version 2 (committed in tests/e2e/fixtures/json-v1), still read
+/// back, the nested seen piece included, as the same games.
+#[test]
+fn from_json_reads_version_1_documents() {
+    let fixtures = util::root().join("tests/e2e/fixtures/json-v1");
+    let one = fixtures.join("owc-04-fog-10x10-in-progress.white.json");
+    let v1 = std::fs::read_to_string(&one).unwrap();
+    assert!(
+        v1.contains("\"version\": 1") && v1.contains("\"piece\": {"),
+        "the fixture is a version 1 document with a seen piece"
+    );
+    let (code, text, err) = run(&["from-json", &one.display().to_string()], b"");
+    assert_eq!(code, Some(0), "{err}");
+    let (_, canonical, _) = run(
+        &[
+            "fmt",
+            "corpus/open-world-chess/views/owc-04-fog-10x10-in-progress.white.fgn",
+        ],
+        b"",
+    );
+    let events = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with('[') && !l.starts_with(';') && !l.is_empty())
+            .map(|l| l.split(" ;").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(events(&text), events(&canonical));
+
+    // Version 1's NDJSON and its stream of pretty documents (what `fgn
+    // json DIR` wrote before it wrote an array).
+    for name in ["owc-views.ndjson", "survival-views.pretty-stream.json"] {
+        let out_dir = util::scratch_dir(&format!("v1-{name}"));
+        let path = fixtures.join(name).display().to_string();
+        let (code, _, err) = run(&["from-json", "--out-dir", &out_dir.display().to_string(), &path], b"");
+        assert_eq!(code, Some(0), "{name}: {err}");
+        // The games written are the corpus's views, by their log hashes
+        // (the pretty stream of version 1 had no `file` to name them by).
+        let game = if name.starts_with("owc") {
+            "open-world-chess"
+        } else {
+            "survival-chess"
+        };
+        let hashes = |dir: &Path| -> BTreeSet<String> {
+            let (_, sums, _) = run(&["hash", &dir.display().to_string()], b"");
+            sums.lines()
+                .map(|l| l.split_whitespace().next().unwrap().to_string())
+                .collect()
+        };
+        let written = hashes(&out_dir);
+        assert!(written.len() >= 2, "{name}");
+        assert_eq!(written, hashes(&util::corpus().join(game).join("views")), "{name}");
+    }
+}
+
+#[test]
+fn events_rows_are_flat_and_count_what_the_games_did() {
+    let rows = json_lines(&["events", "--ndjson", "corpus"]);
+    let docs = corpus_documents();
+    let schema = schema("fgn-events.schema.json");
+    let keys: BTreeSet<String> = rows[0].as_object().unwrap().keys().cloned().collect();
+    let mut types: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
+    let mut per_file: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
+    for row in &rows {
+        assert_valid(&schema, row, "an events row");
+        let these: BTreeSet<String> = row.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(these, keys, "every row has the same columns");
+        for (k, v) in row.as_object().unwrap() {
+            let t = match v {
+                Value::Null => continue,
+                Value::Bool(_) => "bool",
+                Value::Number(_) => "number",
+                Value::String(_) => "string",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            };
+            types.entry(k.clone()).or_default().insert(t);
+        }
+        per_file
+            .entry(row["file"].as_str().unwrap().to_string())
+            .or_default()
+            .push(row);
+    }
+    for (k, t) in &types {
+        assert_eq!(t.len(), 1, "column {k} has several JSON types: {t:?}");
+    }
+    assert!(!types.values().any(|t| t.contains("object")), "no column is an object");
+    assert_eq!(
+        per_file.keys().collect::<Vec<_>>(),
+        docs.keys().collect::<Vec<_>>(),
+        "a row set for every log that converts"
+    );
+    let mut captures_checked = 0;
+    for (file, rows) in &per_file {
+        let doc = &docs[file];
+        let summary = &doc["summary"];
+        assert_eq!(rows.len() as u64, summary["events"].as_u64().unwrap(), "{file}");
+        assert_eq!(
+            rows.iter().filter(|r| r["applied"] == true).count() as u64,
+            summary["applied"].as_u64().unwrap(),
+            "{file}"
+        );
+        let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+        assert_eq!(
+            indices,
+            (0..rows.len() as u64).collect::<Vec<_>>(),
+            "{file}: rows in log order"
+        );
+        if let Some(last) = rows.iter().rev().find(|r| r["applied"] == true) {
+            assert_eq!(last["state_hash"], summary["state_hash"], "{file}");
+        }
+        // In survival-chess every capture takes exactly one piece; in
+        // draughts a capture takes one piece per jump.
+        let game = summary["game"].as_str().unwrap_or_default();
+        let applied = rows.iter().filter(|r| r["applied"] == true);
+        let counted: u64 = applied.clone().map(|r| r["captures"].as_u64().unwrap()).sum();
+        let expected: Option<u64> = match game {
+            "survival-chess" => Some(applied.filter(|r| r["type"] == "move" && r["capture"] == true).count() as u64),
+            "magic-draughts" => Some(
+                applied
+                    .filter(|r| r["type"] == "draughts" && r["capture"] == true)
+                    .map(|r| r["squares"].as_array().unwrap().len() as u64 - 1)
+                    .sum(),
+            ),
+            _ => None,
+        };
+        if let Some(expected) = expected.filter(|_| summary["status"] == "valid") {
+            assert_eq!(counted, expected, "{file}: captures");
+            captures_checked += 1;
+        }
+    }
+    assert!(
+        captures_checked >= 40,
+        "only {captures_checked} games' captures checked"
+    );
+}
+
+#[test]
+fn an_owc_fight_is_a_capture_and_a_death_with_hp() {
+    let rows = json_lines(&[
+        "events",
+        "--ndjson",
+        "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn",
+    ]);
+    let fight = rows
+        .iter()
+        .find(|r| r["event"] == "2 w Nd4xc6 {t=33}")
+        .expect("the knight's fight");
+    assert_eq!(
+        (fight["captures"].as_u64(), fight["deaths"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let kinds: Vec<&str> = fight["consequences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["hp", "died"]);
+    assert_eq!(fight["consequences"][0]["delta"], -4);
+    let result = rows
+        .last()
+        .filter(|r| r["type"] == "result")
+        .or_else(|| rows.iter().rev().find(|r| r["type"] == "result"))
+        .expect("a result");
+    assert_eq!(result["phase"], "over");
+    assert!(result["result_outcome"].is_string() && result["outcome"] == result["result_outcome"]);
+}
+
+#[test]
+fn select_keeps_exactly_what_the_summaries_say() {
+    let docs = corpus_documents();
+    let pick = |args: &[&str]| -> BTreeSet<String> {
+        let mut all = vec!["select"];
+        all.extend_from_slice(args);
+        all.push("corpus");
+        let out = fgn(&all, b"");
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let expect = |f: &dyn Fn(&Value) -> bool| -> BTreeSet<String> {
+        docs.iter()
+            .filter(|(_, d)| f(&d["summary"]))
+            .map(|(k, _)| k.clone())
+            .collect()
+    };
+    type Keeps = Box<dyn Fn(&Value) -> bool>;
+    let cases: Vec<(Vec<&str>, Keeps)> = vec![
+        (vec!["--outcome", "1-0"], Box::new(|s| s["outcome"] == "1-0")),
+        (
+            vec!["--outcome", "0-1", "--outcome", "1/2-1/2"],
+            Box::new(|s| s["outcome"] == "0-1" || s["outcome"] == "1/2-1/2"),
+        ),
+        (
+            vec!["--reason", "mate", "--valid"],
+            Box::new(|s| s["reason"] == "mate" && s["status"] == "valid"),
+        ),
+        (
+            vec!["--game", "magic-draughts", "--min-moves", "20", "--max-moves", "30"],
+            Box::new(|s| s["game"] == "magic-draughts" && (20..=30).contains(&s["moves"].as_u64().unwrap())),
+        ),
+        (
+            vec!["--player", "vk:1001"],
+            Box::new(|s| s["white_id"] == "vk:1001" || s["black_id"] == "vk:1001"),
+        ),
+        (
+            vec!["--black", "Boris"],
+            Box::new(|s| s["black"] == "Boris" || s["black_id"] == "Boris"),
+        ),
+        (
+            vec!["--since", "2025-03-15", "--until", "2025-03"],
+            Box::new(|s| {
+                s["date"]
+                    .as_str()
+                    .is_some_and(|d| ("2025-03-15".."2025-04").contains(&d))
+            }),
+        ),
+        (
+            vec!["--game", "survival-chess", "--valid"],
+            Box::new(|s| s["game"] == "survival-chess" && s["status"] == "valid"),
+        ),
+    ];
+    for (args, f) in cases {
+        let got = pick(&args);
+        assert!(!got.is_empty(), "{args:?} selects nothing in the corpus: a weak case");
+        assert_eq!(got, expect(f.as_ref()), "{args:?}");
+    }
+    // Invalid logs include those with syntax errors, which no document has.
+    let invalid = pick(&["--invalid"]);
+    assert!(invalid.contains("corpus/syntax-errors/se-01-bad-square.fgn"));
+    assert!(invalid.is_superset(&expect(&|s| s["status"] == "invalid")));
+    // The JSON form is the summaries, in the same order, and validates.
+    let select_schema = schema("fgn-select.schema.json");
+    let lines = json_lines(&["--format", "json", "select", "--outcome", "1-0", "corpus"]);
+    assert_eq!(
+        lines
+            .iter()
+            .map(|l| l["file"].as_str().unwrap().to_string())
+            .collect::<BTreeSet<_>>(),
+        pick(&["--outcome", "1-0"])
+    );
+    for l in &lines {
+        assert_valid(&select_schema, l, "a select line");
+        assert_eq!(l["summary"], docs[l["file"].as_str().unwrap()]["summary"]);
+    }
+    // Bad filter values are usage errors.
+    for bad in [["--outcome", "white"], ["--since", "March"], ["--reason", "checkmate"]] {
+        let (code, _, err) = run(&["select", bad[0], bad[1], "corpus"], b"");
+        assert_eq!(code, Some(2), "{bad:?}: {err}");
+    }
+}
+
+#[test]
+fn duplicates_are_found_by_log_hash_and_counted_once() {
+    let dir = util::scratch_dir("analysis-duplicates");
+    let original = util::corpus().join("survival-chess/valid/01-bishop-queen-mate.fgn");
+    let text = std::fs::read_to_string(&original).unwrap();
+    std::fs::write(dir.join("a.fgn"), &text).unwrap();
+    // The same game with a comment and another spacing: the same log hash.
+    std::fs::write(dir.join("b.fgn"), text.replacen("\n\n", "\n\n; downloaded twice\n", 1)).unwrap();
+    std::fs::copy(
+        util::corpus().join("survival-chess/valid/03-promotion-default-queen.fgn"),
+        dir.join("c.fgn"),
+    )
+    .unwrap();
+    let arg = dir.display().to_string();
+    let (code, out, err) = run(&["select", "--duplicates", &arg], b"");
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("blake3:"));
+    assert!(lines[1].ends_with("a.fgn") && lines[2].ends_with("b.fgn"), "{out}");
+    let stats = json_lines(&["--format", "json", "stats", &arg]);
+    assert_eq!(stats[0]["files"], 3);
+    assert_eq!(stats[0]["games"][0]["logs"], 2, "the copy counts once");
+    assert_eq!(stats[0]["duplicates"][0]["files"].as_array().unwrap().len(), 2);
+    assert_valid(&schema("fgn-stats.schema.json"), &stats[0], "stats");
+}
+
+#[test]
+fn stats_add_up_to_the_summaries() {
+    let docs = corpus_documents();
+    let stats = json_lines(&["--format", "json", "stats", "corpus"]);
+    assert_eq!(stats.len(), 1);
+    let stats = &stats[0];
+    assert_valid(&schema("fgn-stats.schema.json"), stats, "stats of the corpus");
+    for g in stats["games"].as_array().unwrap() {
+        let name = g["game"].as_str();
+        let Some(name) = name else { continue };
+        let decided: Vec<&Value> = docs
+            .values()
+            .map(|d| &d["summary"])
+            .filter(|s| s["game"] == name && s["status"] == "valid" && s["outcome"].is_string())
+            .collect();
+        assert_eq!(g["decided"].as_u64(), Some(decided.len() as u64), "{name}");
+        let by_outcome = |o: &str| decided.iter().filter(|s| s["outcome"] == o).count() as u64;
+        for c in g["outcomes"].as_array().unwrap() {
+            assert_eq!(
+                c["games"].as_u64(),
+                Some(by_outcome(c["value"].as_str().unwrap())),
+                "{name}"
+            );
+        }
+        let r = &g["record"];
+        assert_eq!(
+            r["wins"].as_u64(),
+            Some(by_outcome("1-0") + by_outcome("0-1")),
+            "{name}"
+        );
+        assert_eq!(r["draws"].as_u64(), Some(by_outcome("1/2-1/2")), "{name}");
+        // Every decisive game gives one player's win and the other's loss.
+        let players = g["players"].as_array().unwrap();
+        let sum = |k: &str| players.iter().map(|p| p["total"][k].as_u64().unwrap()).sum::<u64>();
+        assert!(sum("wins") <= r["wins"].as_u64().unwrap() && sum("losses") <= r["wins"].as_u64().unwrap());
+        let lengths = &g["lengths"];
+        if let (Some(min), Some(max)) = (lengths["min"].as_u64(), lengths["max"].as_u64()) {
+            let moves: Vec<u64> = decided.iter().map(|s| s["moves"].as_u64().unwrap()).collect();
+            assert_eq!(
+                (min, max),
+                (*moves.iter().min().unwrap(), *moves.iter().max().unwrap()),
+                "{name}"
+            );
+        }
+    }
+    let (code, text, _) = run(&["stats", "corpus/survival-chess/valid"], b"");
+    assert_eq!(code, Some(0));
+    assert!(text.contains("survival-chess: ") && text.contains("vk:1001"), "{text}");
+}
+
+#[test]
+fn the_new_outputs_do_not_depend_on_jobs() {
+    for args in [
+        &["events", "--ndjson", "corpus/magic-draughts"][..],
+        &["--format", "json", "stats", "corpus"],
+        &["select", "--valid", "corpus"],
+        &["json", "corpus/great-war-chess"],
+    ] {
+        let with = |jobs: &str| {
+            let mut all = vec!["--jobs", jobs];
+            all.extend_from_slice(args);
+            fgn(&all, b"").stdout
+        };
+        assert_eq!(with("1"), with("4"), "{args:?}");
+    }
+}
+
+#[test]
+fn every_json_output_validates_against_its_schema() {
+    let validate = schema("fgn-validate.schema.json");
+    let diagnostic = schema("fgn-diagnostic.schema.json");
+    let hash = schema("fgn-hash.schema.json");
+    let stderr_lines = |args: &[&str]| -> Vec<Value> {
+        let out = fgn(args, b"");
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .map(|l| {
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{args:?}: stderr is not JSON lines ({e}): {l}"))
+            })
+            .collect()
+    };
+    let mut kinds = BTreeSet::new();
+    for args in [
+        &["--format", "json", "validate", "corpus"][..],
+        &["--format", "json", "json", "corpus"],
+        &["--format", "json", "events", "--ndjson", "corpus"],
+        &["--format", "json", "select", "corpus"],
+        &["--format", "json", "hash", "corpus", "missing.fgn"],
+        &["--format", "json", "select", "--outcome", "x", "corpus"],
+    ] {
+        for line in stderr_lines(args) {
+            assert_valid(&diagnostic, &line, &format!("{args:?}: a diagnostic"));
+            kinds.insert(line["kind"].as_str().unwrap().to_string());
+        }
+    }
+    for kind in ["syntax", "warning", "rule", "note", "error", "usage"] {
+        assert!(kinds.contains(kind), "no diagnostic of kind {kind} was checked");
+    }
+    let lines = json_lines(&["--format", "json", "validate", "corpus"]);
+    assert!(lines.len() > 200);
+    for line in &lines {
+        assert_valid(&validate, line, "a validate line");
+    }
+    let sums = util::scratch("analysis-sums", "corpus.sums", &fgn(&["hash", "corpus"], b"").stdout);
+    for args in [
+        &["--format", "json", "hash", "corpus"][..],
+        &["--format", "json", "hash", "--chain", "corpus/survival-chess/valid"],
+        &["--format", "json", "hash", "--states", "corpus/great-war-chess/valid"],
+        &[
+            "--format",
+            "json",
+            "hash",
+            "--as",
+            "black",
+            "corpus/open-world-chess/valid",
+        ],
+        &["--format", "json", "hash", "--check", &sums],
+        &[
+            "--format",
+            "json",
+            "verify-extends",
+            "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+            "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+        ],
+    ] {
+        let lines = json_lines(args);
+        assert!(!lines.is_empty(), "{args:?}");
+        for line in &lines {
+            assert_valid(&hash, line, &format!("{args:?}"));
+        }
+    }
+}
+
+/// Where the DuckDB test finds Python with the `duckdb` package: `.ci/test`
+/// installs it and sets FGN_REQUIRE_DUCKDB, so that a missing package
+/// fails the run there rather than skipping the test.
+fn python_with_duckdb() -> Option<String> {
+    let python = std::env::var("FGN_PYTHON").unwrap_or_else(|_| "python3".into());
+    let ok = std::process::Command::new(&python)
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(python);
+    }
+    assert!(
+        std::env::var_os("FGN_REQUIRE_DUCKDB").is_none(),
+        "FGN_REQUIRE_DUCKDB is set but `{python} -c 'import duckdb'` fails: install it with `pip install duckdb` (.ci/test does)"
+    );
+    eprintln!("note: the DuckDB test needs `{python}` with the duckdb package (pip install duckdb); .ci/test runs it");
+    None
+}
+
+#[test]
+fn duckdb_loads_the_export_and_agrees_with_fgn() {
+    let Some(python) = python_with_duckdb() else { return };
+    let dir = util::scratch_dir("analysis-duckdb");
+    let games = dir.join("games.ndjson");
+    let events = dir.join("events.ndjson");
+    std::fs::write(&games, fgn(&["json", "--ndjson", "corpus"], b"").stdout).unwrap();
+    std::fs::write(&events, fgn(&["events", "--ndjson", "corpus"], b"").stdout).unwrap();
+    // The queries an analyst starts with; each answer is printed as JSON
+    // and compared with fgn's own counts below. Both files are read with
+    // read_json_auto and nothing told about their columns.
+    let script = r#"
+import duckdb, json, sys
+con = duckdb.connect()
+con.execute("CREATE TABLE games AS SELECT * FROM read_json_auto(?, format='newline_delimited')", [sys.argv[1]])
+con.execute("CREATE TABLE events AS SELECT * FROM read_json_auto(?, format='newline_delimited')", [sys.argv[2]])
+types = {row[0]: row[1] for row in con.execute("DESCRIBE events").fetchall()}
+out = {
+  "types": types,
+  "summary_type": con.execute("SELECT typeof(summary) FROM games LIMIT 1").fetchone()[0],
+  "per_result": con.execute("SELECT summary.game, summary.outcome, summary.reason, count(*) FROM games WHERE summary.status = 'valid' AND summary.outcome IS NOT NULL GROUP BY ALL ORDER BY ALL").fetchall(),
+  "captures": con.execute("SELECT file, sum(captures)::BIGINT, count(*) FROM events WHERE applied GROUP BY file ORDER BY file").fetchall(),
+  "events_per_game": con.execute("SELECT file, count(*) FROM events GROUP BY file ORDER BY file").fetchall(),
+  "joined": con.execute("SELECT count(*) FROM games g JOIN (SELECT file, max(index) AS last FROM events GROUP BY file) e USING (file) WHERE g.summary.events = e.last + 1").fetchone()[0],
+  "deaths": con.execute("SELECT count(*) FROM (SELECT unnest(consequences) AS c FROM events) WHERE c.kind = 'died'").fetchone()[0],
+}
+print(json.dumps(out))
+"#;
+    let out = std::process::Command::new(&python)
+        .args([
+            "-c",
+            script,
+            &games.display().to_string(),
+            &events.display().to_string(),
+        ])
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "the DuckDB script failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("the script prints JSON");
+
+    // No column is typed JSON (mixed types) by DuckDB's inference.
+    let types = answer["types"].as_object().unwrap();
+    for (column, t) in types {
+        assert!(
+            !t.as_str().unwrap().contains("JSON"),
+            "DuckDB types the column {column} as {t}"
+        );
+    }
+    assert_eq!(types["captures"], "BIGINT");
+    assert!(
+        types["consequences"].as_str().unwrap().starts_with("STRUCT("),
+        "{}",
+        types["consequences"]
+    );
+    assert!(
+        answer["summary_type"].as_str().unwrap().starts_with("STRUCT("),
+        "{}",
+        answer["summary_type"]
+    );
+
+    // Games per result: fgn stats' counts.
+    let docs = corpus_documents();
+    let stats = &json_lines(&["--format", "json", "stats", "corpus"])[0];
+    let mut from_stats = BTreeMap::new();
+    for g in stats["games"].as_array().unwrap() {
+        for c in g["outcomes"].as_array().unwrap() {
+            from_stats.insert(
+                (
+                    g["game"].as_str().unwrap().to_string(),
+                    c["value"].as_str().unwrap().to_string(),
+                ),
+                c["games"].as_u64().unwrap(),
+            );
+        }
+    }
+    let mut from_duckdb = BTreeMap::new();
+    for row in answer["per_result"].as_array().unwrap() {
+        let key = (
+            row[0].as_str().unwrap().to_string(),
+            row[1].as_str().unwrap().to_string(),
+        );
+        *from_duckdb.entry(key).or_insert(0) += row[3].as_u64().unwrap();
+    }
+    assert_eq!(from_duckdb, from_stats, "games per result");
+
+    // Captures and events per game: the rows fgn wrote, and the summaries.
+    let rows = json_lines(&["events", "--ndjson", "corpus"]);
+    let mut captures: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r["applied"] == true) {
+        let e = captures.entry(r["file"].as_str().unwrap().to_string()).or_default();
+        e.0 += r["captures"].as_u64().unwrap();
+        e.1 += 1;
+    }
+    let from_duckdb: BTreeMap<String, (u64, u64)> = answer["captures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r[0].as_str().unwrap().to_string(),
+                (r[1].as_u64().unwrap(), r[2].as_u64().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(from_duckdb, captures, "captures per game");
+    assert!(
+        captures.values().map(|c| c.0).sum::<u64>() > 100,
+        "the corpus has captures"
+    );
+    for row in answer["events_per_game"].as_array().unwrap() {
+        let file = row[0].as_str().unwrap();
+        assert_eq!(row[1], docs[file]["summary"]["events"], "{file}: events per game");
+    }
+    assert_eq!(answer["events_per_game"].as_array().unwrap().len(), docs.len());
+    assert_eq!(
+        answer["joined"].as_u64(),
+        Some(docs.values().filter(|d| d["summary"]["events"] != 0).count() as u64)
+    );
+    let deaths: u64 = rows.iter().map(|r| r["deaths"].as_u64().unwrap()).sum();
+    assert_eq!(answer["deaths"].as_u64(), Some(deaths));
+    assert!(deaths > 0);
+}
