@@ -226,9 +226,12 @@ fn from_json_reads_version_1_documents() {
                 .map(|l| l.split_whitespace().next().unwrap().to_string())
                 .collect()
         };
+        // The fixtures were written before the corpus gained more views, so
+        // each written game is one of the corpus's views, not all of them.
         let written = hashes(&out_dir);
         assert!(written.len() >= 2, "{name}");
-        assert_eq!(written, hashes(&util::corpus().join(game).join("views")), "{name}");
+        let views = hashes(&util::corpus().join(game).join("views"));
+        assert!(written.is_subset(&views), "{name}: {written:?} not among {views:?}");
     }
 }
 
