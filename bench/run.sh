@@ -80,4 +80,17 @@ if [ -n "${FGN_BENCH_CALLGRIND:-}" ]; then
       awk '/Collected/ {print $4}'
   }
   echo "instructions (callgrind): fgn $(count $fgn_cmd), baseline $(count $base_cmd)"
+  # fgn's stages: the instructions spent inside the parser and inside replay
+  # (inclusive), and the rest of the process (start, walking and reading the
+  # files, reports).
+  valgrind --tool=callgrind --callgrind-out-file="$work/fgn.callgrind" $fgn_cmd >/dev/null 2>&1
+  callgrind_annotate --inclusive=yes "$work/fgn.callgrind" 2>/dev/null | awk -v p="$plies" '
+    /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
+    /:fgn_notation::parse::parse \[/ { gsub(",", "", $1); parse = $1 }
+    /:fgn_replay::validate_with_params \[/ { gsub(",", "", $1); replay = $1 }
+    END {
+      printf "  parse   %6.0f M  %4.0f per ply\n", parse / 1e6, parse / p
+      printf "  replay  %6.0f M  %4.0f per ply\n", replay / 1e6, replay / p
+      printf "  rest    %6.0f M\n", (total - parse - replay) / 1e6
+    }'
 fi
