@@ -828,12 +828,11 @@ impl Bits {
         let undo = self.make(from, to, promotion);
         let check = self.gives_check(from_sq, to_sq);
         let stuck = !self.has_legal_move_in(color.opponent(), check);
-        let honest = match (m.check, check, stuck) {
-            (None, _, _) => true,
-            (Some(Check::Check), true, false) => true,
-            (Some(Check::Mate), true, true) => true,
-            _ => false,
-        };
+        // No marker, `+` on a check that is no mate, `#` on a mate.
+        let honest = matches!(
+            (m.check, check, stuck),
+            (None, _, _) | (Some(Check::Check), true, false) | (Some(Check::Mate), true, true)
+        );
         if !honest {
             self.unmake(undo);
             return None;
