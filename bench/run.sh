@@ -80,4 +80,20 @@ if [ -n "${FGN_BENCH_CALLGRIND:-}" ]; then
       awk '/Collected/ {print $4}'
   }
   echo "instructions (callgrind): fgn $(count $fgn_cmd), baseline $(count $base_cmd)"
+  # fgn's stages: the instructions spent inside the parser and inside replay
+  # (inclusive), and the rest of the process (start, walking and reading the
+  # files, reports).
+  valgrind --tool=callgrind --callgrind-out-file="$work/fgn.callgrind" $fgn_cmd >/dev/null 2>&1
+  # Paths below the current directory are shortened and the lines of a
+  # function split by them, so the largest count of each function is taken.
+  callgrind_annotate --inclusive=yes "$work/fgn.callgrind" 2>/dev/null | awk -v p="$plies" '
+    function count() { v = $1; gsub(",", "", v); return v + 0 }
+    /PROGRAM TOTALS/ { total = count() }
+    /parse\.rs:fgn_notation::parse::parse( |$)/ { if (count() > parse) parse = count() }
+    /lib\.rs:fgn_replay::validate_with_params( |$)/ { if (count() > replay) replay = count() }
+    END {
+      printf "  parse   %6.0f M  %4.0f per ply\n", parse / 1e6, parse / p
+      printf "  replay  %6.0f M  %4.0f per ply\n", replay / 1e6, replay / p
+      printf "  rest    %6.0f M\n", (total - parse - replay) / 1e6
+    }'
 fi

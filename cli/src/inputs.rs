@@ -36,7 +36,16 @@ impl Input {
         let mut buf = Vec::new();
         let result = match self {
             Input::Stdin => std::io::stdin().lock().take(limit).read_to_end(&mut buf),
-            Input::File(p) => std::fs::File::open(p).and_then(|f| f.take(limit).read_to_end(&mut buf)),
+            Input::File(p) => std::fs::File::open(p).and_then(|f| {
+                // Room for the whole file and one byte more up front, so that
+                // a log is read in one call and its end seen by the next,
+                // rather than in a growing series of reads (`take` hides the
+                // size from `read_to_end`). The size is only a hint: a file
+                // that grows meanwhile is still read to the limit.
+                let size = f.metadata().map_or(0, |m| m.len().min(limit));
+                buf.reserve_exact(usize::try_from(size).unwrap_or(0) + 1);
+                f.take(limit).read_to_end(&mut buf)
+            }),
         };
         result.map(|_| buf).map_err(|e| InputError {
             file: Some(self.name()),
@@ -122,9 +131,14 @@ pub fn walk(paths: &[PathBuf]) -> impl Iterator<Item = Result<Input, InputError>
 /// error for what cannot be read, and one when there is no log at all.
 fn walk_dir(dir: &Path) -> impl Iterator<Item = Result<Input, InputError>> + Send {
     let mut found = 0usize;
+    // The entries of one directory share its path up to their names, so
+    // comparing the whole paths as strings orders them as their names
+    // would (walkdir's `sort_by_file_name`), without finding each name
+    // again: that search, component by component from the end of the path,
+    // cost more than reading a small log.
     let mut entries = walkdir::WalkDir::new(dir)
         .follow_links(false)
-        .sort_by_file_name()
+        .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
         .into_iter();
     let root = dir.to_path_buf();
     let mut done = false;

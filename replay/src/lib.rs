@@ -883,23 +883,28 @@ pub fn validate_with_params(game: &Game, params: Option<&Params>) -> Result<Verd
 }
 
 fn run(mut replay: Replay, game: &Game, overridden: Vec<Overridden>) -> Verdict {
-    for (i, event) in game.events.iter().enumerate() {
-        if let Err(error) = replay.apply(i, event) {
-            return Verdict {
-                replay,
-                applied: i,
-                error: Some(error),
-                overridden,
-            };
-        }
-    }
-    let error = replay.finish().err();
+    // The game is matched once for the whole log, not once per event, so
+    // that each game's loop calls its own session directly.
+    let stopped = each_game!(&mut replay, s => apply_all(s, &game.events));
+    let (applied, error) = match stopped {
+        Some((i, error)) => (i, Some(error)),
+        None => (game.events.len(), replay.finish().err()),
+    };
     Verdict {
         replay,
-        applied: game.events.len(),
+        applied,
         error,
         overridden,
     }
+}
+
+/// Applies `events` in order until one is refused; returns its index and
+/// the error, or `None` when every event was applied.
+fn apply_all<E: Engine>(session: &mut Session<E>, events: &[Event]) -> Option<(usize, RuleError)> {
+    events
+        .iter()
+        .enumerate()
+        .find_map(|(i, event)| session.apply(i, event).err().map(|e| (i, e)))
 }
 
 /// Where `place` is in the file `doc` was read from, as (line, column),

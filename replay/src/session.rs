@@ -206,8 +206,6 @@ struct Tally {
     /// extend that turn ([`Engine::extending`]).
     ended_turn_start: Option<Clock>,
     events: usize,
-    /// The salts the players have given.
-    salts: Salts,
     /// The first event that was neither chat nor a salt, by its keyword:
     /// from it on no salt may come.
     opened_by: Option<&'static str>,
@@ -221,6 +219,12 @@ pub struct Session<E> {
     time: TimeControl,
     has_seed: bool,
     at: Tally,
+    /// The salts the players have given. Outside the [`Tally`] an event
+    /// saves and restores, because only a salt event changes them, as the
+    /// last thing it does once it cannot be refused any more: copying 66
+    /// bytes per event to take back what never changes cost more than the
+    /// rest of the transaction.
+    salts: Salts,
 }
 
 fn late_by(limit: u32, start: Option<Clock>, now: Option<Clock>) -> Option<(u64, u64)> {
@@ -248,9 +252,9 @@ impl<E: Engine> Session<E> {
                 turn_start: Some(Clock(0)),
                 ended_turn_start: None,
                 events: 0,
-                salts: Salts::default(),
                 opened_by: None,
             },
+            salts: Salts::default(),
         }
     }
 
@@ -268,13 +272,13 @@ impl<E: Engine> Session<E> {
             last_number: self.at.last_n,
             clock_ms: self.at.last_clock,
             turn_started_ms: self.at.turn_start,
-            salts: self.at.salts,
+            salts: self.salts,
         }
     }
 
     /// The salts the players have given so far.
     pub fn salts(&self) -> Salts {
-        self.at.salts
+        self.salts
     }
 
     /// How many events have been applied.
@@ -284,6 +288,7 @@ impl<E: Engine> Session<E> {
 
     /// Applies the next event of the log (its index is `index`). On error
     /// nothing changes: the session stays at the state before the event.
+    #[inline]
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
         let before = self.at;
         self.engine.checkpoint();
@@ -370,7 +375,7 @@ impl<E: Engine> Session<E> {
                 return Ok(self.at.phase);
             }
             (Phase::Over(_), Actor::World, Action::Seed { seed }) if self.has_seed => {
-                self.engine.seed(&seed.0, &self.at.salts)?;
+                self.engine.seed(&seed.0, &self.salts)?;
                 return Ok(self.at.phase);
             }
             (Phase::Over(d), _, _) => {
@@ -537,7 +542,7 @@ impl<E: Engine> Session<E> {
                 ),
             ));
         }
-        if self.at.salts[side].is_some() {
+        if self.salts[side].is_some() {
             return Err(Fault::new(
                 Rule::Salt,
                 format!(
@@ -552,7 +557,9 @@ impl<E: Engine> Session<E> {
                 format!("a salt comes before the first move and carries move number 0, not {n}"),
             ));
         }
-        self.at.salts[side] = Some(salt);
+        // The last step of a salt event, which nothing after it can refuse
+        // (see `Session::salts`).
+        self.salts[side] = Some(salt);
         Ok(())
     }
 

@@ -17,8 +17,14 @@
 //! bitboards answers "what stands on this square" without a search, and
 //! uses the codes of `board.rs`, so that the mailbox and these bitboards
 //! share [`Undo`].
+//!
+//! Replay plays a valid move in one call, [`Bits::play_checked`]: every
+//! check of the move done once on the piece looked up once, the move
+//! made, then check and legal-move existence for the opponent. It refuses
+//! anything else with the board untouched, and the engine's general path
+//! (the separate questions above) finds and words the fault.
 
-use fgn_notation::{BoardSize, Color, PieceKind, Square};
+use fgn_notation::{BoardSize, Check, ChessMove, Color, PieceKind, Square};
 
 use super::board::{
     decode, kind_code, side, Move, Piece, Undo, BISHOP_DIRS, COLOR_BIT, EMPTY, KIND_MASK, KING_STEPS, KNIGHT_STEPS,
@@ -199,12 +205,14 @@ const fn lines_from(dirs: [usize; 4]) -> [u64; 64] {
 
 /// Every square on a line (straight or diagonal) with `sq`: only a piece
 /// there can be pinned to a king on `sq`, or uncover a check of it.
+#[inline]
 fn lines_through(sq: usize) -> u64 {
     ROOK_LINES_FROM[sq] | BISHOP_LINES_FROM[sq]
 }
 
 /// The line of `d` from `sq` up to and including the first square of
 /// `blockers` on it.
+#[inline]
 fn ray(d: usize, sq: usize, blockers: u64) -> u64 {
     let line = RAYS[d][sq];
     let hit = line & blockers;
@@ -219,10 +227,12 @@ fn ray(d: usize, sq: usize, blockers: u64) -> u64 {
     line ^ RAYS[d][first as usize]
 }
 
+#[inline]
 fn rook_attacks(sq: usize, blockers: u64) -> u64 {
     ROOK_LINES.iter().fold(0, |a, &d| a | ray(d, sq, blockers))
 }
 
+#[inline]
 fn bishop_attacks(sq: usize, blockers: u64) -> u64 {
     BISHOP_LINES.iter().fold(0, |a, &d| a | ray(d, sq, blockers))
 }
@@ -238,6 +248,7 @@ fn squares(mut set: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+#[inline]
 fn index(sq: Square) -> usize {
     usize::from(sq.rank_index()) * 8 + usize::from(sq.file_index())
 }
@@ -299,16 +310,19 @@ impl Bits {
         self.unmoved & (1 << index(sq)) != 0
     }
 
+    #[inline]
     fn occupied(&self) -> u64 {
         self.colors[0] | self.colors[1]
     }
 
+    #[inline]
     fn king_index(&self, me: usize) -> Option<usize> {
         let k = self.kinds[KING] & self.colors[me];
         (k != 0).then(|| k.trailing_zeros() as usize)
     }
 
     /// Puts the piece with `code` on the empty square `i`.
+    #[inline]
     fn set(&mut self, i: usize, code: u8) {
         let b = 1u64 << i;
         self.cells[i] = code;
@@ -320,6 +334,7 @@ impl Bits {
     }
 
     /// Empties square `i`; returns the code of what stood there.
+    #[inline]
     fn take(&mut self, i: usize) -> u8 {
         let code = self.cells[i];
         if code != EMPTY {
@@ -353,6 +368,7 @@ impl Bits {
     /// Whether a piece of side `by` attacks square `t` when the squares of
     /// `occupied` are taken, leaving out the pieces on `ignored` (a piece
     /// just captured).
+    #[inline]
     fn attacked(&self, t: usize, by: usize, occupied: u64, ignored: u64) -> bool {
         let them = self.colors[by] & !ignored;
         let k = &self.kinds;
@@ -370,6 +386,7 @@ impl Bits {
     }
 
     /// The pieces of side `by` that attack square `t`.
+    #[inline]
     fn attackers(&self, t: usize, by: usize) -> u64 {
         let k = &self.kinds;
         let blockers = self.occupied() | !self.on;
@@ -382,6 +399,7 @@ impl Bits {
     }
 
     /// The sliders (of both sides) that move along direction `d`.
+    #[inline]
     fn sliders_along(&self, d: usize) -> u64 {
         let k = &self.kinds;
         if d < 4 {
@@ -399,6 +417,7 @@ impl Bits {
 
     /// The squares the piece (not a pawn) with `code` on `from` attacks on
     /// this board, own pieces' squares included.
+    #[inline]
     fn piece_attacks(&self, from: usize, code: u8) -> u64 {
         let blockers = self.occupied() | !self.on;
         let set = match usize::from(code & KIND_MASK) {
@@ -413,6 +432,7 @@ impl Bits {
 
     /// Where the pawn on `from` of side `me` may go: steps to empty squares
     /// (two from its setup square) and captures.
+    #[inline]
     fn pawn_targets(&self, from: usize, me: usize) -> u64 {
         let empty = !self.occupied() & self.on;
         let b = 1u64 << from;
@@ -427,6 +447,7 @@ impl Bits {
     }
 
     /// Every target of the piece on `from`, own pieces' squares excluded.
+    #[inline]
     fn targets(&self, from: usize) -> u64 {
         let code = self.cells[from];
         let me = usize::from(code & COLOR_BIT != 0);
@@ -439,6 +460,7 @@ impl Bits {
 
     /// Whether moving the piece on `from` to `to` leaves its side's king
     /// unattacked (a side without a king is never attacked).
+    #[inline]
     fn king_safe_after(&self, from: usize, to: usize) -> bool {
         let code = self.cells[from];
         let me = usize::from(code & COLOR_BIT != 0);
@@ -456,6 +478,7 @@ impl Bits {
 
     /// The pieces of side `me` pinned to its king: the only piece between
     /// the king and an enemy slider on the slider's line.
+    #[inline]
     fn pinned(&self, me: usize) -> u64 {
         let Some(king) = self.king_index(me) else {
             return 0;
@@ -477,6 +500,7 @@ impl Bits {
         pinned
     }
 
+    #[inline]
     pub(super) fn make(&mut self, from: usize, to: usize, promotion: Option<PieceKind>) -> Undo {
         let moved = self.take(from);
         let captured = self.take(to);
@@ -493,6 +517,7 @@ impl Bits {
         }
     }
 
+    #[inline]
     pub(super) fn unmake(&mut self, u: Undo) {
         self.take(u.to);
         self.set(u.from, u.moved);
@@ -509,6 +534,7 @@ impl Bits {
         self.unmake(undo);
     }
 
+    #[inline]
     fn far_rank(&self, me: usize) -> u8 {
         if me == 0 {
             self.size.ranks - 1
@@ -608,6 +634,7 @@ impl Bits {
     /// capture the checker or step onto its line; against two, only the king
     /// may move. The king's steps and the pinned pieces' moves are each
     /// tested against the attacks on the king after them.
+    #[inline]
     pub(super) fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
         let me = side(color);
         let own = self.colors[me];
@@ -648,6 +675,7 @@ impl Bits {
 
     /// Whether one of the pieces of `free` (of side `me`, none of them its
     /// king, none pinned) has a target among `answers`.
+    #[inline]
     fn any_target(&self, me: usize, free: u64, answers: u64) -> bool {
         let empty = !self.occupied() & self.on;
         let pawns = free & self.kinds[PAWN];
@@ -680,6 +708,7 @@ impl Bits {
         squares(free & !k[PAWN]).any(|from| self.piece_attacks(from, self.cells[from]) & answers != 0)
     }
 
+    #[inline]
     pub(super) fn is_pseudo_legal(&self, m: Move) -> bool {
         let (from, to) = (index(m.from), index(m.to));
         let (code, to_bit) = (self.cells[from], 1u64 << to);
@@ -707,6 +736,7 @@ impl Bits {
     /// now on `to` attacks the other king, or a slider of the mover does
     /// through the square `from` left. (The other king was not attacked
     /// before the move, so no other attack on it can be new.)
+    #[inline]
     pub(super) fn gives_check(&self, from: Square, to: Square) -> bool {
         let (from, to) = (index(from), index(to));
         let code = self.cells[to];
@@ -733,6 +763,84 @@ impl Bits {
         d != usize::from(NO_LINE) && ray(d, king, occupied | !self.on) & self.colors[me] & self.sliders_along(d) != 0
     }
 
+    /// Plays `m`, a move of `color` (whose king is attacked when
+    /// `in_check`), when replay finds nothing wrong with it: both squares on
+    /// the board, a piece of `color` of the written kind on the first, a
+    /// promotion exactly when a pawn reaches the far rank, a pseudo-legal
+    /// and legal move, `x` exactly on a capture, and its `+`/`#` marker (or
+    /// none) true of the position after it. Returns whether it checks the
+    /// opponent and whether the opponent then has no legal move.
+    ///
+    /// `None` for any other move, with the board untouched: the engine's
+    /// general path then finds the fault and words it, so this one call
+    /// holds only the checks, each done once on the bitboards (the general
+    /// path asks the board several questions, each working out the squares
+    /// and the piece again).
+    #[inline]
+    pub(super) fn play_checked(&mut self, color: Color, m: &ChessMove, in_check: bool) -> Option<(bool, bool)> {
+        let (from_sq, to_sq) = (m.from?, m.to?);
+        if from_sq.file_index() >= 8 || from_sq.rank_index() >= 8 || to_sq.file_index() >= 8 || to_sq.rank_index() >= 8
+        {
+            return None;
+        }
+        let (from, to) = (index(from_sq), index(to_sq));
+        let squares = 1u64 << from | 1u64 << to;
+        let code = self.cells[from];
+        let me = side(color);
+        if self.on & squares != squares || code == EMPTY || usize::from(code & COLOR_BIT != 0) != me {
+            return None;
+        }
+        if code & KIND_MASK != kind_code(m.piece) {
+            return None;
+        }
+        let promotes = usize::from(code & KIND_MASK) == PAWN && to_sq.rank_index() == self.far_rank(me);
+        let promotion = match (promotes, m.promotion) {
+            (true, p) => Some(p.unwrap_or(PieceKind::Queen)),
+            (false, None) => None,
+            (false, Some(_)) => return None,
+        };
+        let mv = Move {
+            from: from_sq,
+            to: to_sq,
+            promotion,
+        };
+        // The geometry of `is_pseudo_legal`, for the piece already looked up.
+        let to_bit = 1u64 << to;
+        let occupied = self.occupied();
+        let kind = usize::from(code & KIND_MASK);
+        let reaches = match kind {
+            PAWN => self.pawn_targets(from, me) & to_bit != 0,
+            KING => KING_TARGETS[from] & to_bit != 0,
+            KNIGHT => KNIGHT_TARGETS[from] & to_bit != 0,
+            _ => {
+                let lines = match kind {
+                    ROOK => ROOK_LINES_FROM[from],
+                    BISHOP => BISHOP_LINES_FROM[from],
+                    _ => lines_through(from),
+                };
+                lines & to_bit != 0 && BETWEEN[from][to] & occupied == 0
+            }
+        };
+        let captures = occupied & to_bit != 0;
+        if !reaches || self.colors[me] & to_bit != 0 || captures != m.capture || !self.is_legal_move(mv, in_check) {
+            return None;
+        }
+        let undo = self.make(from, to, promotion);
+        let check = self.gives_check(from_sq, to_sq);
+        let stuck = !self.has_legal_move_in(color.opponent(), check);
+        // No marker, `+` on a check that is no mate, `#` on a mate.
+        let honest = matches!(
+            (m.check, check, stuck),
+            (None, _, _) | (Some(Check::Check), true, false) | (Some(Check::Mate), true, true)
+        );
+        if !honest {
+            self.unmake(undo);
+            return None;
+        }
+        Some((check, stuck))
+    }
+
+    #[inline]
     pub(super) fn is_legal_move(&mut self, m: Move, in_check: bool) -> bool {
         let (from, to) = (index(m.from), index(m.to));
         let code = self.cells[from];

@@ -140,6 +140,17 @@ impl Board {
         }
     }
 
+    /// The bitboards, when this board is small enough to have them: the
+    /// engine plays a valid move on them in one call
+    /// ([`Bits::play_checked`]).
+    #[inline]
+    pub(super) fn bits_mut(&mut self) -> Option<&mut Bits> {
+        match &mut self.repr {
+            Repr::Bits(b) => Some(b),
+            Repr::Mailbox(_) => None,
+        }
+    }
+
     /// The board size.
     #[inline]
     pub fn size(&self) -> BoardSize {

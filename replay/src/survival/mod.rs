@@ -37,6 +37,20 @@ fn kind_index(k: PieceKind) -> usize {
         .expect("every kind is in ALL")
 }
 
+/// What a move of `side` decides: mate when it checks and leaves the
+/// opponent no legal move (`stuck`), stalemate when it leaves none without
+/// check, nothing otherwise.
+fn ending(side: Color, check: bool, stuck: bool) -> Option<Decision> {
+    match (check, stuck) {
+        (true, true) => Some(Decision::win(side, Reason::Mate)),
+        (false, true) => Some(Decision {
+            outcome: fgn_notation::Outcome::Draw,
+            reason: Reason::Stalemate,
+        }),
+        (_, false) => None,
+    }
+}
+
 fn list(moves: &[Move], board: &Board) -> String {
     if moves.is_empty() {
         return "none".into();
@@ -211,7 +225,30 @@ impl Survival {
         })
     }
 
+    /// Plays `side`'s move `m` in its turn numbered `number`: on the
+    /// bitboards in one call when it is valid, else (a larger board, or a
+    /// fault to report) by the general path.
     fn play(&mut self, side: Color, number: MoveNumber, m: &ChessMove) -> Result<Option<Decision>, Fault> {
+        match self.play_quick(side, number, m) {
+            Some(decision) => Ok(decision),
+            None => self.play_general(side, number, m),
+        }
+    }
+
+    /// A valid move on the bitboards, played, and what it decides; `None`,
+    /// with nothing changed, for any other move or board.
+    #[inline]
+    fn play_quick(&mut self, side: Color, number: MoveNumber, m: &ChessMove) -> Option<Option<Decision>> {
+        let next = next_turn(side, number).ok()?;
+        let (check, stuck) = self.board.bits_mut()?.play_checked(side, m, self.check)?;
+        self.check = check;
+        self.turn = next;
+        Some(ending(side, check, stuck))
+    }
+
+    /// Checks the move step by step, for any board, and says what is wrong
+    /// with it; plays it when nothing is.
+    fn play_general(&mut self, side: Color, number: MoveNumber, m: &ChessMove) -> Result<Option<Decision>, Fault> {
         let (Some(from), Some(to)) = (m.from, m.to) else {
             return Err(Fault::new(Rule::Move, "a full log names both squares of a move"));
         };
@@ -314,16 +351,7 @@ impl Survival {
         }
         self.check = check;
         self.turn = next;
-        if mate {
-            return Ok(Some(Decision::win(side, Reason::Mate)));
-        }
-        if stuck {
-            return Ok(Some(Decision {
-                outcome: fgn_notation::Outcome::Draw,
-                reason: Reason::Stalemate,
-            }));
-        }
-        Ok(None)
+        Ok(ending(side, check, stuck))
     }
 
     /// The move `m` as canonical FGN writes it (promotion and check markers
@@ -368,6 +396,7 @@ impl Engine for Survival {
         self.turn
     }
 
+    #[inline]
     fn player(&mut self, side: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
         match self.turn {
             Turn::Setup { ready } => {
@@ -423,5 +452,113 @@ impl Engine for Survival {
             }));
         }
         Ok(self.make_ready(side, ready))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fgn_notation::{Action, BoardSize, Check, ChessMove, Color, PieceKind, Square};
+
+    use super::*;
+    use crate::ruleset::{Board as BoardParam, SurvivalRules};
+
+    /// Moves to try in a position: every legal move with every marker and
+    /// both capture marks, and with the wrong piece letter and promotions,
+    /// and moves between random squares (some off the board, some of the
+    /// other side's pieces).
+    fn candidates(engine: &Survival, side: Color, rng: &mut crate::rng::Rng) -> Vec<ChessMove> {
+        let board = engine.board();
+        let mut out = Vec::new();
+        for m in board.legal_moves(side) {
+            let written = board.notate(m);
+            for check in [None, Some(Check::Check), Some(Check::Mate)] {
+                for capture in [written.capture, !written.capture] {
+                    out.push(ChessMove {
+                        check,
+                        capture,
+                        ..written
+                    });
+                }
+            }
+            out.push(ChessMove {
+                promotion: None,
+                ..written
+            });
+            out.push(ChessMove {
+                piece: PieceKind::Knight,
+                ..written
+            });
+            out.push(ChessMove {
+                promotion: Some(PieceKind::Rook),
+                ..written
+            });
+        }
+        for _ in 0..20 {
+            let square = |rng: &mut crate::rng::Rng| Square::new(rng.below(10) as u8, rng.below(10) as u8);
+            let (from, to) = (square(rng), square(rng));
+            let piece = PieceKind::ALL[rng.below(6)];
+            out.push(ChessMove {
+                piece,
+                from,
+                to,
+                capture: rng.below(2) == 0,
+                promotion: None,
+                check: None,
+            });
+        }
+        out
+    }
+
+    /// Regression guard for the bitboards' one-call move
+    /// (`Bits::play_checked`): on every ply of random games on every board
+    /// size the bitboards serve, and for many moves in each position (legal
+    /// or not, with true and false markers), it plays exactly the moves the
+    /// general path accepts, to the same position, check and decision, and
+    /// leaves the game untouched for every other.
+    #[test]
+    fn the_quick_move_agrees_with_the_general_path() {
+        let sizes = [(8, 8), (6, 6), (8, 6), (7, 8)];
+        let mut rng = crate::rng::Rng::new(7);
+        let (mut played, mut refused) = (0usize, 0usize);
+        for (i, (files, ranks)) in sizes.into_iter().enumerate() {
+            let size = BoardSize { files, ranks };
+            for seed in 0..4 {
+                let game = random::random_game(size, 100 * i as u64 + seed, 120);
+                let mut engine = Survival::new(SurvivalRules {
+                    board: BoardParam(size),
+                    ..SurvivalRules::default()
+                });
+                for event in &game.events {
+                    let fgn_notation::Actor::Player(side) = event.actor else {
+                        continue;
+                    };
+                    if let (Turn::Move { number, .. }, Action::Move(_)) = (engine.turn(), &event.action) {
+                        for m in candidates(&engine, side, &mut rng) {
+                            let (mut quick, mut general) = (engine.clone(), engine.clone());
+                            let q = quick.play_quick(side, number, &m);
+                            let g = general.play_general(side, number, &m);
+                            match q {
+                                Some(decision) => {
+                                    played += 1;
+                                    assert_eq!(g.as_ref().ok(), Some(&decision), "{m}");
+                                    assert_eq!(quick.board, general.board, "{m}");
+                                    assert_eq!((quick.check, quick.turn), (general.check, general.turn), "{m}");
+                                }
+                                None => {
+                                    refused += 1;
+                                    assert!(g.is_err(), "{m} is valid but not played on the bitboards");
+                                    assert_eq!(quick.board, engine.board, "{m}");
+                                    assert_eq!((quick.check, quick.turn), (engine.check, engine.turn), "{m}");
+                                }
+                            }
+                        }
+                    }
+                    engine
+                        .player(side, event.n, &event.action)
+                        .expect("the random game is legal");
+                }
+            }
+        }
+        assert!(played > 1_000 && refused > 10_000, "{played} played, {refused} refused");
     }
 }
