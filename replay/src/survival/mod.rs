@@ -523,7 +523,19 @@ mod tests {
         for (i, (files, ranks)) in sizes.into_iter().enumerate() {
             let size = BoardSize { files, ranks };
             for seed in 0..4 {
-                let game = random::random_game(size, 100 * i as u64 + seed, 120);
+                let rules = SurvivalRules {
+                    board: BoardParam(size),
+                    ..SurvivalRules::default()
+                };
+                // Uniform play, as the old random maker did: no bias toward
+                // captures, so that the games visit quiet positions too.
+                let options = crate::gen::Options {
+                    plies: 120,
+                    finish: crate::gen::Rate::NEVER,
+                    resign_at_cap: false,
+                    ..crate::gen::Options::under(crate::Ruleset::Survival(rules), 100 * i as u64 + seed)
+                };
+                let game = crate::gen::generate(&options).expect("a random survival-chess game");
                 let mut engine = Survival::new(SurvivalRules {
                     board: BoardParam(size),
                     ..SurvivalRules::default()
