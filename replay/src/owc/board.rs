@@ -35,14 +35,6 @@ pub struct Cell {
     pub merchant: bool,
 }
 
-/// The file and rank distances between two squares.
-pub(super) fn distance(a: Square, b: Square) -> (i32, i32) {
-    (
-        (i32::from(a.file_index()) - i32::from(b.file_index())).abs(),
-        (i32::from(a.rank_index()) - i32::from(b.rank_index())).abs(),
-    )
-}
-
 impl OpenWorld {
     /// A new piece of `kind` with the kind's initial HP and no upgrades.
     pub(super) fn fresh_unit(&self, color: Color, kind: PieceKind) -> Unit {

@@ -3,7 +3,6 @@
 
 use fgn_notation::{Color, Square};
 
-use super::board::distance;
 use super::outcomes::Draw;
 use super::OpenWorld;
 
@@ -45,24 +44,41 @@ impl OpenWorld {
         if !self.cell(sq).lit {
             return false;
         }
-        let r = i32::from(self.rules.light_radius);
-        self.squares().any(|p| {
-            self.piece(p).is_some_and(|u| u.color == viewer) && {
-                let (df, dr) = distance(p, sq);
-                df <= r && dr <= r
-            }
+        self.within_light(sq)
+            .any(|p| self.piece(p).is_some_and(|u| u.color == viewer))
+    }
+
+    /// The squares within the light radius of `center` (Chebyshev
+    /// distance), in square order: the board clipped to the square window
+    /// around it, so that the cost follows the radius, not the board.
+    fn within_light(&self, center: Square) -> impl Iterator<Item = Square> {
+        let (files, ranks) = self.light_window(center);
+        ranks.flat_map(move |rank| {
+            files
+                .clone()
+                .map(move |file| Square::new(file, rank).expect("on board"))
         })
+    }
+
+    /// The files and the ranks of [`Self::within_light`]'s window.
+    fn light_window(&self, center: Square) -> (std::ops::Range<u8>, std::ops::Range<u8>) {
+        let r = self.rules.light_radius;
+        let (f, k) = (center.file_index(), center.rank_index());
+        let files = f.saturating_sub(r)..f.saturating_add(r).saturating_add(1).min(self.files);
+        let ranks = k.saturating_sub(r)..k.saturating_add(r).saturating_add(1).min(self.ranks);
+        (files, ranks)
     }
 
     /// The squares within the light radius of `center`, in square order.
     pub(super) fn light_around(&self, center: Square) -> Vec<Square> {
-        let r = i32::from(self.rules.light_radius);
-        self.squares()
-            .filter(|&sq| {
-                let (df, dr) = distance(sq, center);
-                df <= r && dr <= r
-            })
-            .collect()
+        let (files, ranks) = self.light_window(center);
+        let mut out = Vec::with_capacity(files.len() * ranks.len());
+        for rank in ranks {
+            for file in files.clone() {
+                out.push(Square::new(file, rank).expect("on board"));
+            }
+        }
+        out
     }
 
     /// Lights `squares` (the move numbered `n`, event `cause`, lit them);

@@ -42,7 +42,30 @@ pub(super) enum Draw {
 /// The label base of a draw: full move, causing event (`start` for the
 /// starting light) and square.
 fn label(n: u32, cause: Option<usize>, square: Square) -> String {
-    format!("{n}/{}/{square}", cause.map_or("start".to_string(), |c| c.to_string()))
+    use std::fmt::Write as _;
+    // One allocation: the seed check derives every spawn again, so this
+    // runs for every square a move lit.
+    let mut base = String::with_capacity(24);
+    let _ = match cause {
+        Some(c) => write!(base, "{n}/{c}/{square}"),
+        None => write!(base, "{n}/start/{square}"),
+    };
+    base
+}
+
+/// The draw `open-world-chess/{what}/{base}`, a uniform integer in `0..n`.
+/// Its name is written on the stack, not allocated: the longest name (a
+/// ten-digit move number, a twenty-digit event and a three-character
+/// square) is well under the buffer's size.
+fn draw(draws: &Draws, what: &str, base: &str, n: u64) -> u64 {
+    let mut buf = [0u8; 128];
+    let mut at = 0;
+    for part in ["open-world-chess/", what, "/", base] {
+        buf[at..at + part.len()].copy_from_slice(part.as_bytes());
+        at += part.len();
+    }
+    let name = std::str::from_utf8(&buf[..at]).expect("made of strings");
+    draws.below(name, n)
 }
 
 /// What the seed gives a square that turned lit: no object, a coin or a bonus.
@@ -54,19 +77,13 @@ pub fn derive_spawn(
     square: Square,
 ) -> Option<ObjectKind> {
     let base = label(n, cause, square);
-    if draws.below(&format!("open-world-chess/spawn/{base}"), 100) >= u64::from(r.spawn_chance) {
+    if draw(draws, "spawn", &base, 100) >= u64::from(r.spawn_chance) {
         return None;
     }
-    if draws.below(&format!("open-world-chess/coin/{base}"), 100) < u64::from(r.coin_share) {
+    if draw(draws, "coin", &base, 100) < u64::from(r.coin_share) {
         return Some(ObjectKind::Coin);
     }
-    Some(bonus_kind(
-        r,
-        n,
-        draws.below(&format!("open-world-chess/bonus/{base}"), 100),
-        draws,
-        &base,
-    ))
+    Some(bonus_kind(r, n, draw(draws, "bonus", &base, 100), draws, &base))
 }
 
 /// The damage roll the seed gives for the object on `square`.
@@ -121,7 +138,7 @@ fn bonus_kind(r: &OpenWorldRules, n: u32, x: u64, draws: &Draws, base: &str) -> 
         return ObjectKind::Damage;
     }
     let total = u64::from(w.regen + w.hp + w.kinghp + w.clone);
-    let mut y = draws.below(&format!("open-world-chess/kind/{base}"), total);
+    let mut y = draw(draws, "kind", base, total);
     for (kind, weight) in [
         (ObjectKind::Regen, w.regen),
         (ObjectKind::Hp, w.hp),

@@ -1,0 +1,307 @@
+//! The timed stages over in-memory corpora, and the per-event cost across
+//! log sizes, printed as markdown tables.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use fgn_notation::json::JsonGame;
+use fgn_notation::{parse, Color, Game};
+use fgn_replay::{complete_markers, loghash, validate, view, Replay};
+
+use crate::best_of;
+use crate::corpora::Corpus;
+
+/// What each stage does to one log's text (or, for `Replay`, to its events
+/// already parsed), as the command named in its title does it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    Parse,
+    Validate,
+    Replay,
+    LogHash,
+    StateHashes,
+    View,
+    Json,
+    FmtCheck,
+}
+
+const STAGES: [Stage; 8] = [
+    Stage::Parse,
+    Stage::Validate,
+    Stage::Replay,
+    Stage::LogHash,
+    Stage::StateHashes,
+    Stage::View,
+    Stage::Json,
+    Stage::FmtCheck,
+];
+
+impl Stage {
+    fn title(self) -> &'static str {
+        match self {
+            Stage::Parse => "parse",
+            Stage::Validate => "parse + validate",
+            Stage::Replay => "validate (parsed)",
+            Stage::LogHash => "hash",
+            Stage::StateHashes => "hash --states",
+            Stage::View => "view",
+            Stage::Json => "json",
+            Stage::FmtCheck => "fmt --check",
+        }
+    }
+
+    /// Runs the stage over one log; `false` when the stage refuses it
+    /// (a view of a game that has none, say), so it is left out.
+    fn run(self, text: &str, parsed: &Game, out: &mut Vec<u8>) -> bool {
+        if self == Stage::Replay {
+            return validate(parsed).is_ok_and(|v| black_box(v.error).is_none());
+        }
+        let doc = parse(text.as_bytes()).document;
+        match self {
+            Stage::Parse => black_box(doc.game.events.len()) > 0,
+            Stage::Validate | Stage::Replay => validate(&doc.game).is_ok_and(|v| black_box(v.error).is_none()),
+            Stage::LogHash => {
+                black_box(loghash::chain(&doc.game).log_hash());
+                true
+            }
+            Stage::StateHashes => {
+                let Ok(mut replay) = Replay::new(&doc.game.header) else {
+                    return false;
+                };
+                for (i, event) in doc.game.events.iter().enumerate() {
+                    if replay.apply(i, event).is_err() {
+                        return false;
+                    }
+                    black_box(replay.state_hash());
+                }
+                true
+            }
+            Stage::View => view(&doc.game, Color::White).is_ok_and(|v| !black_box(v.canonical_text()).is_empty()),
+            Stage::Json => {
+                // As `fgn json --ndjson` writes it: one line per game.
+                out.clear();
+                serde_json::to_writer(&mut *out, &JsonGame::from(&doc.game)).is_ok()
+            }
+            Stage::FmtCheck => {
+                // Whether the log is canonical does not matter here: the
+                // work is the same either way.
+                let mut doc = doc;
+                doc.game = complete_markers(&doc.game);
+                black_box(doc.formatted().as_bytes() == text.as_bytes());
+                true
+            }
+        }
+    }
+}
+
+/// One corpus measured: its size, blake3's time over its bytes, and each
+/// stage's time (`None` when the stage refused some log).
+struct Row {
+    corpus: Corpus,
+    games: usize,
+    events: usize,
+    bytes: usize,
+    blake3: Duration,
+    times: Vec<Option<Duration>>,
+}
+
+/// The games of a corpus as the stages measure them: open-world-chess games
+/// count world events and `end`s, so they may be longer.
+fn games_of(corpus: Corpus, games: u64) -> Vec<Game> {
+    let max = match corpus {
+        Corpus::OpenWorld(_) => 600,
+        _ => 300,
+    };
+    (0..games).map(|i| corpus.game(i, max)).collect()
+}
+
+/// Validates `games` parsed games of `corpus`, at least once and again
+/// and again for `time`.
+pub fn profile(corpus: Corpus, games: u64, time: Duration) {
+    let games = games_of(corpus, games);
+    let start = Instant::now();
+    loop {
+        for g in &games {
+            black_box(validate(g).map(|v| v.applied).ok());
+        }
+        if start.elapsed() >= time {
+            break;
+        }
+    }
+}
+
+fn measure(corpus: Corpus, games: u64, min: Duration) -> Row {
+    let parsed = games_of(corpus, games);
+    let texts: Vec<String> = parsed.iter().map(Game::canonical_text).collect();
+    let mut out = Vec::new();
+    let times = STAGES
+        .iter()
+        .map(|&stage| {
+            // Every log must pass the stage once before it is timed: a
+            // refused log would time an early return.
+            if !texts.iter().zip(&parsed).all(|(t, g)| stage.run(t, g, &mut out)) {
+                eprintln!(
+                    "bench: {} refuses some {} logs; left out",
+                    stage.title(),
+                    corpus.label()
+                );
+                return None;
+            }
+            Some(best_of(min, || {
+                for (t, g) in texts.iter().zip(&parsed) {
+                    stage.run(t, g, &mut out);
+                }
+            }))
+        })
+        .collect();
+    let blake3 = best_of(min, || {
+        for t in &texts {
+            black_box(blake3::hash(t.as_bytes()));
+        }
+    });
+    Row {
+        corpus,
+        games: parsed.len(),
+        events: parsed.iter().map(|g| g.events.len()).sum(),
+        bytes: texts.iter().map(String::len).sum(),
+        blake3,
+        times,
+    }
+}
+
+/// A rate with about three significant digits.
+fn figure(x: f64) -> String {
+    match x {
+        x if x >= 100.0 => format!("{x:.0}"),
+        x if x >= 10.0 => format!("{x:.1}"),
+        x => format!("{x:.2}"),
+    }
+}
+
+fn table_head(first: &[&str]) {
+    let titles: Vec<&str> = first.iter().copied().chain(STAGES.iter().map(|s| s.title())).collect();
+    println!("| {} |", titles.join(" | "));
+    println!("| --- |{}", " ---: |".repeat(titles.len() - 1));
+}
+
+/// Measures every corpus and prints the three tables: MB/s, events/s and
+/// each stage's time over blake3's time on the same bytes.
+pub fn stages(corpora: &[Corpus], games: u64, min: Duration) {
+    let rows: Vec<Row> = corpora.iter().map(|&c| measure(c, games, min)).collect();
+    let cell = |t: Option<Duration>, f: &dyn Fn(f64) -> String| t.map_or("—".to_string(), |t| f(t.as_secs_f64()));
+
+    println!("Throughput on one core, MB/s of FGN text (10^6 bytes; `validate (parsed)` also counts the text its events came from):");
+    println!();
+    table_head(&["corpus", "games", "events", "MB", "blake3"]);
+    for r in &rows {
+        let mb = r.bytes as f64 / 1e6;
+        let cells: Vec<String> = r.times.iter().map(|&t| cell(t, &|s| figure(mb / s))).collect();
+        println!(
+            "| {} | {} | {} | {:.2} | {} | {} |",
+            r.corpus.label(),
+            r.games,
+            r.events,
+            mb,
+            figure(mb / r.blake3.as_secs_f64()),
+            cells.join(" | ")
+        );
+    }
+    println!();
+    println!("Events per second on one core, millions:");
+    println!();
+    table_head(&["corpus"]);
+    for r in &rows {
+        let cells: Vec<String> = r
+            .times
+            .iter()
+            .map(|&t| cell(t, &|s| format!("{:.2}", r.events as f64 / s / 1e6)))
+            .collect();
+        println!("| {} | {} |", r.corpus.label(), cells.join(" | "));
+    }
+    println!();
+    println!("Time of each stage over blake3's time on the same bytes (lower is faster; the figure that carries over to other machines):");
+    println!();
+    table_head(&["corpus"]);
+    for r in &rows {
+        let b = r.blake3.as_secs_f64();
+        let cells: Vec<String> = r
+            .times
+            .iter()
+            .map(|&t| cell(t, &|s| format!("{:.0}×", s / b)))
+            .collect();
+        println!("| {} | {} |", r.corpus.label(), cells.join(" | "));
+    }
+}
+
+/// The longest game the corpus makes within `max` events, out of a few
+/// seeds, stopping at the first that reaches nine tenths of `max`.
+fn long_game(corpus: Corpus, max: usize) -> Game {
+    let mut best = corpus.game(0, max);
+    let started = Instant::now();
+    for i in 1..16 {
+        if best.events.len() >= max / 10 * 9 || started.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        let g = corpus.game(i, max);
+        if g.events.len() > best.events.len() {
+            best = g;
+        }
+    }
+    best
+}
+
+/// Parses and validates single logs of growing length, from about a
+/// thousand events to `max_bytes` of text, and prints the time per event.
+pub fn sizes(max_bytes: usize, min: Duration) {
+    println!("Time per event across log sizes, one log at a time on one core (parse + validate):");
+    println!();
+    println!("| corpus | events | MB | M events/s | ns per event |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for corpus in [
+        Corpus::Survival(8),
+        Corpus::Draughts(true),
+        Corpus::OpenWorld(false),
+        Corpus::GreatWar(false),
+    ] {
+        let mut target = 1_000;
+        let mut last = 0;
+        loop {
+            let mut game = long_game(corpus, target);
+            let mut text = game.canonical_text();
+            // A prefix of a legal log is a legal log: a game longer than the
+            // file-size limit is cut to fit it.
+            if text.len() > max_bytes {
+                let per_event = text.len() / game.events.len().max(1) + 1;
+                game.events.truncate(max_bytes / per_event);
+                text = game.canonical_text();
+            }
+            let events = game.events.len();
+            if events <= last {
+                eprintln!(
+                    "bench: {} games end before {target} events; the longest has {events}",
+                    corpus.label()
+                );
+                break;
+            }
+            last = events;
+            let time = best_of(min, || {
+                let doc = parse(text.as_bytes()).document;
+                let verdict = validate(&doc.game).expect("a game with an engine");
+                assert!(verdict.error.is_none(), "generated games are legal");
+            });
+            let s = time.as_secs_f64();
+            println!(
+                "| {} | {} | {:.2} | {:.2} | {:.0} |",
+                corpus.label(),
+                events,
+                text.len() as f64 / 1e6,
+                events as f64 / s / 1e6,
+                s * 1e9 / events as f64
+            );
+            if text.len() * 10 > max_bytes * 9 {
+                break;
+            }
+            target = (target * 10).min(max_bytes / (text.len() / events + 1));
+        }
+    }
+}
