@@ -37,7 +37,7 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
                     "appended": appended.lines.len(),
                     "lines": appended.lines,
                     "events": appended.events,
-                    "hash": appended.log_hash.to_string(),
+                    "log_hash": appended.log_hash.to_string(),
                 })
             ),
         },

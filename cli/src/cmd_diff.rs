@@ -76,7 +76,7 @@ struct Line {
 #[derive(Serialize)]
 struct LogReport {
     file: String,
-    hash: Digest,
+    log_hash: Digest,
     events: usize,
     error: Option<Fault>,
 }
@@ -89,10 +89,11 @@ struct HeaderPart {
     b: Option<Line>,
 }
 
-/// The first event where the logs part (`number` from 1).
+/// The first event where the logs part, by its 0-based `index` (as every
+/// output counts events); the text report says `event index + 1`.
 #[derive(Serialize)]
 struct EventPart {
-    number: usize,
+    index: usize,
     a: Option<Line>,
     b: Option<Line>,
 }
@@ -345,7 +346,7 @@ pub fn diff(first: &Path, second: &Path, side: Option<Side>, rep: &mut Reporter)
             })
         };
         EventPart {
-            number: i + 1,
+            index: i,
             a: line(&a),
             b: line(&b),
         }
@@ -387,7 +388,7 @@ pub fn diff(first: &Path, second: &Path, side: Option<Side>, rep: &mut Reporter)
     let there = compared_points.pop().flatten();
     let report = Report {
         format: "fgn-diff",
-        version: 1,
+        version: 2,
         perspective: side,
         same,
         a: a_report,
@@ -427,7 +428,7 @@ fn log_report(log: &Log, replayed: Result<Replayed, String>, hash: Digest, same:
     };
     LogReport {
         file: log.name.clone(),
-        hash,
+        log_hash: hash,
         events: log.compared.events.len(),
         error,
     }
@@ -448,14 +449,14 @@ fn print_text(r: &Report) {
             "same: {what} of {} and {} are the same ({}, {} events)",
             r.a.file,
             r.b.file,
-            r.a.hash,
+            r.a.log_hash,
             r.a.events
         );
         return;
     }
     outln!("different: {what} of {} (A) and {} (B) differ", r.a.file, r.b.file);
-    outln!("  A: {}  {} events", r.a.hash, r.a.events);
-    outln!("  B: {}  {} events", r.b.hash, r.b.events);
+    outln!("  A: {}  {} events", r.a.log_hash, r.a.events);
+    outln!("  B: {}  {} events", r.b.log_hash, r.b.events);
     let line = |who: &str, l: &Option<Line>, missing: &str| match l {
         Some(Line { line: Some(n), text }) => outln!("  {who}:{n}  {text}"),
         Some(Line { line: None, text }) => outln!("  {who}  {text}"),
@@ -470,7 +471,7 @@ fn print_text(r: &Report) {
         let view = r
             .perspective
             .map_or(String::new(), |c| format!(" of {}'s view", c.name()));
-        outln!("event {}{view} differs:", e.number);
+        outln!("event {}{view} differs:", e.index + 1);
         line("A", &e.a, "ends before it");
         line("B", &e.b, "ends before it");
     }

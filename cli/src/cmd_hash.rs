@@ -107,14 +107,14 @@ pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, rep: &mut Reporte
                     };
                     match rep.format {
                         Format::Text => outln!("{}  {name}", ch.log_hash()),
-                        Format::Json => outln!("{}", serde_json::json!({"file": name, "hash": ch.log_hash()})),
+                        Format::Json => outln!("{}", serde_json::json!({"file": name, "log_hash": ch.log_hash()})),
                     }
                 }
                 What::Chain => {
                     let Some(ch) = chain_of(&name, doc, side, rep) else {
                         return;
                     };
-                    print_per_event(&name, doc, side.is_some(), ch.header, &ch.events, rep);
+                    print_per_event(&name, doc, side.is_some(), "log_hash", ch.header, &ch.events, rep);
                 }
                 What::States => {
                     let Some(hashes) = state_hashes(&name, doc, side, rep) else {
@@ -127,7 +127,8 @@ pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, rep: &mut Reporte
                         },
                         Err(_) => return,
                     };
-                    print_per_event(&name, doc, false, start, &hashes, rep);
+                    let key = if side.is_some() { "knowledge_hash" } else { "state_hash" };
+                    print_per_event(&name, doc, false, key, start, &hashes, rep);
                 }
             }
         },
@@ -137,8 +138,18 @@ pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, rep: &mut Reporte
 
 /// One line per event: its line in the file (a view's events have no line
 /// of their own in the full log, so they are numbered from 1) and the value
-/// after it, after a first line for the header or the start.
-fn print_per_event(name: &str, doc: &Document, is_view: bool, first: Digest, values: &[Digest], rep: &Reporter) {
+/// after it, after a first line for the header or the start. In JSON each
+/// event is `{"index", "line", KEY}`, KEY naming what the value hashes
+/// (`log_hash`, `state_hash` or `knowledge_hash`, as in every output).
+fn print_per_event(
+    name: &str,
+    doc: &Document,
+    is_view: bool,
+    key: &str,
+    first: Digest,
+    values: &[Digest],
+    rep: &Reporter,
+) {
     let line = |i: usize| -> String {
         if is_view {
             format!("event {}", i + 1)
@@ -163,7 +174,9 @@ fn print_per_event(name: &str, doc: &Document, is_view: bool, first: Digest, val
                     } else {
                         serde_json::json!(doc.event_lines.get(i))
                     };
-                    serde_json::json!({"event": i + 1, "line": at, "hash": v})
+                    let mut entry = serde_json::json!({"index": i, "line": at});
+                    entry[key] = serde_json::json!(v);
+                    entry
                 })
                 .collect();
             outln!(
@@ -220,6 +233,8 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
                 _ => unread += 1,
             }
             match rep.format {
+                // As `b3sum --check --quiet` does: only the failures.
+                Format::Text if rep.quiet && verdict == "OK" => {}
                 Format::Text => outln!("{file}: {verdict}"),
                 Format::Json => outln!("{}", serde_json::json!({"file": file, "ok": verdict == "OK"})),
             }

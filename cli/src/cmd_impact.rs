@@ -90,6 +90,9 @@ pub fn impact(paths: &[PathBuf], rules_path: &Path, resimulate: bool, rep: &mut 
         },
     );
     match rep.format {
+        // `--quiet` keeps the games that changed (the output asked for) and
+        // leaves out the table that sums them up.
+        Format::Text if rep.quiet => {}
         Format::Text => crate::out::print(&summary_text(&summary)),
         Format::Json => outln!("{}", serde_json::json!({ "summary": summary })),
     }

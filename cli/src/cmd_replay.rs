@@ -229,7 +229,7 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                     if verbose && rep.format == Format::Text {
                         outln!("valid: {name} ({result})");
                     }
-                    rep.file_status(name, "valid", Some(&result));
+                    rep.file_status(name, "valid", Some(replay.phase()));
                     Tally::Valid
                 }
                 Checked::Invalid => {

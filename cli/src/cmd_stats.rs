@@ -35,7 +35,7 @@ pub fn stats(paths: &[PathBuf], rep: &mut Reporter) {
     match rep.format {
         Format::Json => outln!(
             "{}",
-            serde_json::json!({"format": "fgn-stats", "version": 1, "files": files, "games": games, "duplicates": duplicates})
+            serde_json::json!({"format": "fgn-stats", "version": 2, "files": files, "games": games, "duplicates": duplicates})
         ),
         Format::Text => text(files, &games, &copies),
     }
@@ -84,13 +84,7 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
             );
         }
         if !g.players.is_empty() {
-            let width = g
-                .players
-                .iter()
-                .map(|p| p.player.chars().count())
-                .max()
-                .unwrap_or(0)
-                .max(6);
+            let width = g.players.iter().map(|p| p.id.chars().count()).max().unwrap_or(0).max(6);
             outln!(
                 "  {:<width$}  {:>5}  {:<12} {:<12} {:<12} name",
                 "player",
@@ -102,7 +96,7 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
             for p in &g.players {
                 outln!(
                     "  {:<width$}  {:>5}  {:<12} {:<12} {:<12} {}",
-                    p.player,
+                    p.id,
                     p.games,
                     record(&p.total),
                     record(&p.white),

@@ -456,18 +456,28 @@ fn hash(replay: &Replay, viewer: Option<Color>) -> fgn_replay::Digest {
     }
 }
 
+/// The version of `fgn show --format json`'s document. Version 1 (before
+/// it carried `format` and `version`) called either hash `hash`; version 2
+/// names it for what it hashes, `state_hash` or `knowledge_hash`, as every
+/// other output does (docs/json.md §11).
+const SHOW_VERSION: u32 = 2;
+
 /// The position as JSON: the serialised state (or, for a player, what it
 /// knows) with its hash (docs/json.md, "fgn show").
 pub fn json(replay: &Replay, viewer: Option<Color>, shown: usize) -> serde_json::Value {
     match viewer {
         None => serde_json::json!({
+            "format": "fgn-show",
+            "version": SHOW_VERSION,
             "events_applied": shown,
-            "hash": replay.state_hash(),
+            "state_hash": replay.state_hash(),
             "state": replay.state(),
         }),
         Some(c) => serde_json::json!({
+            "format": "fgn-show",
+            "version": SHOW_VERSION,
             "events_applied": shown,
-            "hash": replay.knowledge_hash(Viewer::of(c)),
+            "knowledge_hash": replay.knowledge_hash(Viewer::of(c)),
             "knowledge": replay.knowledge(Viewer::of(c)),
         }),
     }

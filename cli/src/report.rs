@@ -231,12 +231,19 @@ impl Reporter {
         }
     }
 
-    /// In JSON mode, one line per file on standard output with its status.
-    pub fn file_status(&self, file: &str, status: &str, result: Option<&str>) {
+    /// In JSON mode, one line per file on standard output with its status
+    /// and, for a log that replays, where its shared rules stand: the phase,
+    /// outcome and reason spelled as in the summary (docs/json.md §15).
+    pub fn file_status(&self, file: &str, status: &str, phase: Option<fgn_replay::Phase>) {
         if self.format == Format::Json {
+            let (phase, decision) = match phase.map(fgn_replay::summary::phase_parts) {
+                Some((name, decision)) => (Some(name), decision),
+                None => (None, None),
+            };
             outln!(
                 "{}",
-                serde_json::json!({"file": file, "status": status, "result": result})
+                serde_json::json!({"file": file, "status": status, "phase": phase,
+                    "outcome": decision.map(|d| d.0), "reason": decision.map(|d| d.1)})
             );
         }
     }

@@ -1,4 +1,4 @@
-//! The JSON form of a game: `{"format": "fgn", "version": 2, "header": {...}, "events": [...]}`.
+//! The JSON form of a game: `{"format": "fgn", "version": 3, "header": {...}, "events": [...]}`.
 //!
 //! Field names are stable; `docs/json.md` documents them and
 //! `docs/fgn-game.schema.json` is the JSON Schema. Comments are not part of a
@@ -8,8 +8,10 @@
 //! piece is three fields of the action (`color`, `piece`, `hp`), so that
 //! `piece` is a letter in every action, where version 1 nested them in a
 //! `piece` object. The typed [`Event`]s keep version 1's serde shape, and
-//! this module converts between the two; [`from_json`] reads both versions.
-//! `fgn json` adds a document's `file` and `summary`, which are not part of
+//! this module converts between the two; [`from_json`] reads every version.
+//! Version 3 spells a game's events alike version 2: it renamed the
+//! summary's count `applied` to `events_applied`, and the summary is not
+//! part of the game. `fgn json` adds a document's `file` and `summary`, which are not part of
 //! the game: [`document`] places them and [`from_json`] drops them.
 
 use serde::{Deserialize, Serialize};
@@ -22,9 +24,9 @@ use crate::parse::parse;
 /// The value of `format` in every document.
 pub const FORMAT: &str = "fgn";
 /// The version of the JSON form that [`to_json`] writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The versions [`from_json`] reads.
-pub const READ_VERSIONS: [u32; 2] = [1, 2];
+pub const READ_VERSIONS: [u32; 3] = [1, 2, 3];
 
 /// A game as JSON.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -32,7 +34,7 @@ pub const READ_VERSIONS: [u32; 2] = [1, 2];
 pub struct JsonGame {
     /// Always `"fgn"`.
     pub format: String,
-    /// The version (1 or 2).
+    /// The version (1, 2 or 3).
     pub version: u32,
     /// The tags, in file order, as an object of strings.
     pub header: serde_json::Map<String, serde_json::Value>,
@@ -157,12 +159,12 @@ pub fn from_json(text: &str) -> Result<Game, String> {
         .filter(|v| READ_VERSIONS.iter().any(|&r| u64::from(r) == *v));
     let Some(version) = known.filter(|_| format == Some(&FORMAT.into())) else {
         return Err(format!(
-            "expected \"format\": \"{FORMAT}\" and \"version\": 1 or {VERSION}, found {} and {}",
+            "expected \"format\": \"{FORMAT}\" and \"version\": 1, 2 or {VERSION}, found {} and {}",
             format.map_or("nothing".into(), |v| v.to_string()),
             version.map_or("nothing".into(), |v| v.to_string())
         ));
     };
-    if version == 2 {
+    if version >= 2 {
         for (i, action) in actions(&mut value).enumerate() {
             nest_seen_piece(i, action)?;
         }
@@ -253,16 +255,24 @@ mod tests {
         let flat = serde_json::json!({"type": "see", "square": "e5", "color": "b", "piece": "N", "hp": 5});
         let one = from_json(&doc(1, nested.clone())).unwrap();
         assert_eq!(from_json(&doc(2, flat.clone())).unwrap(), one);
-        assert!(from_json(&doc(1, flat)).is_err(), "version 1 has no flat seen piece");
+        assert!(
+            from_json(&doc(1, flat.clone())).is_err(),
+            "version 1 has no flat seen piece"
+        );
         assert!(
             from_json(&doc(2, nested)).is_err(),
             "version 2 has no nested seen piece"
         );
         let partial = serde_json::json!({"type": "see", "square": "e5", "piece": "N"});
         assert!(from_json(&doc(2, partial)).unwrap_err().contains("together"));
-        assert!(from_json(&doc(3, serde_json::json!({"type": "hidden"})))
+        assert_eq!(
+            from_json(&doc(3, flat)).unwrap(),
+            one,
+            "version 3 spells events as 2 does"
+        );
+        assert!(from_json(&doc(4, serde_json::json!({"type": "hidden"})))
             .unwrap_err()
-            .contains("1 or 2"));
+            .contains("1, 2 or 3"));
     }
 
     #[test]

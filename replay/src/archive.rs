@@ -165,8 +165,9 @@ impl Record {
 /// A player's games of one game kind.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PlayerStats {
-    /// The player id, or the name for a player without one.
-    pub player: String,
+    /// The player id, or the name for a player without one (`id`, as the
+    /// leaderboard spells it).
+    pub id: String,
     /// The name of the player's latest game by `Date` (then by input order).
     pub name: Option<String>,
     /// Decided games played.
@@ -289,7 +290,7 @@ impl Stats {
                 continue;
             };
             let p = acc.players.entry(key.clone()).or_default();
-            p.player = key;
+            p.id = key;
             p.games += 1;
             match side {
                 Color::White => p.white.add(outcome, Some(side)),
@@ -329,7 +330,7 @@ impl Stats {
                 stats.players.sort_by(|a, b| {
                     (b.games, b.total.wins)
                         .cmp(&(a.games, a.total.wins))
-                        .then_with(|| a.player.cmp(&b.player))
+                        .then_with(|| a.id.cmp(&b.id))
                 });
                 stats
             })

@@ -92,8 +92,10 @@ pub struct Summary {
     pub reason: Option<Reason>,
     /// The events of the log (as read).
     pub events: usize,
-    /// How many of them applied.
-    pub applied: usize,
+    /// How many of them applied (`events_applied`, as `fgn show` and
+    /// `fgn impact` spell it; an `fgn events` row's `applied` is whether
+    /// that one event applied).
+    pub events_applied: usize,
     /// The players' moves among the events: chess moves, great-war-chess
     /// marches and shots, draughts moves.
     pub moves: usize,
@@ -185,7 +187,7 @@ pub fn summarize(parsed: &Parsed) -> Summary {
             summary.phase = Some(phase);
             summary.outcome = decision.map(|d| d.0);
             summary.reason = decision.map(|d| d.1);
-            summary.applied = verdict.applied;
+            summary.events_applied = verdict.applied;
             summary.state_hash = Some(verdict.replay.state_hash());
             if let Some(error) = verdict.error {
                 let (line, column) = locate(doc, error.place);
@@ -234,7 +236,7 @@ fn header_part(game: &Game) -> Summary {
         outcome: None,
         reason: None,
         events: game.events.len(),
-        applied: 0,
+        events_applied: 0,
         moves: game.events.iter().filter(|e| is_move(e)).count(),
         last_number: game.events.last().map_or(0, |e| e.n.0),
         state_hash: None,
@@ -257,7 +259,7 @@ mod tests {
         let s = of(MATE);
         assert_eq!(s.status, Status::Valid);
         assert_eq!(s.error, None);
-        assert_eq!((s.events, s.applied, s.moves, s.last_number), (7, 7, 3, 2));
+        assert_eq!((s.events, s.events_applied, s.moves, s.last_number), (7, 7, 3, 2));
         assert_eq!(s.phase, Some("playing"));
         assert_eq!(
             (s.white.as_deref(), s.white_id.as_deref(), s.black.as_deref()),
@@ -273,7 +275,7 @@ mod tests {
         let e = s.error.expect("an error");
         assert_eq!((e.kind, e.index, e.line), (ErrorKind::Rule, Some(7), 14));
         assert!(e.message.starts_with("`2 b h7-h5`"), "{}", e.message);
-        assert_eq!(s.applied, 7);
+        assert_eq!(s.events_applied, 7);
     }
 
     #[test]

@@ -66,12 +66,24 @@ fn the_summary_agrees_with_show_hash_and_validate() {
         let checked = fgn(&["--format", "json", "validate", file], b"");
         let verdict: Value = serde_json::from_slice(checked.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
         assert_eq!(s["status"], verdict["status"], "{file}");
+        // One spelling per concept: validate's line gives a valid log's
+        // phase and result as the summary does (it once gave one string,
+        // "1-0 mate"), and nothing of them for an invalid one.
+        for field in ["phase", "outcome", "reason"] {
+            let expected = if s["status"] == "valid" {
+                &s[field]
+            } else {
+                &Value::Null
+            };
+            assert_eq!(&verdict[field], expected, "{file}: {field}");
+        }
+        assert!(verdict.get("result").is_none(), "{file}: {verdict}");
         if s["status"] == "valid" {
             valid += 1;
             let (code, shown, err) = run(&["--format", "json", "show", file], b"");
             assert_eq!(code, Some(0), "{file}: {err}");
             let shown: Value = serde_json::from_str(&shown).expect("show writes JSON");
-            assert_eq!(s["state_hash"], shown["hash"], "{file}");
+            assert_eq!(s["state_hash"], shown["state_hash"], "{file}");
             let status = &shown["state"]["progress"]["status"];
             assert_eq!(s["phase"], status["phase"], "{file}");
             assert_eq!(
@@ -84,7 +96,7 @@ fn the_summary_agrees_with_show_hash_and_validate() {
                 status.get("reason").cloned().unwrap_or(Value::Null),
                 "{file}"
             );
-            assert_eq!(s["applied"], s["events"], "{file}");
+            assert_eq!(s["events_applied"], s["events"], "{file}");
         } else {
             // The error is the one validate reports, at the same place.
             let first: Value = String::from_utf8_lossy(&checked.stderr)
@@ -279,7 +291,7 @@ fn events_rows_are_flat_and_count_what_the_games_did() {
         assert_eq!(rows.len() as u64, summary["events"].as_u64().unwrap(), "{file}");
         assert_eq!(
             rows.iter().filter(|r| r["applied"] == true).count() as u64,
-            summary["applied"].as_u64().unwrap(),
+            summary["events_applied"].as_u64().unwrap(),
             "{file}"
         );
         let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();

@@ -6,7 +6,19 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::schema::Schema;
 use crate::util::fgn;
+
+/// `fgn --format json append`'s output, checked against its schema
+/// (docs/fgn-append.schema.json).
+fn append_result(out: &std::process::Output) -> serde_json::Value {
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let schema = Schema::load_from(&crate::util::root().join("docs").join("fgn-append.schema.json"));
+    if let Some(e) = schema.errors(&result) {
+        panic!("append's JSON does not fit its schema: {e}\n{result:#}");
+    }
+    result
+}
 
 /// A survival-chess log right after its setup: white and black each have a
 /// king, a knight and a pawn, and white is to move.
@@ -95,12 +107,15 @@ fn accepted_events_are_written_canonically_and_the_log_stays_valid() {
     let file = path.to_str().unwrap();
     let out = fgn(&["--format", "json", "append", file, "2 w Nf3-g1"], b"");
     assert_eq!(out.status.code(), Some(0));
-    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let result = append_result(&out);
     assert_eq!(result["appended"], 1);
     assert_eq!(result["events"], 7);
     assert_eq!(result["lines"], serde_json::json!(["2 w Nf3-g1"]));
     let (_, hash, _) = run(&["hash", file]);
-    assert_eq!(result["hash"].as_str().map(|h| format!("{h}  {file}\n")), Some(hash));
+    assert_eq!(
+        result["log_hash"].as_str().map(|h| format!("{h}  {file}\n")),
+        Some(hash)
+    );
 
     assert_eq!(run(&["validate", file]).0, Some(0));
     assert_eq!(
@@ -145,7 +160,7 @@ fn a_torn_tail_is_reported_refused_and_repaired() {
     assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
     // A complete file is left alone.
     let out = fgn(&["--format", "json", "append", "--repair", file], b"");
-    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let result = append_result(&out);
     assert_eq!(result["repaired"], false);
     assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
     assert_eq!(append(&path, &["1 w Ng1-f3"]).0, Some(0));
@@ -158,7 +173,7 @@ fn a_torn_tail_is_reported_refused_and_repaired() {
     assert_eq!(code, Some(1));
     assert!(!err.contains('\x1b') && err.contains('…'), "{err}");
     let out = fgn(&["--format", "json", "append", "--repair", file], b"");
-    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let result = append_result(&out);
     assert_eq!(result["repaired"], true);
     assert_eq!(result["line"], 9);
     assert_eq!(result["bytes"], 14 + 300);

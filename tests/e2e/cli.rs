@@ -400,6 +400,21 @@ fn quiet_leaves_out_summaries_and_notes_but_not_errors() {
     let (code, _, stderr) = crate::util::run(&["-q", "validate", "-"], TORN_WITH_RULE_ERROR);
     assert_eq!(code, Some(1));
     assert!(stderr.contains("[setup-limit]"), "errors stay: {stderr}");
+    // Regression: `hash --check --quiet` printed every `OK` line. As with
+    // `b3sum --check --quiet`, only the failures are printed.
+    let good = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let (_, line, _) = crate::util::run(&["hash", good], b"");
+    let hash = line.split_whitespace().next().unwrap();
+    let sums = crate::util::scratch(
+        "quiet-sums",
+        "sums",
+        format!("{hash}  {good}\n{hash}  {canonical}\n").as_bytes(),
+    );
+    let (code, stdout, _) = crate::util::run(&["hash", "--check", &sums], b"");
+    assert_eq!(code, Some(1));
+    assert_eq!(stdout, format!("{good}: OK\n{canonical}: FAILED\n"));
+    let (code, stdout, _) = crate::util::run(&["-q", "hash", "--check", &sums], b"");
+    assert_eq!((code, stdout), (Some(1), format!("{canonical}: FAILED\n")));
 }
 
 #[test]

@@ -122,6 +122,16 @@ fn lowering_moves_per_turn_to_two_reports_the_games_it_breaks_with_their_first_f
         );
     }
     assert!(text.stdout.contains("games checked"), "{}", text.stdout);
+    // Regression: `--quiet` printed the summary table too. It keeps the
+    // games that changed, the output asked for, and leaves out the table.
+    let quiet = run(&["--quiet", "impact", "--rules", &rules, "corpus/open-world-chess/valid"]);
+    assert_eq!(quiet.code, Some(1));
+    assert!(!quiet.stdout.contains("games checked"), "{}", quiet.stdout);
+    assert_eq!(
+        quiet.stdout,
+        text.stdout[..text.stdout.find("games checked").unwrap()],
+        "the same report without the table"
+    );
 }
 
 #[test]
@@ -376,4 +386,63 @@ fn resimulating_with_a_changed_parameter_reports_another_course() {
         "{}",
         text.stdout
     );
+}
+
+/// docs/fgn-rules.schema.json describes rules files and what `fgn rules
+/// show` prints: every game's defaults fit it with every parameter named,
+/// the files these tests use fit it, and what fgn refuses for a name or a
+/// type (an unknown game, an unknown field, a string for a number) does not.
+#[test]
+fn rules_files_and_rules_show_fit_the_rules_schema() {
+    let path = util::root().join("docs").join("fgn-rules.schema.json");
+    let schema = Schema::load_from(&path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let value: Value = serde_json::from_str(&text).unwrap();
+    for game in [
+        "survival-chess",
+        "open-world-chess",
+        "great-war-chess",
+        "magic-draughts",
+    ] {
+        let out = fgn(&["rules", "show", game], b"");
+        assert!(out.status.success(), "{game}");
+        let shown: Value = serde_json::from_slice(&out.stdout).expect("rules show writes JSON");
+        assert_eq!(schema.errors(&shown), None, "{game}: {shown:#}");
+        // Every parameter the schema knows is printed, and none besides.
+        let named: std::collections::BTreeSet<&String> =
+            value["$defs"][game]["properties"].as_object().unwrap().keys().collect();
+        let printed: std::collections::BTreeSet<&String> = shown.as_object().unwrap().keys().collect();
+        assert_eq!(named, printed, "{game}");
+        // It also reads back as a rules file (one that sets every parameter,
+        // so it wins over the logs' own parameter tags: some logs change).
+        let rules = rules_file(&format!("shown-{game}"), &shown.to_string());
+        let (code, games, summary) = impact_json(&["--rules", &rules, &format!("corpus/{game}/valid")]);
+        assert_ne!(code, Some(2), "{game}: the printed defaults are not a rules file");
+        assert_eq!(summary["not_checked"], 0, "{game}");
+        assert_eq!(summary["checked"], games.len(), "{game}");
+    }
+    for good in [
+        "{}",
+        r#"{"board": "10x10"}"#,
+        r#"{"moves_per_turn": 2}"#,
+        r#"{"open-world-chess": {"moves_per_turn": 2}, "survival-chess": {"board": "10x10"}}"#,
+        r#"{"survival-chess": {"limits": {"king": 1}}, "magic-draughts": {"revenge_ranks": 4}}"#,
+        r#"{"magic-draughts": {"numbers": [2, 2, 2, 2, 2, 2]}}"#,
+    ] {
+        let doc: Value = serde_json::from_str(good).unwrap();
+        assert_eq!(schema.errors(&doc), None, "{good}");
+    }
+    for bad in [
+        r#"{"open-world-chess": {}, "chess": {}}"#,
+        r#"{"open-world-chess": {"moves": 2}}"#,
+        r#"{"moves_per_turn": "2"}"#,
+        r#"{"board": "ten by ten"}"#,
+        r#"{"magic-draughts": {"numbers": [1, 2, 3]}}"#,
+    ] {
+        let doc: Value = serde_json::from_str(bad).unwrap();
+        assert!(schema.errors(&doc).is_some(), "the schema accepts {bad}");
+        let rules = rules_file("schema-bad", bad);
+        let out = fgn(&["validate", "--rules", &rules, "corpus/survival-chess/valid"], b"");
+        assert_eq!(out.status.code(), Some(2), "fgn accepts {bad}");
+    }
 }

@@ -42,7 +42,8 @@ fn show_json_describes_the_state() {
     assert_eq!(v["events_applied"], 6);
     assert_eq!(v["state"]["position"]["board"], "12x12");
     assert!(v["state"]["position"]["pieces"].as_array().unwrap().len() > 4);
-    assert!(v["hash"].as_str().unwrap().starts_with("blake3:"), "{v}");
+    assert!(v["state_hash"].as_str().unwrap().starts_with("blake3:"), "{v}");
+    assert_eq!((&v["format"], &v["version"]), (&"fgn-show".into(), &2.into()), "{v}");
 }
 
 /// Regression: after the result, `show` said "black to move" and its JSON
@@ -71,8 +72,10 @@ fn show_as_a_player_gives_the_hash_of_its_knowledge() {
     };
     let (white, black, all) = (json("white"), json("black"), json("all"));
     assert_eq!(white["knowledge"]["viewer"], "w");
-    assert_ne!(white["hash"], black["hash"]);
-    assert_ne!(white["hash"], all["hash"]);
+    assert_ne!(white["knowledge_hash"], black["knowledge_hash"]);
+    assert_ne!(white["knowledge_hash"], all["state_hash"]);
+    assert!(white["knowledge_hash"].as_str().unwrap().starts_with("blake3:"));
+    assert!(white.get("state_hash").is_none() && all.get("knowledge_hash").is_none());
     assert!(all["state"].is_object() && all.get("knowledge").is_none());
 }
 

@@ -395,7 +395,7 @@ fn ndjson_lines_validate() {
 fn base() -> Value {
     json!({
         "format": "fgn",
-        "version": 2,
+        "version": 3,
         "header": {"Game": "survival-chess", "Rules": "1.0"},
         "events": [
             {"n": 0, "actor": "w", "action": {"type": "place", "placements": [{"figure": "K", "square": "e1"}]}},
@@ -412,8 +412,8 @@ fn base() -> Value {
     })
 }
 
-/// A version 2 open-world-chess view that sees a black knight on e5, its
-/// piece spelled as version 2 does (`flat`) or as version 1 did.
+/// A current (version 3) open-world-chess view that sees a black knight on
+/// e5, its piece spelled as versions 2 and 3 do (`flat`) or as version 1 did.
 pub fn seen_piece(flat: bool) -> Value {
     let action = if flat {
         json!({"type": "see", "square": "e5", "color": "b", "piece": "N", "hp": 5})
@@ -422,7 +422,7 @@ pub fn seen_piece(flat: bool) -> Value {
     };
     json!({
         "format": "fgn",
-        "version": 2,
+        "version": 3,
         "header": {"Game": "open-world-chess", "Rules": "1.2", "Perspective": "white"},
         "events": [{"n": 1, "actor": "@", "action": action}]
     })
@@ -441,7 +441,7 @@ fn schema_accepts_what_serde_accepts() {
     assert_eq!(schema.errors(&doc), None);
     assert!(from_json_accepts(&doc));
     // Version 2's seen piece is three fields of `see`; version 1's nested
-    // object is refused in a version 2 document by both.
+    // object is refused in a version 3 document by both.
     assert_eq!(schema.errors(&seen_piece(true)), None);
     assert!(from_json_accepts(&seen_piece(true)));
     assert!(!from_json_accepts(&seen_piece(false)));
@@ -508,7 +508,7 @@ fn schema_rejects_invalid_documents() {
         }),
         ("unknown event field", |d| d["events"][1]["comment"] = json!("nice")),
         ("unknown top-level field", |d| d["comments"] = json!([])),
-        ("version 3", |d| d["version"] = json!(3)),
+        ("version 4", |d| d["version"] = json!(4)),
         ("a player's action by the world", |d| {
             d["events"][1]["actor"] = json!("@")
         }),

@@ -60,8 +60,14 @@ fn the_schema_rejects_what_show_never_writes() {
     bad["state"]["position"]["pieces"][0]["color"] = "white".into();
     assert!(schema.errors(&bad).is_some(), "a colour spelled out");
     let mut bad = good.clone();
-    bad["hash"] = "a2f4".into();
+    bad["state_hash"] = "a2f4".into();
     assert!(schema.errors(&bad).is_some(), "a short hash");
+    let mut bad = good.clone();
+    bad["knowledge_hash"] = bad["state_hash"].clone();
+    assert!(schema.errors(&bad).is_some(), "a state with a knowledge hash");
+    let mut bad = good.clone();
+    bad["hash"] = bad["state_hash"].clone();
+    assert!(schema.errors(&bad).is_some(), "version 1's `hash`");
     let mut bad = good;
     bad["knowledge"] = bad["state"].clone();
     assert!(schema.errors(&bad).is_some(), "state and knowledge together");

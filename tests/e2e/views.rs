@@ -223,7 +223,7 @@ fn show_draws_a_view_as_its_player_knew_the_game() {
                 let a: serde_json::Value = serde_json::from_slice(&show_view.stdout).unwrap();
                 let b: serde_json::Value = serde_json::from_slice(&show_full.stdout).unwrap();
                 assert_eq!(a["knowledge"], b["knowledge"], "{full} as {side}");
-                assert_eq!(a["hash"], b["hash"], "{full} as {side}");
+                assert_eq!(a["knowledge_hash"], b["knowledge_hash"], "{full} as {side}");
                 checked += 1;
             }
         }
