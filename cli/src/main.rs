@@ -166,6 +166,13 @@ enum Command {
         paths: Vec<PathBuf>,
     },
     /// Draw the position of a log after some event.
+    ///
+    /// The board as text (symbols, or letters with --ascii), the last event
+    /// and whose turn it is or the result; with --as white or black, only
+    /// what that player knows. --format json writes the state (or the
+    /// player's knowledge) and its hash (docs/json.md §11). A log that
+    /// breaks a rule is drawn up to the faulty event, and the rule error is
+    /// reported (exit 1).
     Show {
         /// Show the position after this many events (0: the start; default: all).
         #[arg(long, value_name = "EVENT")]
@@ -225,6 +232,10 @@ enum Command {
         command: Option<String>,
     },
     /// Print a game's ruleset parameters (the defaults) as JSON.
+    ///
+    /// `fgn rules show GAME` prints the defaults RULES.md sets, in the form
+    /// a rules file takes (docs/rules.md "Rules files"): edit it and pass it
+    /// to validate, show or impact with --rules.
     Rules {
         #[command(subcommand)]
         command: RulesCommand,
