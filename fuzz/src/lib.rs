@@ -102,17 +102,22 @@ pub fn play(u: &mut Unstructured<'_>) -> Result<Option<Played>> {
         events: Vec::new(),
     };
     let steps: u16 = u.int_in_range(0..=48)?;
+    // The legal actions of the current position, listed once: a refused
+    // event leaves the position as it was (which the loop asserts), so the
+    // list is kept until an event is accepted. Listing them is most of a
+    // run's cost (every candidate move is played to find its marker).
+    let mut legal: Option<Vec<Event>> = None;
     for _ in 0..steps {
         if u.is_empty() {
             break;
         }
         let event = match u.int_in_range(0..=5)? {
             0..=2 => {
-                let legal = replay.legal_actions();
+                let legal = legal.get_or_insert_with(|| replay.legal_actions());
                 if legal.is_empty() {
                     continue;
                 }
-                u.choose(&legal)?.clone()
+                u.choose(legal)?.clone()
             }
             3 => {
                 if source.events.is_empty() {
@@ -135,11 +140,11 @@ pub fn play(u: &mut Unstructured<'_>) -> Result<Option<Played>> {
                 }
             }
             _ => {
-                let legal = replay.legal_actions();
+                let legal = legal.get_or_insert_with(|| replay.legal_actions());
                 if legal.is_empty() {
                     continue;
                 }
-                let mut text = u.choose(&legal)?.to_string().into_bytes();
+                let mut text = u.choose(legal)?.to_string().into_bytes();
                 let at = u.choose_index(text.len())?;
                 text[at] = u.arbitrary()?;
                 match std::str::from_utf8(&text)
@@ -156,7 +161,10 @@ pub fn play(u: &mut Unstructured<'_>) -> Result<Option<Played>> {
         let before = replay.clone();
         let viewer = *u.choose(&VIEWERS)?;
         match replay.apply(game.events.len(), &event) {
-            Ok(()) => game.events.push(event),
+            Ok(()) => {
+                game.events.push(event);
+                legal = None;
+            }
             Err(error) => {
                 assert_eq!(
                     before.state(),
