@@ -43,6 +43,11 @@ fn rules_show_prints_the_survival_defaults() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["board"], "12x12");
     assert_eq!(v["limits"]["pawn"], 8);
+    // Regression: with --format json the game's name came out as `"file"`;
+    // the output is the ruleset alone, in either format.
+    let json = fgn(&["--format", "json", "rules", "show", "survival-chess"], b"");
+    assert_eq!(json.stdout, out.stdout);
+    assert!(v.get("file").is_none(), "{v}");
 }
 
 /// A small deterministic generator, so the inputs are the same on every run.
@@ -533,6 +538,19 @@ fn short_and_long_help_open_with_the_same_sentence() {
         .filter(|c| c != "help")
         .collect();
     assert!(commands.len() > 15, "{commands:?}");
+    // Regression: the one-paragraph helps of show and rules lost their
+    // full stop in this list (clap drops it), so the list mixed two styles.
+    for line in top.lines().skip_while(|l| !l.starts_with("Commands:")).skip(1) {
+        if line.is_empty() {
+            break;
+        }
+        if !line.trim_start().starts_with("help ") {
+            assert!(
+                line.ends_with(['.', '?']),
+                "a command's summary without its full stop: {line}"
+            );
+        }
+    }
     for cmd in std::iter::once(None).chain(commands.iter().map(Some)) {
         let args = |flag: &'static str| -> Vec<&str> { cmd.map(String::as_str).into_iter().chain([flag]).collect() };
         let (_, short, _) = crate::util::run(&args("-h"), b"");
