@@ -135,7 +135,8 @@ fn formatted(input: &Input, p: Parsed, write: bool, rep: &mut Reporter) -> Optio
 /// Rewrites a log in place, safely: the new text goes to a sibling file
 /// with the original's permissions, is synced, and is renamed over the
 /// original only if the original still holds exactly what was read (a log is
-/// append-only, and a line appended meanwhile must not be lost). A symbolic
+/// append-only, and a line appended meanwhile must not be lost), under the
+/// lock `fgn append` takes. A symbolic
 /// link is followed, so the link stays and its target is formatted; a
 /// read-only file is refused.
 fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Result<(), String> {
@@ -157,15 +158,23 @@ fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Resu
         let _ = std::fs::remove_file(&tmp);
         return Err(format!("cannot write {}: {e}", tmp.display()));
     }
-    let unchanged = std::fs::read(&target).is_ok_and(|now| now == original);
+    // `fgn append` (and every writer using the library's `append`) holds
+    // an exclusive lock on the log while it reads and writes. Holding the
+    // same lock from the comparison to the rename closes the window in which
+    // a line appended after the comparison would be lost; an append that
+    // waited meanwhile finds the file renamed over and opens the new one.
+    let locked = std::fs::File::open(&target).and_then(|f| f.lock().map(|()| f));
+    let unchanged = locked.is_ok() && std::fs::read(&target).is_ok_and(|now| now == original);
     if !unchanged {
         let _ = std::fs::remove_file(&tmp);
         return Err("the file changed while it was being formatted; nothing was written".into());
     }
-    std::fs::rename(&tmp, &target).map_err(|e| {
+    let renamed = std::fs::rename(&tmp, &target).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         e.to_string()
-    })
+    });
+    drop(locked);
+    renamed
 }
 
 /// The file name a document or row carries: the path as given or found

@@ -591,3 +591,36 @@ fn show_ascii_draws_letters_on_every_board() {
     );
     assert!(text.contains('K') && text.contains("K Q R B N P white"), "{text}");
 }
+
+/// Regression: `fmt --write` compared the file with what it had read and
+/// then renamed its rewrite over it without the lock `fgn append` takes,
+/// so a line appended between the two went to the replaced file and was
+/// lost. Here the test holds the lock while fmt runs and appends a line
+/// before releasing it: fmt must wait, see the file changed and keep it.
+#[test]
+fn fmt_write_waits_for_an_appenders_lock_and_loses_no_line() {
+    use std::io::Write;
+    let messy = b"[Game \"survival-chess\"]\n[Rules   \"1.0\"]\n\n0 w place KE1\n";
+    let path = crate::util::scratch("fmt-lock", "log.fgn", messy);
+    let mut held = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+    held.lock().unwrap();
+    let fmt = std::process::Command::new(env!("CARGO_BIN_EXE_fgn"))
+        .args(["fmt", "--write", &path])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Long enough for fmt to have read the file and reached the lock on an
+    // idle machine; on a busy one fmt may read after the append, which it
+    // then formats whole, and nothing is lost either way.
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    held.write_all(b"0 b place Ke8\n").unwrap();
+    held.unlock().unwrap();
+    drop(held);
+    let out = fmt.wait_with_output().unwrap();
+    let now = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        now.ends_with("0 b place Ke8\n"),
+        "the appended line was lost: {now:?} ({})",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
