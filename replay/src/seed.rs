@@ -173,11 +173,39 @@ impl Draws {
     /// `items` shuffled by Fisher–Yates, the draw for position `i` (from the
     /// last down to 1) labelled `{label}/{i}`.
     pub fn shuffle<T>(&self, label: &str, items: &mut [T]) {
+        // The labels share their prefix: it is written once, and only the
+        // position after it each time. The seed check of a magic-draughts
+        // game shuffles its numbers again, and formatting every label was a
+        // tenth of replaying the game.
+        let mut name = String::with_capacity(label.len() + 21);
+        name.push_str(label);
+        name.push('/');
+        let prefix = name.len();
         for i in (1..items.len()).rev() {
-            let j = self.below(&format!("{label}/{i}"), i as u64 + 1) as usize;
+            name.truncate(prefix);
+            push_decimal(&mut name, i as u64);
+            let j = self.below(&name, i as u64 + 1) as usize;
             items.swap(i, j);
         }
     }
+}
+
+/// Appends `n` in decimal, as `Display` writes it, without the formatting
+/// machinery (draw labels are written for most events of the games with
+/// world randomness).
+pub(crate) fn push_decimal(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
 }
 
 #[cfg(test)]
@@ -192,6 +220,40 @@ mod tests {
         assert!(a.iter().any(|&v| v != a[0]), "fifty draws that all agree: {a:?}");
         assert_eq!(d.below("x/3", 6), a[3], "a draw is a pure function of seed and label");
         assert_eq!(d.below("any", 1), 0);
+    }
+
+    #[test]
+    fn decimals_are_written_as_display_writes_them() {
+        for n in [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            12_345,
+            u64::from(u32::MAX),
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
+            let mut s = String::from("x/");
+            push_decimal(&mut s, n);
+            assert_eq!(s, format!("x/{n}"));
+        }
+    }
+
+    #[test]
+    fn a_shuffle_draws_under_the_labels_it_documents() {
+        // The same as drawing `{label}/{i}` by hand, from the last position down.
+        let d = Draws::new(&[3; 32]);
+        let mut shuffled: Vec<u32> = (0..12).collect();
+        d.shuffle("magic-draughts/numbers/b", &mut shuffled);
+        let mut by_hand: Vec<u32> = (0..12).collect();
+        for i in (1..by_hand.len()).rev() {
+            let j = d.below(&format!("magic-draughts/numbers/b/{i}"), i as u64 + 1) as usize;
+            by_hand.swap(i, j);
+        }
+        assert_eq!(shuffled, by_hand);
     }
 
     #[test]
