@@ -164,19 +164,27 @@ impl LogParser {
         self.doc.game.events.reserve(lines);
         self.doc.event_lines.reserve(lines);
         self.doc.event_columns.reserve(lines);
-        // One check of the whole file lets every line be sliced from it as text;
-        // only a file with invalid UTF-8 is checked line by line, to say where.
-        let whole = std::str::from_utf8(src).ok();
         let mut line_no = 0u32;
         let mut start = 0;
         while start < src.len() {
             line_no += 1;
+            // Most lines are one of a few plain forms, `12 w Ng1-f3+` above
+            // all: read in one pass here, line end included. Anything else,
+            // and anything this pass does not accept, takes the general
+            // reader, which gives every diagnostic.
+            if let Some(game) = self.quick {
+                if let Some((event, action_start, end)) = quick_event(&src[start..], game, self.view) {
+                    self.push_quick_event(line_no, event, action_start);
+                    start += end + 1;
+                    continue;
+                }
+            }
             let (end, next, complete) = match memchr_newline(&src[start..]) {
                 Some(i) => (start + i, start + i + 1, true),
                 None => (src.len(), src.len(), false),
             };
             let line = &src[start..end];
-            let line_text = whole.map(|w| &w[start..end]);
+            let line_start = start;
             start = next;
             if !complete {
                 // A torn line longer than any line FGN reads is not shown: it
@@ -204,20 +212,25 @@ impl LogParser {
                 break;
             }
             let line = line.strip_suffix(b"\r").unwrap_or(line);
-            // Most lines of a chess log are one move, `12 w Ng1-f3+`,
-            // perhaps with a clock: read in one pass here. Anything else, and
-            // anything this pass does not accept, takes the general reader,
-            // which gives every diagnostic.
-            if let Some(game) = self.quick {
-                if let Some((event, action_start)) = quick_event(line, game, self.view) {
-                    debug_assert!(check_form(game, self.view, &event).is_ok(), "{event:?}");
-                    // The line is ASCII, so its columns are its bytes.
-                    self.push_event(line_no, event, None, action_start as u32 + 1);
-                    continue;
+            // The first event line closes the header, as `line` does it, and
+            // then the one-pass reader may take it like the lines after it.
+            if !self.seen_event_line && line.first().is_some_and(u8::is_ascii_digit) {
+                self.seen_event_line = true;
+                self.close_header(
+                    line_no,
+                    std::str::from_utf8(line).ok().filter(|t| t.len() <= MAX_LINE_BYTES),
+                );
+                if let Some(game) = self.quick {
+                    if let Some((event, action_start, _)) = quick_event(&src[line_start..], game, self.view) {
+                        self.push_quick_event(line_no, event, action_start);
+                        if self.cap_diagnostics(line_no) {
+                            return self.finish(line_no);
+                        }
+                        continue;
+                    }
                 }
             }
-            let line_text = line_text.map(|t| t.strip_suffix('\r').unwrap_or(t));
-            self.line(line_no, line, line_text);
+            self.line(line_no, line);
             if self.cap_diagnostics(line_no) {
                 return self.finish(line_no);
             }
@@ -279,7 +292,7 @@ impl LogParser {
 
     /// Reads one line; `known` is its text when the whole file is known to
     /// be valid UTF-8.
-    fn line(&mut self, line_no: u32, bytes: &[u8], known: Option<&str>) {
+    fn line(&mut self, line_no: u32, bytes: &[u8]) {
         // What kind of line it is shows in its first byte, even when the rest
         // cannot be read: an event line ends the header whether or not it is
         // readable, so that a tag after it is still reported.
@@ -304,7 +317,7 @@ impl LogParser {
             ));
             return;
         }
-        let text = match known.map(Ok).unwrap_or_else(|| std::str::from_utf8(bytes)) {
+        let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
                 let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or("");
@@ -526,7 +539,6 @@ impl LogParser {
 
     /// Adds an event read from line `line_no`, its action starting at
     /// `column`, with the comments before it and its own.
-    #[inline]
     fn push_event(&mut self, line_no: u32, event: Event, comment: Option<String>, column: u32) {
         let index = self.doc.game.events.len();
         if !self.pending_comments.is_empty() {
@@ -541,6 +553,23 @@ impl LogParser {
         self.doc.game.events.push(event);
         self.doc.event_lines.push(line_no);
         self.doc.event_columns.push(column);
+    }
+
+    /// Adds an event the one-pass reader read from line `line_no`, its
+    /// action at byte `action_start` (the line is ASCII, so its columns are
+    /// its bytes), with the comments before it; it has none of its own.
+    #[inline(always)]
+    fn push_quick_event(&mut self, line_no: u32, event: Event, action_start: usize) {
+        debug_assert!(
+            check_form(self.quick.expect("a game"), self.view, &event).is_ok(),
+            "{event:?}"
+        );
+        if !self.pending_comments.is_empty() {
+            self.flush_comments(Anchor::BeforeEvent(self.doc.game.events.len()));
+        }
+        self.doc.game.events.push(event);
+        self.doc.event_lines.push(line_no);
+        self.doc.event_columns.push(action_start as u32 + 1);
     }
 
     fn flush_comments(&mut self, anchor: Anchor) {
@@ -620,6 +649,12 @@ fn memchr_byte(needle: u8, bytes: &[u8]) -> Option<usize> {
 fn read_quoted(s: &str) -> Result<(String, usize), (usize, String)> {
     if !s.starts_with('"') {
         return Err((0, "expected a double-quoted value".into()));
+    }
+    // Nearly every quoted text has no escape: it is copied at once.
+    if let Some(end) = s.bytes().skip(1).position(|b| b == b'"' || b == b'\\') {
+        if s.as_bytes()[end + 1] == b'"' {
+            return Ok((s[1..end + 1].to_string(), end + 2));
+        }
     }
     let mut out = String::new();
     let mut chars = s.char_indices().skip(1);
@@ -1383,11 +1418,23 @@ mod tests {
         (comment.is_none() && check_form(game, view, &event).is_ok()).then(|| (event, tokens[2].start))
     }
 
+    /// The one-pass reader's event of one line (without its line end) and
+    /// its action's offset; it must end at the line end.
+    fn quick_line(text: &[u8], game: GameKind, view: Option<Color>) -> Option<(Event, usize)> {
+        let mut line = text.to_vec();
+        line.push(b'\n');
+        // What follows the line feed is the next line's, never read.
+        line.extend_from_slice(b"1 w e2-e4\n");
+        let (event, action_start, end) = quick_event(&line, game, view)?;
+        assert_eq!(end, text.len(), "{:?}", String::from_utf8_lossy(text));
+        Some((event, action_start))
+    }
+
     /// Whether the one-pass reader takes `text` in some game and view.
     fn quick_somewhere(text: &[u8]) -> bool {
         GameKind::ALL
             .into_iter()
-            .any(|game| VIEWS.into_iter().any(|view| quick_event(text, game, view).is_some()))
+            .any(|game| VIEWS.into_iter().any(|view| quick_line(text, game, view).is_some()))
     }
 
     /// Every line the one-pass reader takes, in every game and view, is one
@@ -1396,7 +1443,7 @@ mod tests {
     fn agree(text: &str) {
         for game in GameKind::ALL {
             for view in VIEWS {
-                if let Some(quick) = quick_event(text.as_bytes(), game, view) {
+                if let Some(quick) = quick_line(text.as_bytes(), game, view) {
                     assert!(check_form(game, view, &quick.0).is_ok(), "{text:?} in {game}");
                     assert_eq!(Some(quick), general(game, view, text), "{text:?} in {game}");
                 }
@@ -1447,7 +1494,7 @@ mod tests {
             "+1",
         ] {
             let line = format!("{number} w e2-e4");
-            let quick = quick_event(line.as_bytes(), GameKind::SurvivalChess, None).map(|(e, _)| e.n);
+            let quick = quick_line(line.as_bytes(), GameKind::SurvivalChess, None).map(|(e, _)| e.n);
             // Numbers of ten digits and more are left to the general reader.
             let expected = number.parse::<MoveNumber>().ok().filter(|_| number.len() < 10);
             assert_eq!(quick, expected, "{number:?}");
@@ -1519,7 +1566,7 @@ mod tests {
         ];
         for &(game, text) in plain {
             assert!(
-                quick_event(text.as_bytes(), game, None).is_some(),
+                quick_line(text.as_bytes(), game, None).is_some(),
                 "{text:?} is read in one pass in {game}"
             );
             agree(text);
@@ -1606,24 +1653,24 @@ mod tests {
         ];
         for &(game, text) in other {
             assert!(
-                quick_event(text.as_bytes(), game, None).is_none(),
+                quick_line(text.as_bytes(), game, None).is_none(),
                 "{text:?} is left to the general reader in {game}"
             );
             agree(text);
         }
         // The seed is the full log's: in a view the general reader reports it.
         let seed = b"9 @ seed 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
-        assert!(quick_event(seed, MagicDraughts, Some(Color::Black)).is_none());
+        assert!(quick_line(seed, MagicDraughts, Some(Color::Black)).is_none());
         // A sixteen-square capture is the longest path.
         let longest = b"1 w a1:b2:c3:d4:e5:f6:g7:h8:a1:b2:c3:d4:e5:f6:g7:h8";
-        assert!(quick_event(longest, MagicDraughts, None).is_some());
+        assert!(quick_line(longest, MagicDraughts, None).is_some());
         // A line longer than FGN reads is the general reader's to report.
         let mut long = b"0 w place Ke1".to_vec();
         while long.len() <= MAX_LINE_BYTES {
             long.extend_from_slice(b" Qd1");
         }
-        assert!(quick_event(&long, SurvivalChess, None).is_none());
-        assert!(quick_event(&long[..MAX_LINE_BYTES - 3], SurvivalChess, None).is_some());
+        assert!(quick_line(&long, SurvivalChess, None).is_none());
+        assert!(quick_line(&long[..MAX_LINE_BYTES - 3], SurvivalChess, None).is_some());
     }
 
     /// Every log of the corpus (valid, invalid, views, syntax errors) of
@@ -1727,7 +1774,7 @@ mod tests {
                         assert_eq!(quick.document, general.document, "{line:?}");
                         assert_eq!(quick.diagnostics, general.diagnostics, "{line:?}");
                         compared += 1;
-                        if quick_event(&mutated[*line_at..line_at + len], game, None).is_some() {
+                        if quick_line(&mutated[*line_at..line_at + len], game, None).is_some() {
                             quick_lines += 1;
                         }
                     }

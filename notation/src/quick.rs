@@ -33,17 +33,15 @@ use crate::types::{
 };
 use crate::MAX_LINE_BYTES;
 
-/// An event line of `game` (without its line end) in a log written from
-/// `view`'s point of view, read in one pass: the event and the byte offset
-/// of its action, or `None` for any line this reader leaves to the general
-/// one (see the module documentation).
-#[inline]
-pub(crate) fn quick_event(b: &[u8], game: GameKind, view: Option<Color>) -> Option<(Event, usize)> {
-    // A line longer than FGN reads is the general reader's to report; only
-    // a long setup list can come near it.
-    if b.len() > MAX_LINE_BYTES {
-        return None;
-    }
+/// The event line of `game` at the start of `b` (the rest of a log) in a
+/// log written from `view`'s point of view, read in one pass up to its line
+/// feed: the event, the byte offset of its action and the offset of the
+/// line feed; or `None` for any line this reader leaves to the general one
+/// (see the module documentation). The reader finds the line's end itself,
+/// so the caller need not search for it first; a line without a line feed
+/// (torn), or ending in CR LF, is left to the general reader.
+#[inline(always)]
+pub(crate) fn quick_event(b: &[u8], game: GameKind, view: Option<Color>) -> Option<(Event, usize, usize)> {
     let (n, i) = move_number(b)?;
     let actor = match b.get(i..i + 2)? {
         [b'w', b' '] => Actor::Player(Color::White),
@@ -56,7 +54,12 @@ pub(crate) fn quick_event(b: &[u8], game: GameKind, view: Option<Color>) -> Opti
         Actor::Player(_) => player_action(b, start, game)?,
         Actor::World => world_action(b, start, game, view)?,
     };
-    let clock_ms = clock(b, end)?;
+    let (clock_ms, line_end) = clock(b, end)?;
+    // A line longer than FGN reads is the general reader's to report; only
+    // a long setup list can come near it.
+    if line_end > MAX_LINE_BYTES {
+        return None;
+    }
     Some((
         Event {
             n: MoveNumber(n),
@@ -65,13 +68,14 @@ pub(crate) fn quick_event(b: &[u8], game: GameKind, view: Option<Color>) -> Opti
             clock_ms,
         },
         start,
+        line_end,
     ))
 }
 
 /// The move number at the start of `b` and the offset past the space after
 /// it: one to nine digits (which cannot overflow), no leading zero; longer
 /// numbers are left to the general reader.
-#[inline]
+#[inline(always)]
 fn move_number(b: &[u8]) -> Option<(u32, usize)> {
     let mut n = 0u32;
     let mut i = 0;
@@ -93,58 +97,61 @@ fn move_number(b: &[u8]) -> Option<(u32, usize)> {
     Some((n, i + 1))
 }
 
-/// What follows the action, which ends at `i`: nothing, or one space and a
-/// clock `{t=SECONDS}` as [`Clock`]'s `FromStr` reads it, up to the end of
-/// the line. `None` for anything else; `Some(None)` for no clock.
-#[inline]
-fn clock(b: &[u8], i: usize) -> Option<Option<Clock>> {
+/// What follows the action, which ends at `i`: the line feed, or one space
+/// and a clock `{t=SECONDS}` as [`Clock`]'s `FromStr` reads it and then the
+/// line feed. The clock (if any) and the offset of the line feed, or `None`
+/// for anything else.
+#[inline(always)]
+fn clock(b: &[u8], i: usize) -> Option<(Option<Clock>, usize)> {
     match b.get(i) {
-        None => Some(None),
+        Some(b'\n') => Some((None, i)),
         Some(b' ') => {
-            let inner = b[i + 1..].strip_prefix(b"{t=")?.strip_suffix(b"}")?;
-            // A clock holds digits and one point, so any other byte (a
-            // space, a comment, a second token) makes it the general
-            // reader's, which splits the line there.
-            if !inner.iter().all(|&c| c.is_ascii_digit() || c == b'.') {
+            let rest = b[i + 1..].strip_prefix(b"{t=")?;
+            // A clock holds digits and points, so any other byte (a space,
+            // a comment, a second token) makes it the general reader's,
+            // which splits the line there.
+            let len = rest.iter().position(|&c| !(c.is_ascii_digit() || c == b'.'))?;
+            if rest.get(len..len + 2) != Some(b"}\n") {
                 return None;
             }
-            Some(Some(std::str::from_utf8(inner).ok()?.parse::<Clock>().ok()?))
+            let clock = std::str::from_utf8(&rest[..len]).ok()?.parse::<Clock>().ok()?;
+            Some((Some(clock), i + 4 + len + 1))
         }
-        Some(_) => None,
+        Some(_) | None => None,
     }
 }
 
-/// The token from `i` to the next space or the end of the line.
-#[inline]
+/// The token from `i` to the next space or line feed.
+#[inline(always)]
 fn token(b: &[u8], i: usize) -> &[u8] {
     let rest = b.get(i..).unwrap_or(&[]);
-    let len = rest.iter().position(|&c| c == b' ').unwrap_or(rest.len());
+    let len = rest.iter().position(|&c| c == b' ' || c == b'\n').unwrap_or(rest.len());
     &rest[..len]
 }
 
-/// Whether a token ends at `i`: a space or the end of the line follows.
-#[inline]
+/// Whether a token ends at `i`: a space or the line feed follows.
+#[inline(always)]
 fn ends(b: &[u8], i: usize) -> bool {
-    matches!(b.get(i), None | Some(b' '))
+    matches!(b.get(i), Some(b' ' | b'\n'))
 }
 
 /// Whether another token of a list starts at `i`: a space and then
 /// something other than a clock's `{`.
-#[inline]
+#[inline(always)]
 fn more(b: &[u8], i: usize) -> bool {
     b.get(i) == Some(&b' ') && b.get(i + 1).is_some_and(|&c| c != b'{')
 }
 
 /// A square token at `i` (just the square, then a space or the end) and
 /// the offset past it.
-#[inline]
+#[inline(always)]
 fn square_token(b: &[u8], i: usize) -> Option<(Square, usize)> {
     let (sq, len) = quick_square(b, i)?;
     ends(b, i + len).then_some((sq, i + len))
 }
 
 /// `i` past one space, if a space is at `i`.
-#[inline]
+#[inline(always)]
 fn space(b: &[u8], i: usize) -> Option<usize> {
     (b.get(i) == Some(&b' ')).then_some(i + 1)
 }
@@ -152,14 +159,14 @@ fn space(b: &[u8], i: usize) -> Option<usize> {
 /// A one-digit number token at `i` and the offset past it: the general
 /// reader's small numbers have no leading zero, so the one-digit ones are
 /// exactly the tokens of one digit.
-#[inline]
+#[inline(always)]
 fn digit_token(b: &[u8], i: usize) -> Option<(u8, usize)> {
     let d = b.get(i)?.wrapping_sub(b'0');
     (d <= 9 && ends(b, i + 1)).then_some((d, i + 1))
 }
 
 /// A player's action at `i` and the offset past it.
-#[inline]
+#[inline(always)]
 fn player_action(b: &[u8], i: usize, game: GameKind) -> Option<(Action, usize)> {
     let c = *b.get(i)?;
     // A move token holds a digit and a keyword none: a move starts with a
@@ -257,7 +264,15 @@ fn damage_roll(t: &[u8]) -> Option<u8> {
 /// The list of a `place` line from `i`: one or more pieces (chess) or
 /// units (great-war-chess) and their squares, each a token of its own.
 fn placements(b: &[u8], mut i: usize, game: GameKind) -> Option<(Action, usize)> {
-    let mut placements = Vec::new();
+    // Room for every token up to the line end or a clock, so that the list
+    // is allocated once.
+    let rest = &b[i..];
+    let room = rest
+        .iter()
+        .take_while(|&&c| c != b'\n' && c != b'{')
+        .filter(|&&c| c == b' ')
+        .count();
+    let mut placements = Vec::with_capacity(room + 1);
     loop {
         let letter = char::from(*b.get(i)?);
         let figure = match game {
@@ -375,7 +390,7 @@ fn spell(b: &[u8], i: usize) -> Option<(Action, usize)> {
 /// A chess move token of `game` at `i` with both squares (`Ng1xf3+`,
 /// `e7-e8=Q#`) and the offset past it: a promotion only on a pawn move, a
 /// check marker only in survival-chess, no hidden square.
-#[inline]
+#[inline(always)]
 fn chess_move(b: &[u8], mut i: usize, game: GameKind) -> Option<(Action, usize)> {
     // A capital letter is the piece, as `letters_then_square` splits a token;
     // a pawn move has none.
@@ -433,7 +448,7 @@ fn chess_move(b: &[u8], mut i: usize, game: GameKind) -> Option<(Action, usize)>
 /// `Ad1*d6`) and the offset past it. As the general reader splits it, the
 /// letters before the first digit are the units and then the square's
 /// file: one to three distinct letters of `I C A`, and only `A` shoots.
-#[inline]
+#[inline(always)]
 fn unit_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
     let mut kinds = [UnitKind::Infantry; 3];
     let mut count = 0;
@@ -478,7 +493,7 @@ fn unit_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
 
 /// A draughts move or capture token at `i` (`c3-d4`, `c3:e5:c7`) and the
 /// offset past it: a move has two squares, a capture two to [`MAX_PATH`].
-#[inline]
+#[inline(always)]
 fn draughts_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
     let (first, len) = quick_square(b, i)?;
     let mut at = i + len;
@@ -498,8 +513,8 @@ fn draughts_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
         at += 1 + len;
         match b.get(at) {
             Some(&c) if c == sep => {}
-            None | Some(b' ') => break,
-            Some(_) => return None,
+            Some(b' ' | b'\n') => break,
+            Some(_) | None => return None,
         }
     }
     let capture = sep == b':';
@@ -513,7 +528,7 @@ fn draughts_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
 /// The square at byte `i` of `b` as [`Square::read_prefix`] reads it (a
 /// file letter of either case, a rank from 1 to 26 without a leading zero)
 /// and its length in bytes.
-#[inline]
+#[inline(always)]
 pub(crate) fn quick_square(b: &[u8], i: usize) -> Option<(Square, usize)> {
     // Setting bit 5 lowers the case of a letter and makes every other byte
     // something that is not a lower-case letter.
