@@ -5,14 +5,21 @@
 //! grammar. A line with a fault is reported and left out; the lines around
 //! it are still read, so one bad line never hides the others.
 //!
-//! Most lines of a chess log are one plain move. Once the header names
-//! survival-chess or open-world-chess, each line is first offered to a
-//! one-pass reader over its bytes (`quick_chess_event`): no tokens, no nom,
-//! no allocation, no `check_form`, because it accepts only lines that the
-//! general reader turns into the same event and that the form check
-//! admits. Whatever it does not accept goes to the general reader, so every
-//! diagnostic is the general reader's; the tests compare both readers line
-//! by line and, on mutated corpus logs, document by document.
+//! Nearly every line of a log is one of a few plain forms (a move of any
+//! game, a setup line, a spell, a world event, `end`, the result). Once the
+//! header is closed, at the first event line, each line is first offered
+//! to the one-pass reader of `quick.rs` (`quick_event`), which reads it
+//! from the rest of the file up to and including its line feed: no line
+//! search before it, no UTF-8 pass (it accepts ASCII bytes it names one by
+//! one), no tokens, no nom, no `check_form`, no allocation beyond what the
+//! event holds, and no line or column computed but the action's offset.
+//! It accepts only lines that the general reader turns into the same event
+//! and that the form check admits. Whatever it does not accept (a comment,
+//! a run of spaces, CR LF, a view's hidden square, a torn last line, a
+//! fault) goes to the general reader here, so every diagnostic is the
+//! general reader's and the general reader alone checks UTF-8, line by
+//! line. The tests compare both readers line by line and, on mutated
+//! corpus logs of every game, document by document.
 
 use nom::branch::alt;
 use nom::bytes::complete::take_while1;
