@@ -70,6 +70,7 @@ pub mod forms;
 pub mod header;
 pub mod json;
 pub mod parse;
+mod quick;
 pub mod types;
 
 pub use action::{

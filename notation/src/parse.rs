@@ -5,14 +5,21 @@
 //! grammar. A line with a fault is reported and left out; the lines around
 //! it are still read, so one bad line never hides the others.
 //!
-//! Most lines of a chess log are one plain move. Once the header names
-//! survival-chess or open-world-chess, each line is first offered to a
-//! one-pass reader over its bytes (`quick_chess_event`): no tokens, no nom,
-//! no allocation, no `check_form`, because it accepts only lines that the
-//! general reader turns into the same event and that the form check
-//! admits. Whatever it does not accept goes to the general reader, so every
-//! diagnostic is the general reader's; the tests compare both readers line
-//! by line and, on mutated corpus logs, document by document.
+//! Nearly every line of a log is one of a few plain forms (a move of any
+//! game, a setup line, a spell, a world event, `end`, the result). Once the
+//! header is closed, at the first event line, each line is first offered
+//! to the one-pass reader of `quick.rs` (`quick_event`), which reads it
+//! from the rest of the file up to and including its line feed: no line
+//! search before it, no UTF-8 pass (it accepts ASCII bytes it names one by
+//! one), no tokens, no nom, no `check_form`, no allocation beyond what the
+//! event holds, and no line or column computed but the action's offset.
+//! It accepts only lines that the general reader turns into the same event
+//! and that the form check admits. Whatever it does not accept (a comment,
+//! a run of spaces, CR LF, a view's hidden square, a torn last line, a
+//! fault) goes to the general reader here, so every diagnostic is the
+//! general reader's and the general reader alone checks UTF-8, line by
+//! line. The tests compare both readers line by line and, on mutated
+//! corpus logs of every game, document by document.
 
 use nom::branch::alt;
 use nom::bytes::complete::take_while1;
@@ -30,9 +37,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Anchor, Comment, Document};
 use crate::forms::check_form;
 use crate::header::{is_tag_name, normalize_known_tag, Tag};
-use crate::types::{
-    Actor, Clock, Color, Figure, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet, MAX_BOARD_DIM,
-};
+use crate::quick::quick_event;
+use crate::types::{Actor, Clock, Color, Figure, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet};
 
 /// The largest file FGN reads, in bytes (64 MiB).
 pub const MAX_FILE_BYTES: usize = 64 << 20;
@@ -165,19 +171,27 @@ impl LogParser {
         self.doc.game.events.reserve(lines);
         self.doc.event_lines.reserve(lines);
         self.doc.event_columns.reserve(lines);
-        // One check of the whole file lets every line be sliced from it as text;
-        // only a file with invalid UTF-8 is checked line by line, to say where.
-        let whole = std::str::from_utf8(src).ok();
         let mut line_no = 0u32;
         let mut start = 0;
         while start < src.len() {
             line_no += 1;
+            // Most lines are one of a few plain forms, `12 w Ng1-f3+` above
+            // all: read in one pass here, line end included. Anything else,
+            // and anything this pass does not accept, takes the general
+            // reader, which gives every diagnostic.
+            if let Some(game) = self.quick {
+                if let Some((event, action_start, end)) = quick_event(&src[start..], game, self.view) {
+                    self.push_quick_event(line_no, event, action_start);
+                    start += end + 1;
+                    continue;
+                }
+            }
             let (end, next, complete) = match memchr_newline(&src[start..]) {
                 Some(i) => (start + i, start + i + 1, true),
                 None => (src.len(), src.len(), false),
             };
             let line = &src[start..end];
-            let line_text = whole.map(|w| &w[start..end]);
+            let line_start = start;
             start = next;
             if !complete {
                 // A torn line longer than any line FGN reads is not shown: it
@@ -205,20 +219,25 @@ impl LogParser {
                 break;
             }
             let line = line.strip_suffix(b"\r").unwrap_or(line);
-            // Most lines of a chess log are one move, `12 w Ng1-f3+`,
-            // perhaps with a clock: read in one pass here. Anything else, and
-            // anything this pass does not accept, takes the general reader,
-            // which gives every diagnostic.
-            if let Some(game) = self.quick {
-                if let Some((event, action_start)) = quick_chess_event(line, game) {
-                    debug_assert!(check_form(game, self.view, &event).is_ok(), "{event:?}");
-                    // The line is ASCII, so its columns are its bytes.
-                    self.push_event(line_no, event, None, action_start as u32 + 1);
-                    continue;
+            // The first event line closes the header, as `line` does it, and
+            // then the one-pass reader may take it like the lines after it.
+            if !self.seen_event_line && line.first().is_some_and(u8::is_ascii_digit) {
+                self.seen_event_line = true;
+                self.close_header(
+                    line_no,
+                    std::str::from_utf8(line).ok().filter(|t| t.len() <= MAX_LINE_BYTES),
+                );
+                if let Some(game) = self.quick {
+                    if let Some((event, action_start, _)) = quick_event(&src[line_start..], game, self.view) {
+                        self.push_quick_event(line_no, event, action_start);
+                        if self.cap_diagnostics(line_no) {
+                            return self.finish(line_no);
+                        }
+                        continue;
+                    }
                 }
             }
-            let line_text = line_text.map(|t| t.strip_suffix('\r').unwrap_or(t));
-            self.line(line_no, line, line_text);
+            self.line(line_no, line);
             if self.cap_diagnostics(line_no) {
                 return self.finish(line_no);
             }
@@ -280,7 +299,7 @@ impl LogParser {
 
     /// Reads one line; `known` is its text when the whole file is known to
     /// be valid UTF-8.
-    fn line(&mut self, line_no: u32, bytes: &[u8], known: Option<&str>) {
+    fn line(&mut self, line_no: u32, bytes: &[u8]) {
         // What kind of line it is shows in its first byte, even when the rest
         // cannot be read: an event line ends the header whether or not it is
         // readable, so that a tag after it is still reported.
@@ -305,7 +324,7 @@ impl LogParser {
             ));
             return;
         }
-        let text = match known.map(Ok).unwrap_or_else(|| std::str::from_utf8(bytes)) {
+        let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
                 let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or("");
@@ -462,10 +481,8 @@ impl LogParser {
         let header = &self.doc.game.header;
         self.game = header.game();
         self.view = header.perspective();
-        if let (Some(game @ (GameKind::SurvivalChess | GameKind::OpenWorldChess)), false) =
-            (self.game, self.general_only)
-        {
-            self.quick = Some(game);
+        if !self.general_only {
+            self.quick = self.game;
         }
         let missing: Vec<&str> = ["Game", "Rules"]
             .into_iter()
@@ -529,7 +546,6 @@ impl LogParser {
 
     /// Adds an event read from line `line_no`, its action starting at
     /// `column`, with the comments before it and its own.
-    #[inline]
     fn push_event(&mut self, line_no: u32, event: Event, comment: Option<String>, column: u32) {
         let index = self.doc.game.events.len();
         if !self.pending_comments.is_empty() {
@@ -544,6 +560,23 @@ impl LogParser {
         self.doc.game.events.push(event);
         self.doc.event_lines.push(line_no);
         self.doc.event_columns.push(column);
+    }
+
+    /// Adds an event the one-pass reader read from line `line_no`, its
+    /// action at byte `action_start` (the line is ASCII, so its columns are
+    /// its bytes), with the comments before it; it has none of its own.
+    #[inline(always)]
+    fn push_quick_event(&mut self, line_no: u32, event: Event, action_start: usize) {
+        debug_assert!(
+            check_form(self.quick.expect("a game"), self.view, &event).is_ok(),
+            "{event:?}"
+        );
+        if !self.pending_comments.is_empty() {
+            self.flush_comments(Anchor::BeforeEvent(self.doc.game.events.len()));
+        }
+        self.doc.game.events.push(event);
+        self.doc.event_lines.push(line_no);
+        self.doc.event_columns.push(action_start as u32 + 1);
     }
 
     fn flush_comments(&mut self, anchor: Anchor) {
@@ -623,6 +656,12 @@ fn memchr_byte(needle: u8, bytes: &[u8]) -> Option<usize> {
 fn read_quoted(s: &str) -> Result<(String, usize), (usize, String)> {
     if !s.starts_with('"') {
         return Err((0, "expected a double-quoted value".into()));
+    }
+    // Nearly every quoted text has no escape: it is copied at once.
+    if let Some(end) = s.bytes().skip(1).position(|b| b == b'"' || b == b'\\') {
+        if s.as_bytes()[end + 1] == b'"' {
+            return Ok((s[1..end + 1].to_string(), end + 2));
+        }
     }
     let mut out = String::new();
     let mut chars = s.char_indices().skip(1);
@@ -1295,144 +1334,6 @@ fn chess_move(input: &str) -> TResult<'_, ChessMove> {
     ))
 }
 
-/// A chess move event line of `game` in its plain form, read in one pass
-/// over its bytes: move number, one space, `w` or `b`, one space, a move
-/// with both squares (`Ng1xf3+`, `e7-e8=Q#`) and optionally one space and a
-/// clock. Returns the event and the byte offset of its action, or `None`
-/// for any other line (comments, runs of spaces, hidden squares, keywords,
-/// faults), which the general reader then reads.
-///
-/// Every line accepted here is one the general reader turns into the same
-/// event and that passes `check_form` in `game`, so the caller skips both:
-/// the move is a player's, names both squares (no fog, no view-only form),
-/// carries a promotion only on a pawn move and a check marker only in
-/// survival-chess. Nothing is allocated and nothing is built that the
-/// event does not hold.
-#[inline]
-fn quick_chess_event(b: &[u8], game: GameKind) -> Option<(Event, usize)> {
-    // The move number: one to nine digits (which cannot overflow), no
-    // leading zero; longer numbers are left to the general reader.
-    let mut n = 0u32;
-    let mut i = 0;
-    loop {
-        let c = *b.get(i)?;
-        if c == b' ' {
-            break;
-        }
-        let digit = c.wrapping_sub(b'0');
-        if digit > 9 || i == 9 {
-            return None;
-        }
-        n = n * 10 + u32::from(digit);
-        i += 1;
-    }
-    if i == 0 || (i > 1 && b[0] == b'0') {
-        return None;
-    }
-    let actor = match b.get(i + 1..i + 3)? {
-        [b'w', b' '] => Actor::Player(Color::White),
-        [b'b', b' '] => Actor::Player(Color::Black),
-        _ => return None,
-    };
-    let start = i + 3;
-    let mut i = start;
-    // A capital letter is the piece, as `letters_then_square` splits a token;
-    // a pawn move has none.
-    let piece = match *b.get(i)? {
-        c if c.is_ascii_uppercase() => {
-            i += 1;
-            PieceKind::from_char(char::from(c))?
-        }
-        _ => PieceKind::Pawn,
-    };
-    let (from, len) = quick_square(b, i)?;
-    i += len;
-    let capture = match b.get(i)? {
-        b'-' => false,
-        b'x' => true,
-        _ => return None,
-    };
-    let (to, len) = quick_square(b, i + 1)?;
-    i += 1 + len;
-    let mut promotion = None;
-    if b.get(i) == Some(&b'=') {
-        let p = PieceKind::from_char(char::from(*b.get(i + 1)?))?;
-        if !p.is_promotion_target() || piece != PieceKind::Pawn {
-            return None;
-        }
-        promotion = Some(p);
-        i += 2;
-    }
-    let check = match b.get(i) {
-        Some(b'+') => Some(Check::Check),
-        Some(b'#') => Some(Check::Mate),
-        _ => None,
-    };
-    if check.is_some() {
-        if game != GameKind::SurvivalChess {
-            return None;
-        }
-        i += 1;
-    }
-    let clock_ms = match b.get(i) {
-        None => None,
-        Some(b' ') => {
-            let inner = b[i + 1..].strip_prefix(b"{t=")?.strip_suffix(b"}")?;
-            // A clock token holds no space, comment or quote: the general
-            // reader would split the line there.
-            if inner.iter().any(|c| matches!(c, b' ' | b';' | b'"')) {
-                return None;
-            }
-            Some(std::str::from_utf8(inner).ok()?.parse::<Clock>().ok()?)
-        }
-        Some(_) => return None,
-    };
-    let event = Event {
-        n: MoveNumber(n),
-        actor,
-        action: Action::Move(ChessMove {
-            piece,
-            from: Some(from),
-            to: Some(to),
-            capture,
-            promotion,
-            check,
-        }),
-        clock_ms,
-    };
-    Some((event, start))
-}
-
-/// The square at byte `i` of `b` as [`Square::read_prefix`] reads it (a
-/// file letter of either case, a rank from 1 to 26 without a leading zero)
-/// and its length in bytes.
-#[inline]
-fn quick_square(b: &[u8], i: usize) -> Option<(Square, usize)> {
-    // Setting bit 5 lowers the case of a letter and makes every other byte
-    // something that is not a lower-case letter.
-    let file = b.get(i)? | 0x20;
-    if !file.is_ascii_lowercase() {
-        return None;
-    }
-    let d1 = b.get(i + 1)?.wrapping_sub(b'1');
-    if d1 > 8 {
-        return None;
-    }
-    let (rank, len) = match b.get(i + 2).map(|c| c.wrapping_sub(b'0')) {
-        Some(d2) if d2 <= 9 => {
-            if b.get(i + 3).is_some_and(u8::is_ascii_digit) {
-                return None;
-            }
-            ((d1 + 1) * 10 + d2, 3)
-        }
-        _ => (d1 + 1, 2),
-    };
-    if rank > MAX_BOARD_DIM {
-        return None;
-    }
-    Some((Square::new(file - b'a', rank - 1)?, len))
-}
-
 fn promotion_piece(input: &str) -> TResult<'_, PieceKind> {
     match input.chars().next().and_then(PieceKind::from_char) {
         Some(p) if p.is_promotion_target() => Ok((&input[1..], p)),
@@ -1512,19 +1413,47 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The general reader's event for a line of `game`, and its action's offset.
-    fn general(game: GameKind, text: &str) -> Option<(Event, usize)> {
+    /// The views a log can be written from: the full log and one player's.
+    const VIEWS: [Option<Color>; 2] = [None, Some(Color::White)];
+
+    /// The general reader's event for a line of `game` in `view`, and its
+    /// action's offset.
+    fn general(game: GameKind, view: Option<Color>, text: &str) -> Option<(Event, usize)> {
         let mut tokens = Tokens::new();
         let comment = tokenize(text, &mut tokens).ok()?;
         let event = read_event(game, text, &tokens).ok()?;
-        (comment.is_none() && check_form(game, None, &event).is_ok()).then(|| (event, tokens[2].start))
+        (comment.is_none() && check_form(game, view, &event).is_ok()).then(|| (event, tokens[2].start))
     }
 
+    /// The one-pass reader's event of one line (without its line end) and
+    /// its action's offset; it must end at the line end.
+    fn quick_line(text: &[u8], game: GameKind, view: Option<Color>) -> Option<(Event, usize)> {
+        let mut line = text.to_vec();
+        line.push(b'\n');
+        // What follows the line feed is the next line's, never read.
+        line.extend_from_slice(b"1 w e2-e4\n");
+        let (event, action_start, end) = quick_event(&line, game, view)?;
+        assert_eq!(end, text.len(), "{:?}", String::from_utf8_lossy(text));
+        Some((event, action_start))
+    }
+
+    /// Whether the one-pass reader takes `text` in some game and view.
+    fn quick_somewhere(text: &[u8]) -> bool {
+        GameKind::ALL
+            .into_iter()
+            .any(|game| VIEWS.into_iter().any(|view| quick_line(text, game, view).is_some()))
+    }
+
+    /// Every line the one-pass reader takes, in every game and view, is one
+    /// the general reader reads to the same event at the same offset and the
+    /// form check admits.
     fn agree(text: &str) {
-        for game in [GameKind::SurvivalChess, GameKind::OpenWorldChess] {
-            if let Some(quick) = quick_chess_event(text.as_bytes(), game) {
-                assert!(check_form(game, None, &quick.0).is_ok(), "{text:?} in {game}");
-                assert_eq!(Some(quick), general(game, text), "{text:?} in {game}");
+        for game in GameKind::ALL {
+            for view in VIEWS {
+                if let Some(quick) = quick_line(text.as_bytes(), game, view) {
+                    assert!(check_form(game, view, &quick.0).is_ok(), "{text:?} in {game}");
+                    assert_eq!(Some(quick), general(game, view, text), "{text:?} in {game}");
+                }
             }
         }
     }
@@ -1572,7 +1501,7 @@ mod tests {
             "+1",
         ] {
             let line = format!("{number} w e2-e4");
-            let quick = quick_chess_event(line.as_bytes(), GameKind::SurvivalChess).map(|(e, _)| e.n);
+            let quick = quick_line(line.as_bytes(), GameKind::SurvivalChess, None).map(|(e, _)| e.n);
             // Numbers of ten digits and more are left to the general reader.
             let expected = number.parse::<MoveNumber>().ok().filter(|_| number.len() < 10);
             assert_eq!(quick, expected, "{number:?}");
@@ -1580,59 +1509,175 @@ mod tests {
     }
 
     #[test]
-    fn the_quick_move_reader_reads_what_the_general_reader_reads() {
-        let plain = [
-            "1 w e2-e4",
-            "12 b Ng8xf6+",
-            "40 w e7-e8=Q#",
-            "3 b Pe7-e5 {t=12.5}",
-            "10 w Ka1-b2 {t=0}",
-            "7 w Bb2-c3",
-            "9 b l12-l10",
-            "2 w Qd1xh5#",
+    fn the_quick_reader_reads_what_the_general_reader_reads() {
+        use GameKind::*;
+        let plain: &[(GameKind, &str)] = &[
+            (SurvivalChess, "1 w e2-e4"),
+            (SurvivalChess, "12 b Ng8xf6+"),
+            (SurvivalChess, "40 w e7-e8=Q#"),
+            (SurvivalChess, "3 b Pe7-e5 {t=12.5}"),
+            (SurvivalChess, "10 w Ka1-b2 {t=0}"),
+            (SurvivalChess, "9 b l12-l10"),
+            (SurvivalChess, "0 w place Ke1"),
+            (SurvivalChess, "0 b place Ke8 Qd8 Pa7 {t=3}"),
+            (SurvivalChess, "0 w remove e2"),
+            (SurvivalChess, "0 w remove E2"),
+            (SurvivalChess, "0 w ready"),
+            (SurvivalChess, "5 b resign {t=1.25}"),
+            (SurvivalChess, "5 @ result 1-0 resign"),
+            (SurvivalChess, "5 @ result 1/2-1/2 stalemate"),
+            (SurvivalChess, "5 @ timeout b"),
+            (OpenWorldChess, "1 w e2-e4"),
+            (OpenWorldChess, "2 b Kd8xd7"),
+            (OpenWorldChess, "2 w end"),
+            (OpenWorldChess, "2 w buy range e2"),
+            (OpenWorldChess, "2 b buy curse"),
+            (OpenWorldChess, "3 @ spawn e5 regen"),
+            (OpenWorldChess, "3 @ damage d4 3"),
+            (OpenWorldChess, "3 @ damage d4 255"),
+            (OpenWorldChess, "3 @ clone f5"),
+            (OpenWorldChess, "9 @ result 0-1 king-killed"),
+            (
+                OpenWorldChess,
+                "9 @ seed 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+            ),
+            (GreatWarChess, "1 w If2-e2"),
+            (GreatWarChess, "1 b ICb7-b5 {t=4}"),
+            (GreatWarChess, "1 b CIb7-b5"),
+            (GreatWarChess, "1 w ICAd2xd3"),
+            (GreatWarChess, "1 w IB2-b3"),
+            (GreatWarChess, "2 w Ad1*d6"),
+            (GreatWarChess, "2 w end"),
+            (GreatWarChess, "0 w place Ia2 Cb1 Ac1 Fd1"),
+            (GreatWarChess, "0 b remove Cb2"),
+            (GreatWarChess, "0 b remove Fh8"),
+            (GreatWarChess, "0 b ready"),
+            (MagicDraughts, "1 w e3-f4"),
+            (MagicDraughts, "4 w b4:d6:f4"),
+            (MagicDraughts, "4 w C3-D4"),
+            (MagicDraughts, "2 @ reveal g5 5"),
+            (MagicDraughts, "2 @ reveal g5 0"),
+            (MagicDraughts, "2 b spell 5 skip"),
+            (MagicDraughts, "2 b spell 1 skip {t=2}"),
+            (MagicDraughts, "8 b spell 1 g"),
+            (MagicDraughts, "4 b spell 2 c7 e3"),
+            (MagicDraughts, "5 b spell 3 h2 a3"),
+            (MagicDraughts, "4 b spell 4 a7"),
+            (MagicDraughts, "14 w spell 5 c1 c3"),
+            (MagicDraughts, "14 w spell 5"),
+            (MagicDraughts, "14 w spell 5 {t=1}"),
+            (
+                MagicDraughts,
+                "9 @ seed 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+            ),
         ];
-        for text in plain {
+        for &(game, text) in plain {
             assert!(
-                quick_chess_event(text.as_bytes(), GameKind::SurvivalChess).is_some(),
-                "{text:?} is read in one pass"
+                quick_line(text.as_bytes(), game, None).is_some(),
+                "{text:?} is read in one pass in {game}"
             );
             agree(text);
         }
-        // Lines the quick reader leaves to the general one, whatever they are.
-        let other = [
-            "01 w e2-e4",
-            " 1 w e2-e4",
-            "1  w e2-e4",
-            "1 w e2-e4 ",
-            "1 w e2-e4 ; a comment",
-            "1 w e2-e4;",
-            "1 w B2-b4",
-            "1 w E2-e4",
-            "1 w Nbe2-e4",
-            "1 w N?-e5",
-            "1 w e2-?",
-            "1 w e7-e8=K",
-            "1 w e2-e4++",
-            "1 w e2-e4 {t=1.2345}",
-            "1 w e2-e4 {t=1} {t=2}",
-            "1 @ e2-e4",
-            "1 w resign",
-            "1 w Ne7-e8=Q",
-            "1 w e2-e40",
-            "1 w e2-e27",
-            "1 w e2-e0",
-            "1234567890 w e2-e4",
+        // Lines the one-pass reader leaves to the general one, whatever they are.
+        let other: &[(GameKind, &str)] = &[
+            (SurvivalChess, "01 w e2-e4"),
+            (SurvivalChess, " 1 w e2-e4"),
+            (SurvivalChess, "1  w e2-e4"),
+            (SurvivalChess, "1 w e2-e4 "),
+            (SurvivalChess, "1 w e2-e4 ; a comment"),
+            (SurvivalChess, "1 w e2-e4;"),
+            (SurvivalChess, "1 w B2-b4"),
+            (SurvivalChess, "1 w E2-e4"),
+            (SurvivalChess, "1 w Nbe2-e4"),
+            (SurvivalChess, "1 w N?-e5"),
+            (SurvivalChess, "1 w e2-?"),
+            (SurvivalChess, "1 w e7-e8=K"),
+            (SurvivalChess, "1 w e2-e4++"),
+            (SurvivalChess, "1 w e2-e4 {t=1.2345}"),
+            (SurvivalChess, "1 w e2-e4 {t=1} {t=2}"),
+            (SurvivalChess, "1 @ e2-e4"),
+            (SurvivalChess, "1 w Ne7-e8=Q"),
+            (SurvivalChess, "1 w e2-e40"),
+            (SurvivalChess, "1 w e2-e27"),
+            (SurvivalChess, "1 w e2-e0"),
+            (SurvivalChess, "1234567890 w e2-e4"),
+            (SurvivalChess, "0 w place"),
+            (SurvivalChess, "0 w place Ke1  Qd1"),
+            (SurvivalChess, "0 w place Ke1 "),
+            (SurvivalChess, "0 w place Ie1"),
+            (SurvivalChess, "0 w remove Ke1"),
+            (SurvivalChess, "0 w ready now"),
+            (SurvivalChess, "0 w end"),
+            (SurvivalChess, "0 @ ready"),
+            (SurvivalChess, "0 w resign {t=}"),
+            (SurvivalChess, "5 @ result 1-0 checkmate"),
+            (SurvivalChess, "5 @ result 2-0 mate"),
+            (SurvivalChess, "5 @ result 1-0"),
+            (SurvivalChess, "5 w result 1-0 mate"),
+            (SurvivalChess, "5 @ timeout x"),
+            (
+                SurvivalChess,
+                "5 @ seed 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+            ),
+            (SurvivalChess, "1 w chat \"hi\""),
+            (OpenWorldChess, "1 w e2-e4+"),
+            (OpenWorldChess, "1 w buy range ?"),
+            (OpenWorldChess, "1 w buy curse e2"),
+            (OpenWorldChess, "1 w buy range"),
+            (OpenWorldChess, "3 @ spawn e5 gold"),
+            (OpenWorldChess, "3 @ damage d4 0"),
+            (OpenWorldChess, "3 @ damage d4 03"),
+            (OpenWorldChess, "3 @ damage d4 256"),
+            (OpenWorldChess, "3 w clone f5"),
+            (OpenWorldChess, "3 @ see e5 empty"),
+            (OpenWorldChess, "0 w place Ke1"),
+            (
+                OpenWorldChess,
+                "9 @ seed 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeF",
+            ),
+            (GreatWarChess, "1 w b2-b3"),
+            (GreatWarChess, "1 w IIb2-b3"),
+            (GreatWarChess, "1 w FIb2-b3"),
+            (GreatWarChess, "1 w Ib2*b3"),
+            (GreatWarChess, "1 w AIb2*b3"),
+            (GreatWarChess, "1 w Ib2-b3x"),
+            (GreatWarChess, "1 w I2-b3"),
+            (GreatWarChess, "0 w remove e2"),
+            (GreatWarChess, "0 w remove A2"),
+            (GreatWarChess, "0 w place Ke1"),
+            (MagicDraughts, "1 w c3-d4-e5"),
+            (MagicDraughts, "1 w c3:d4-e5"),
+            (MagicDraughts, "1 w c3"),
+            (MagicDraughts, "1 w a1:b2:c3:d4:e5:f6:g7:h8:a1:b2:c3:d4:e5:f6:g7:h8:a1"),
+            (MagicDraughts, "2 @ reveal g5 6"),
+            (MagicDraughts, "2 @ reveal g5 00"),
+            (MagicDraughts, "2 b spell 6 skip"),
+            (MagicDraughts, "2 b spell 05 skip"),
+            (MagicDraughts, "2 b spell 1 gh"),
+            (MagicDraughts, "2 b spell 2 c7"),
+            (MagicDraughts, "2 b spell 4 a7 b8"),
+            (MagicDraughts, "2 b spell 1 skip x"),
         ];
-        for text in other {
+        for &(game, text) in other {
             assert!(
-                quick_chess_event(text.as_bytes(), GameKind::SurvivalChess).is_none(),
-                "{text:?} is left to the general reader"
+                quick_line(text.as_bytes(), game, None).is_none(),
+                "{text:?} is left to the general reader in {game}"
             );
+            agree(text);
         }
-        // Check markers belong to survival-chess: in open-world-chess the
-        // general reader reports them.
-        assert!(quick_chess_event(b"1 w e2-e4+", GameKind::OpenWorldChess).is_none());
-        assert!(quick_chess_event(b"1 w e2-e4", GameKind::OpenWorldChess).is_some());
+        // The seed is the full log's: in a view the general reader reports it.
+        let seed = b"9 @ seed 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+        assert!(quick_line(seed, MagicDraughts, Some(Color::Black)).is_none());
+        // A sixteen-square capture is the longest path.
+        let longest = b"1 w a1:b2:c3:d4:e5:f6:g7:h8:a1:b2:c3:d4:e5:f6:g7:h8";
+        assert!(quick_line(longest, MagicDraughts, None).is_some());
+        // A line longer than FGN reads is the general reader's to report.
+        let mut long = b"0 w place Ke1".to_vec();
+        while long.len() <= MAX_LINE_BYTES {
+            long.extend_from_slice(b" Qd1");
+        }
+        assert!(quick_line(&long, SurvivalChess, None).is_none());
+        assert!(quick_line(&long[..MAX_LINE_BYTES - 3], SurvivalChess, None).is_some());
     }
 
     /// Every log of the corpus (valid, invalid, views, syntax errors) of
@@ -1651,76 +1696,134 @@ mod tests {
                 }
             }
         }
+        out.sort();
         out
     }
 
     /// Regression guard for the one-pass reader: on every corpus log, and on
     /// every log made from the start of one (its header and first event
     /// lines) by changing one byte of an event line to another byte that
-    /// matters to the grammar, the whole parse (document, line and column
-    /// records, comments, every diagnostic) is the same as with the general
-    /// reader alone.
+    /// matters to the grammar of some game, the whole parse (document, line
+    /// and column records, comments, every diagnostic) is the same as with
+    /// the general reader alone. Every game's logs are mutated, and each of
+    /// them at the first event line and the first few of every kind of line
+    /// the one-pass reader takes (moves, setup, world events, spells).
     #[test]
     fn the_one_pass_reader_changes_no_parse_of_mutated_corpus_logs() {
-        const BYTES: &[u8] = b" 09bx-=+#;{QE\xff";
-        /// How many event lines of each log are changed.
-        const LINES: usize = 3;
+        const BYTES: &[u8] = b" 09bx-=+:*;{IQ@\xff";
+        /// How many event lines of each game and kind (by the action's first
+        /// token's shape) are changed, over the whole corpus.
+        const PER_KIND: usize = 2;
         let logs = corpus_logs();
         assert!(logs.len() > 50, "the corpus is found");
-        // The one-pass reader reads only chess logs: the others are compared
-        // whole above, and mutated only at the cost of test time.
-        let is_chess = |log: &[u8]| {
-            let head = &log[..log.len().min(200)];
-            [&b"\"survival-chess\""[..], b"\"open-world-chess\""]
-                .iter()
-                .any(|name| head.windows(name.len()).any(|w| w == *name))
-        };
         let (mut compared, mut quick_lines) = (0usize, 0usize);
+        let mut games_mutated = std::collections::BTreeSet::new();
+        // How many lines of each game and kind were mutated so far: each kind
+        // a few times over the whole corpus keeps the test short.
+        let mut kinds: std::collections::HashMap<(GameKind, Vec<u8>), usize> = std::collections::HashMap::new();
         for log in &logs {
-            assert_eq!(parse(log).document, parse_general(log).document);
-            assert_eq!(parse(log).diagnostics, parse_general(log).diagnostics);
-            if !is_chess(log) {
+            let (quick, general) = (parse(log), parse_general(log));
+            assert_eq!(quick.document, general.document);
+            assert_eq!(quick.diagnostics, general.diagnostics);
+            let Some(game) = general.document.game.kind() else {
                 continue;
-            }
-            // The byte ranges of the first event line and of the first move
-            // lines the one-pass reader takes, and the log up to the line
-            // after them.
-            let mut events = Vec::new();
-            let mut at = 0;
-            for line in log.split_inclusive(|&b| b == b'\n') {
-                if events.len() == LINES {
-                    at += line.len();
+            };
+            // The log up to its first event line, and the first lines of
+            // each kind that the one-pass reader takes: each is mutated after
+            // that start, on the line after the first event (syntax does not
+            // depend on the events between), so that every parse is short.
+            let mut lines = log.split_inclusive(|&b| b == b'\n');
+            let (mut start, mut first_at) = (Vec::new(), None);
+            for line in lines.by_ref() {
+                let at = start.len();
+                start.extend_from_slice(line);
+                if !matches!(line[0], b'[' | b';' | b'\n' | b'\r') {
+                    first_at = Some(at);
                     break;
                 }
-                let text = line.strip_suffix(b"\n").unwrap_or(line);
-                let is_event = !text.is_empty() && !matches!(text[0], b'[' | b';');
-                if is_event && (events.is_empty() || quick_chess_event(text, GameKind::OpenWorldChess).is_some()) {
-                    events.push((at, text.len()));
-                }
-                at += line.len();
             }
-            let start = &log[..at.min(log.len())];
-            for &(line_at, len) in &events {
-                for pos in line_at..line_at + len {
-                    for &byte in BYTES.iter().filter(|&&b| b != start[pos]) {
-                        let mut mutated = start.to_vec();
+            let Some(first_at) = first_at else {
+                continue;
+            };
+            let mut bases = Vec::new();
+            let first = kinds.entry((game, b"first".to_vec())).or_default();
+            if *first < PER_KIND {
+                *first += 1;
+                bases.push((start.clone(), first_at));
+            }
+            for line in lines {
+                let text = line.strip_suffix(b"\n").unwrap_or(line);
+                if text.is_empty() || matches!(text[0], b'[' | b';') || !quick_somewhere(text) {
+                    continue;
+                }
+                let count = kinds.entry((game, line_kind(text))).or_default();
+                if *count < PER_KIND {
+                    *count += 1;
+                    let mut base = start.clone();
+                    base.extend_from_slice(line);
+                    bases.push((base, start.len()));
+                }
+            }
+            if bases.iter().any(|(_, at)| *at == start.len()) {
+                games_mutated.insert(game);
+            }
+            for (base, line_at) in &bases {
+                let len = base[*line_at..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(base.len() - line_at);
+                for pos in *line_at..line_at + len {
+                    for &byte in BYTES.iter().filter(|&&b| b != base[pos]) {
+                        let mut mutated = base.clone();
                         mutated[pos] = byte;
                         let (quick, general) = (parse(&mutated), parse_general(&mutated));
-                        let line = String::from_utf8_lossy(&mutated[line_at..line_at + len]).into_owned();
+                        let line = String::from_utf8_lossy(&mutated[*line_at..line_at + len]).into_owned();
                         assert_eq!(quick.document, general.document, "{line:?}");
                         assert_eq!(quick.diagnostics, general.diagnostics, "{line:?}");
                         compared += 1;
-                        if quick_chess_event(&mutated[line_at..line_at + len], GameKind::SurvivalChess).is_some() {
+                        if quick_line(&mutated[*line_at..line_at + len], game, None).is_some() {
                             quick_lines += 1;
                         }
                     }
                 }
             }
         }
-        assert!(compared > 5_000, "{compared} mutated logs compared");
-        // Many of the mutated lines are still plain moves (a changed digit or
-        // marker), so the one-pass reader is compared where it acts, too.
-        assert!(quick_lines > 500, "{quick_lines} mutated lines read in one pass");
+        assert_eq!(games_mutated.len(), GameKind::ALL.len(), "{games_mutated:?}");
+        eprintln!("{compared} mutated logs compared, {quick_lines} lines read in one pass");
+        assert!(compared > 20_000, "{compared} mutated logs compared");
+        // Many of the mutated lines are still plain lines (a changed digit,
+        // square or marker), so the one-pass reader is compared where it
+        // acts, too.
+        assert!(quick_lines > 2_000, "{quick_lines} mutated lines read in one pass");
+    }
+
+    /// The shape of an event line's action for choosing lines to mutate: its
+    /// actor and its first token with the letters of a move and every digit
+    /// folded to one byte, so `e2-e4` and `g1-f3` are one kind and `place`
+    /// another; after a keyword its next token, a number of one digit kept,
+    /// so each spell number is a kind of its own.
+    fn line_kind(text: &[u8]) -> Vec<u8> {
+        let mut tokens = text.split(|&b| b == b' ').skip(1);
+        let actor = tokens.next().unwrap_or_default();
+        let head = tokens.next().unwrap_or_default();
+        let is_move = head.iter().any(u8::is_ascii_digit);
+        let mut kind = actor.to_vec();
+        kind.extend(head.iter().map(|&b| match b {
+            b'a'..=b'z' if is_move => b'a',
+            b'0'..=b'9' => b'0',
+            b => b,
+        }));
+        if !is_move {
+            kind.push(b' ');
+            let next = tokens.next().unwrap_or_default();
+            kind.extend(next.iter().map(|&b| match b {
+                b'a'..=b'z' => b'a',
+                b'0'..=b'9' if next.len() > 1 => b'0',
+                b => b,
+            }));
+        }
+        kind.dedup();
+        kind
     }
 
     proptest! {
@@ -1732,6 +1835,16 @@ mod tests {
         #[test]
         fn quick_and_general_readers_agree_on_move_lines(text in "[1-9][0-9]{0,2} [wb] [KQRBNPe]?[a-hB][1-9][0-9]?[-x][a-hE][1-9][0-9]?(=[QRBNKP])?[+#]?( \\{t=[0-9]{1,3}(\\.[0-9]{1,4})?\\})?") {
             prop_assert!(text.len() > 8);
+            agree(&text);
+        }
+
+        #[test]
+        fn quick_and_general_readers_agree_on_unit_and_draughts_lines(text in "[0-9]{1,2} [wb@] [ICAFBia-c]{0,4}[0-9]{1,2}([-x*:][a-cB][0-9]{1,2}){0,3}( \\{t=[0-9.]{1,4}\\})?") {
+            agree(&text);
+        }
+
+        #[test]
+        fn quick_and_general_readers_agree_on_keyword_lines(text in "[0-9]{1,2} [wb@] (place|remove|ready|end|resign|buy|spell|reveal|spawn|damage|clone|result|timeout)( (skip|curse|range|hp|drain|regen|coin|1-0|0-1|mate|[KQPICAFea-c?]?[a-c]?[0-9]{0,3}|[0-9]{1,3})){0,4}( \\{t=[0-9]{1,2}\\})?[ ;]{0,1}") {
             agree(&text);
         }
     }
