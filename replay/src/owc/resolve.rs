@@ -4,7 +4,7 @@
 
 use fgn_notation::{ChessMove, Color, MoveNumber, ObjectKind, PieceKind, Reason, Square};
 
-use super::board::Unit;
+use super::board::{Line, Unit};
 use super::outcomes::Draw;
 use super::OpenWorld;
 use crate::error::{Fault, Rule};
@@ -24,7 +24,7 @@ pub(super) enum Owed {
 pub(super) struct Transit {
     pub(super) unit: Unit,
     pub(super) to: Square,
-    pub(super) path: Vec<Square>,
+    pub(super) path: Line,
     pub(super) next: usize,
     pub(super) promotion: Option<PieceKind>,
     pub(super) n: u32,
@@ -47,7 +47,7 @@ impl OpenWorld {
             return Ok(None);
         };
         while t.next < t.path.len() {
-            let sq = t.path[t.next];
+            let sq = t.path.get(t.next);
             t.next += 1;
             if self.cell(sq).object == Some(ObjectKind::Damage) {
                 self.world.owed = Some(Owed::Damage {
@@ -235,9 +235,12 @@ impl OpenWorld {
                 },
             ));
         }
-        let path = self
-            .geometry(unit, from, to, m.capture)
-            .map_err(|e| Fault::new(Rule::Move, e))?;
+        let path = self.geometry(unit, from, to, m.capture).map_err(|why| {
+            Fault::new(
+                Rule::Move,
+                format!("the {} on {from} cannot go to {to}: {}", unit.kind.name(), why.rule()),
+            )
+        })?;
         let far = self.far_rank(mover);
         let promotion = match (unit.kind == PieceKind::Pawn && to.rank_index() == far, m.promotion) {
             (true, Some(p)) if !p.is_promotion_target() => {
