@@ -69,40 +69,69 @@ impl OpenWorld {
         (files, ranks)
     }
 
-    /// The squares within the light radius of `center`, in square order.
-    pub(super) fn light_around(&self, center: Square) -> Vec<Square> {
+    /// Lights the squares within the light radius of `center` (the move
+    /// numbered `n`, event `cause`, stands there now); those that turn from
+    /// fogged to lit, are empty and are not merchants roll for an object,
+    /// in square order: they open the spawn window. The window is walked in
+    /// square order, so the rolls need no sorting, and the window's buffer
+    /// is reused from move to move.
+    pub(super) fn light(&mut self, center: Square, n: u32, cause: usize) {
+        self.close_spawn_window();
         let (files, ranks) = self.light_window(center);
-        let mut out = Vec::with_capacity(files.len() * ranks.len());
+        let mut rolls = std::mem::take(&mut self.world.spawns.squares);
         for rank in ranks {
             for file in files.clone() {
-                out.push(Square::new(file, rank).expect("on board"));
+                let i = usize::from(rank) * usize::from(self.files) + usize::from(file);
+                if self.light_cell(i) {
+                    rolls.push(Square::new(file, rank).expect("on the board"));
+                }
             }
         }
-        out
-    }
-
-    /// Lights `squares` (the move numbered `n`, event `cause`, lit them);
-    /// those that turn from fogged to lit, are empty and are not merchants
-    /// roll for an object, in square order: they open the spawn window.
-    pub(super) fn open_spawn_window(&mut self, squares: Vec<Square>, n: u32, cause: Option<usize>) {
-        self.close_spawn_window();
-        let mut rolls = std::mem::take(&mut self.world.spawns.squares);
-        for sq in squares {
-            let i = self.index(sq);
-            let was_lit = self.world.cells[i].lit;
-            let cell = &mut self.world.cells[i];
-            cell.lit = true;
-            cell.age = 0;
-            cell.fresh = true;
-            if !was_lit && !cell.merchant && self.world.pieces[i].is_none() {
-                rolls.push(sq);
-            }
-        }
-        rolls.sort();
-        rolls.dedup();
         self.world.spawns = SpawnWindow {
             n,
-            cause,
+            cause: Some(cause),
+            squares: rolls,
+        };
+    }
+
+    /// Lights the cell at `i` and says whether it rolls for an object: it
+    /// was fogged, is empty and is not a merchant.
+    fn light_cell(&mut self, i: usize) -> bool {
+        let empty = self.world.pieces[i].is_none();
+        let cell = &mut self.world.cells[i];
+        let was_lit = cell.lit;
+        cell.lit = true;
+        cell.age = 0;
+        cell.fresh = true;
+        !was_lit && !cell.merchant && empty
+    }
+
+    /// The starting light: every square within the light radius of a
+    /// piece. Nothing is lit before it, so the squares that roll are all
+    /// the lit ones that are empty and not merchants, in square order; none
+    /// counts as lit during the first turn.
+    pub(super) fn light_start(&mut self) {
+        for i in 0..self.world.pieces.len() {
+            if self.world.pieces[i].is_none() {
+                continue;
+            }
+            let (files, ranks) = self.light_window(self.square_at(i));
+            for rank in ranks {
+                let row = usize::from(rank) * usize::from(self.files);
+                for cell in &mut self.world.cells[row + usize::from(files.start)..row + usize::from(files.end)] {
+                    cell.lit = true;
+                }
+            }
+        }
+        let mut rolls = Vec::new();
+        for (i, (cell, piece)) in self.world.cells.iter().zip(&self.world.pieces).enumerate() {
+            if cell.lit && !cell.merchant && piece.is_none() {
+                rolls.push(self.square_at(i));
+            }
+        }
+        self.world.spawns = SpawnWindow {
+            n: 0,
+            cause: None,
             squares: rolls,
         };
     }

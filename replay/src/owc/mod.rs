@@ -225,15 +225,7 @@ impl OpenWorld {
                 );
             }
         }
-        let occupied: Vec<Square> = game.squares().filter(|&sq| game.piece(sq).is_some()).collect();
-        let mut lit = Vec::new();
-        for sq in occupied {
-            lit.extend(game.light_around(sq));
-        }
-        game.open_spawn_window(lit, 0, None);
-        for cell in &mut game.world.cells {
-            cell.fresh = false;
-        }
+        game.light_start();
         game
     }
 

@@ -164,8 +164,7 @@ impl OpenWorld {
     /// The move's last steps once the piece stands: lighting around it,
     /// which opens the spawn window.
     fn light_and_finish(&mut self, t: &Transit) -> Option<Decision> {
-        let around = self.light_around(t.to);
-        self.open_spawn_window(around, t.n, Some(t.cause));
+        self.light(t.to, t.n, t.cause);
         self.move_done(Some(t.to))
     }
 
