@@ -1,5 +1,14 @@
 //! Pieces and squares: the board's cells, its square order, and the
 //! geometry of the moves (as in chess, with range upgrades and no check).
+//!
+//! Two ways into the geometry, which must agree: the move check asks
+//! whether one move is a move of its piece ([`OpenWorld::geometry`],
+//! answering with the path as a [`Line`] value or the [`Unreachable`]
+//! reason, text only when an error is shown), and the list of moves walks
+//! each piece's rays and steps ([`OpenWorld::each_move`]), collecting the
+//! targets on the stack and sorting them into square order. A test in
+//! `tests.rs` compares the list with every pair of squares the move check
+//! accepts, over random crowded positions on every board size.
 
 use fgn_notation::{ChessMove, Color, ObjectKind, PieceKind, Square};
 

@@ -79,11 +79,20 @@ impl OpenWorld {
         self.close_spawn_window();
         let (files, ranks) = self.light_window(center);
         let mut rolls = std::mem::take(&mut self.world.spawns.squares);
+        let width = usize::from(self.files);
         for rank in ranks {
-            for file in files.clone() {
-                let i = usize::from(rank) * usize::from(self.files) + usize::from(file);
-                if self.light_cell(i) {
-                    rolls.push(Square::new(file, rank).expect("on the board"));
+            // One row of the window at a time, as slices: no bounds check per cell.
+            let row = usize::from(rank) * width;
+            let span = row + usize::from(files.start)..row + usize::from(files.end);
+            let cells = &mut self.world.cells[span.clone()];
+            let pieces = &self.world.pieces[span];
+            for (k, (cell, piece)) in cells.iter_mut().zip(pieces).enumerate() {
+                let rolls_here = !cell.lit && !cell.merchant && piece.is_none();
+                cell.lit = true;
+                cell.age = 0;
+                cell.fresh = true;
+                if rolls_here {
+                    rolls.push(Square::new(files.start + k as u8, rank).expect("on the board"));
                 }
             }
         }
@@ -92,18 +101,6 @@ impl OpenWorld {
             cause: Some(cause),
             squares: rolls,
         };
-    }
-
-    /// Lights the cell at `i` and says whether it rolls for an object: it
-    /// was fogged, is empty and is not a merchant.
-    fn light_cell(&mut self, i: usize) -> bool {
-        let empty = self.world.pieces[i].is_none();
-        let cell = &mut self.world.cells[i];
-        let was_lit = cell.lit;
-        cell.lit = true;
-        cell.age = 0;
-        cell.fresh = true;
-        !was_lit && !cell.merchant && empty
     }
 
     /// The starting light: every square within the light radius of a

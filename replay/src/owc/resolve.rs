@@ -20,7 +20,7 @@ pub(super) enum Owed {
 }
 
 /// The move being resolved while the world owes an outcome.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Transit {
     pub(super) unit: Unit,
     pub(super) to: Square,
