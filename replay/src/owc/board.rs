@@ -227,12 +227,24 @@ impl OpenWorld {
 
     /// The light and object of `sq`.
     pub fn cell(&self, sq: Square) -> Cell {
-        self.world.cells[self.index(sq)]
+        let i = self.index(sq);
+        let light = self.world.light[i];
+        Cell {
+            lit: light & super::light::LIT != 0,
+            age: self.world.ages[i],
+            fresh: light & super::light::FRESH != 0,
+            object: self.world.objects[i],
+            merchant: light & super::light::MERCHANT != 0,
+        }
     }
 
+    /// Puts `unit` on `sq` (or empties it), keeping the square's
+    /// [`super::light::OCCUPIED`] flag in step.
     pub(super) fn set(&mut self, sq: Square, unit: Option<Unit>) {
         let i = self.index(sq);
         self.world.pieces[i] = unit;
+        let occupied = if unit.is_some() { super::light::OCCUPIED } else { 0 };
+        self.world.light[i] = (self.world.light[i] & !super::light::OCCUPIED) | occupied;
     }
 
     /// The squares strictly between `from` and `to` if they lie on one

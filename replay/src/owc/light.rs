@@ -6,6 +6,15 @@ use fgn_notation::{Color, Square};
 use super::outcomes::Draw;
 use super::OpenWorld;
 
+/// A square's light flag: lit (else fogged).
+pub(super) const LIT: u8 = 1;
+/// A square's light flag: lit during the current turn (it does not age at its end).
+pub(super) const FRESH: u8 = 2;
+/// A square's light flag: a piece stands there (it does not age either).
+pub(super) const OCCUPIED: u8 = 4;
+/// A square's flag: a merchant square (never rolls for an object).
+pub(super) const MERCHANT: u8 = 8;
+
 /// The squares that turned lit with one move (or the start) and may still
 /// get a `@ spawn`, in square order, with the move that lit them.
 #[derive(Debug, Default)]
@@ -84,13 +93,12 @@ impl OpenWorld {
             // One row of the window at a time, as slices: no bounds check per cell.
             let row = usize::from(rank) * width;
             let span = row + usize::from(files.start)..row + usize::from(files.end);
-            let cells = &mut self.world.cells[span.clone()];
-            let pieces = &self.world.pieces[span];
-            for (k, (cell, piece)) in cells.iter_mut().zip(pieces).enumerate() {
-                let rolls_here = !cell.lit && !cell.merchant && piece.is_none();
-                cell.lit = true;
-                cell.age = 0;
-                cell.fresh = true;
+            let light = &mut self.world.light[span.clone()];
+            let ages = &mut self.world.ages[span];
+            for (k, (flags, age)) in light.iter_mut().zip(ages).enumerate() {
+                let rolls_here = *flags & (LIT | OCCUPIED | MERCHANT) == 0;
+                *flags |= LIT | FRESH;
+                *age = 0;
                 if rolls_here {
                     rolls.push(Square::new(files.start + k as u8, rank).expect("on the board"));
                 }
@@ -115,14 +123,14 @@ impl OpenWorld {
             let (files, ranks) = self.light_window(self.square_at(i));
             for rank in ranks {
                 let row = usize::from(rank) * usize::from(self.files);
-                for cell in &mut self.world.cells[row + usize::from(files.start)..row + usize::from(files.end)] {
-                    cell.lit = true;
+                for flags in &mut self.world.light[row + usize::from(files.start)..row + usize::from(files.end)] {
+                    *flags |= LIT;
                 }
             }
         }
         let mut rolls = Vec::new();
-        for (i, (cell, piece)) in self.world.cells.iter().zip(&self.world.pieces).enumerate() {
-            if cell.lit && !cell.merchant && piece.is_none() {
+        for (i, &flags) in self.world.light.iter().enumerate() {
+            if flags & (LIT | OCCUPIED | MERCHANT) == LIT {
                 rolls.push(self.square_at(i));
             }
         }
@@ -178,16 +186,25 @@ impl OpenWorld {
     /// object) at `fog_after`.
     pub(super) fn age(&mut self) {
         let fog_after = self.rules.fog_after;
-        for (cell, piece) in self.world.cells.iter_mut().zip(&self.world.pieces) {
-            if cell.lit && !cell.fresh && piece.is_none() {
-                cell.age = cell.age.saturating_add(1);
-                if cell.age >= fog_after {
-                    cell.lit = false;
-                    cell.age = 0;
-                    cell.object = None;
+        // Branch-free over byte arrays, so that the compiler ages many
+        // squares at a time: most lit squares age, few fog.
+        let mut fogged = false;
+        for (flags, age) in self.world.light.iter_mut().zip(self.world.ages.iter_mut()) {
+            let ages = *flags & (LIT | FRESH | OCCUPIED) == LIT;
+            let older = age.saturating_add(u8::from(ages));
+            let fogs = ages & (older >= fog_after);
+            *age = if fogs { 0 } else { older };
+            *flags &= if fogs { !(LIT | FRESH) } else { !FRESH };
+            fogged |= fogs;
+        }
+        // A square that fogs loses its object; only lit squares hold one,
+        // so the objects on fogged squares are the ones lost.
+        if fogged {
+            for (object, &flags) in self.world.objects.iter_mut().zip(&self.world.light) {
+                if flags & LIT == 0 {
+                    *object = None;
                 }
             }
-            cell.fresh = false;
         }
     }
 }

@@ -29,7 +29,7 @@
 //! the stack. The list of legal actions, which the fuzzers and the
 //! generator ask for at most events, comes from each piece's rays and steps.
 
-use fgn_notation::{ByColor, Color, MoveNumber, PieceKind, Square};
+use fgn_notation::{ByColor, Color, MoveNumber, ObjectKind, PieceKind, Square};
 
 mod board;
 mod engine;
@@ -77,7 +77,16 @@ pub struct OpenWorld {
 #[derive(Debug)]
 struct World {
     pieces: Vec<Option<Unit>>,
-    cells: Vec<Cell>,
+    /// Each square's flags ([`light::LIT`], [`light::FRESH`],
+    /// [`light::OCCUPIED`] kept in step with `pieces`, and the fixed
+    /// [`light::MERCHANT`]), apart from its age
+    /// and object: arrays of bytes, so that the ageing at every turn's end
+    /// is one pass the compiler can do many squares at a time.
+    light: Vec<u8>,
+    /// Turns since each square was last lit.
+    ages: Vec<u8>,
+    /// The object lying on each square (only lit squares hold one).
+    objects: Vec<Option<ObjectKind>>,
     coins: ByColor<u32>,
     curses: ByColor<u32>,
     turn: Turn,
@@ -106,7 +115,9 @@ impl Clone for World {
     fn clone(&self) -> World {
         let World {
             pieces,
-            cells,
+            light,
+            ages,
+            objects,
             coins,
             curses,
             turn,
@@ -122,7 +133,9 @@ impl Clone for World {
         } = self;
         World {
             pieces: pieces.clone(),
-            cells: cells.clone(),
+            light: light.clone(),
+            ages: ages.clone(),
+            objects: objects.clone(),
             coins: *coins,
             curses: *curses,
             turn: *turn,
@@ -141,7 +154,9 @@ impl Clone for World {
     fn clone_from(&mut self, source: &World) {
         let World {
             pieces,
-            cells,
+            light,
+            ages,
+            objects,
             coins,
             curses,
             turn,
@@ -157,7 +172,9 @@ impl Clone for World {
         } = self;
         // The board's size never changes: a plain copy of the same length.
         pieces.copy_from_slice(&source.pieces);
-        cells.copy_from_slice(&source.cells);
+        light.copy_from_slice(&source.light);
+        ages.copy_from_slice(&source.ages);
+        objects.copy_from_slice(&source.objects);
         *coins = source.coins;
         *curses = source.curses;
         *turn = source.turn;
@@ -188,7 +205,9 @@ impl OpenWorld {
         let count = usize::from(files) * usize::from(ranks);
         let world = World {
             pieces: vec![None; count],
-            cells: vec![Cell::default(); count],
+            light: vec![0; count],
+            ages: vec![0; count],
+            objects: vec![None; count],
             coins: ByColor::both(0),
             curses: ByColor::both(0),
             turn: Turn::Move {
@@ -220,7 +239,7 @@ impl OpenWorld {
         };
         for sq in game.rules.merchant_squares() {
             let i = game.index(sq);
-            game.world.cells[i].merchant = true;
+            game.world.light[i] |= light::MERCHANT;
         }
         let shift = (files - 8) / 2;
         let back = crate::ruleset::CLASSICAL_BACK_RANK;

@@ -252,7 +252,7 @@ impl OpenWorld {
         self.skip_spawns(pos);
         self.world.spawns.squares.remove(0);
         let i = self.index(square);
-        self.world.cells[i].object = Some(object);
+        self.world.objects[i] = Some(object);
         self.draws.push(Draw::Spawn {
             n,
             cause,

@@ -96,15 +96,15 @@ impl OpenWorld {
             return Ok(self.move_done(None));
         };
         let king = unit.kind == PieceKind::King;
-        match self.world.cells[i].object {
+        match self.world.objects[i] {
             Some(ObjectKind::Regen) if !king => {
                 unit.hp = unit.hp.saturating_add(self.rules.regen_heal).min(unit.max).max(unit.hp);
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
             }
             Some(ObjectKind::Hp) if !king => {
                 unit.max = unit.max.saturating_add(1);
                 unit.hp = unit.hp.saturating_add(1);
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
             }
             Some(ObjectKind::Damage) => {
                 self.world.owed = Some(Owed::Damage {
@@ -115,7 +115,7 @@ impl OpenWorld {
                 return Ok(None);
             }
             Some(ObjectKind::Kinghp) => {
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
                 if let Some(ks) = self.squares().find(|&s| {
                     self.piece(s)
                         .is_some_and(|u| u.color == unit.color && u.kind == PieceKind::King)
@@ -139,7 +139,7 @@ impl OpenWorld {
                 }
             }
             Some(ObjectKind::Clone) if !king => {
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
                 self.set(t.to, Some(unit));
                 let candidates = self.clone_squares(unit, t.to);
                 if !candidates.is_empty() {
@@ -152,7 +152,7 @@ impl OpenWorld {
                 }
             }
             Some(ObjectKind::Coin) => {
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
                 self.world.coins[unit.color] += 1;
             }
             _ => {}
@@ -288,7 +288,7 @@ impl OpenWorld {
         let mut t = self.world.transit.take().expect("a damage roll belongs to a move");
         self.world.owed = None;
         let i = self.index(square);
-        self.world.cells[i].object = None;
+        self.world.objects[i] = None;
         self.draws.push(Draw::Damage {
             n: t.n,
             cause: t.cause,
