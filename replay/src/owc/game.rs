@@ -205,7 +205,7 @@ impl OpenWorld {
             hp: t.unit.hp,
             max_hp: t.unit.max,
             range: t.unit.range,
-            path: t.path[t.next..].to_vec(),
+            path: t.path.squares().skip(t.next).collect(),
             promotion: t.promotion,
         };
         match self.world.owed.as_ref()? {
@@ -318,6 +318,13 @@ impl GameRules for OpenWorld {
         }
     }
 
+    /// The list, in this order: the late buyer's purchases; the side to
+    /// move's moves in square order of the piece's square, then of the
+    /// target (a pawn reaching its far rank once per promotion piece, Q, R,
+    /// B, N); its `end`; and, with its shop open, its purchases. Purchases
+    /// go in square order, `range` and `hp` for an own piece and `drain`
+    /// for a seen enemy's, then `curse`. The generator draws from this
+    /// list, so its order is part of every generated game.
     fn legal_actions(&self, out: &mut Vec<Event>) {
         // While the world owes an outcome, or a king has died, no player
         // may act (only chat and resignation, which are not listed).
@@ -337,19 +344,17 @@ impl GameRules for OpenWorld {
             action,
             clock_ms: None,
         };
-        for m in self.moves(side) {
-            match self.canonical_move(side, &m) {
-                Some(queen) => {
-                    for piece in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight] {
-                        out.push(event(Action::Move(ChessMove {
-                            promotion: Some(piece),
-                            ..queen
-                        })));
-                    }
+        self.each_move(side, |m| match self.canonical_move(side, &m) {
+            Some(queen) => {
+                for piece in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight] {
+                    out.push(event(Action::Move(ChessMove {
+                        promotion: Some(piece),
+                        ..queen
+                    })));
                 }
-                None => out.push(event(Action::Move(m))),
             }
-        }
+            None => out.push(event(Action::Move(m))),
+        });
         out.push(event(Action::End));
         if self.world.shop_open {
             self.purchases(side, n, out);

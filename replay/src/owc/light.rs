@@ -6,6 +6,15 @@ use fgn_notation::{Color, Square};
 use super::outcomes::Draw;
 use super::OpenWorld;
 
+/// A square's light flag: lit (else fogged).
+pub(super) const LIT: u8 = 1;
+/// A square's light flag: lit during the current turn (it does not age at its end).
+pub(super) const FRESH: u8 = 2;
+/// A square's light flag: a piece stands there (it does not age either).
+pub(super) const OCCUPIED: u8 = 4;
+/// A square's flag: a merchant square (never rolls for an object).
+pub(super) const MERCHANT: u8 = 8;
+
 /// The squares that turned lit with one move (or the start) and may still
 /// get a `@ spawn`, in square order, with the move that lit them.
 #[derive(Debug, Default)]
@@ -69,40 +78,65 @@ impl OpenWorld {
         (files, ranks)
     }
 
-    /// The squares within the light radius of `center`, in square order.
-    pub(super) fn light_around(&self, center: Square) -> Vec<Square> {
-        let (files, ranks) = self.light_window(center);
-        let mut out = Vec::with_capacity(files.len() * ranks.len());
-        for rank in ranks {
-            for file in files.clone() {
-                out.push(Square::new(file, rank).expect("on board"));
-            }
-        }
-        out
-    }
-
-    /// Lights `squares` (the move numbered `n`, event `cause`, lit them);
-    /// those that turn from fogged to lit, are empty and are not merchants
-    /// roll for an object, in square order: they open the spawn window.
-    pub(super) fn open_spawn_window(&mut self, squares: Vec<Square>, n: u32, cause: Option<usize>) {
+    /// Lights the squares within the light radius of `center` (the move
+    /// numbered `n`, event `cause`, stands there now); those that turn from
+    /// fogged to lit, are empty and are not merchants roll for an object,
+    /// in square order: they open the spawn window. The window is walked in
+    /// square order, so the rolls need no sorting, and the window's buffer
+    /// is reused from move to move.
+    pub(super) fn light(&mut self, center: Square, n: u32, cause: usize) {
         self.close_spawn_window();
+        let (files, ranks) = self.light_window(center);
         let mut rolls = std::mem::take(&mut self.world.spawns.squares);
-        for sq in squares {
-            let i = self.index(sq);
-            let was_lit = self.world.cells[i].lit;
-            let cell = &mut self.world.cells[i];
-            cell.lit = true;
-            cell.age = 0;
-            cell.fresh = true;
-            if !was_lit && !cell.merchant && self.world.pieces[i].is_none() {
-                rolls.push(sq);
+        let width = usize::from(self.files);
+        for rank in ranks {
+            // One row of the window at a time, as slices: no bounds check per cell.
+            let row = usize::from(rank) * width;
+            let span = row + usize::from(files.start)..row + usize::from(files.end);
+            let light = &mut self.world.light[span.clone()];
+            let ages = &mut self.world.ages[span];
+            for (k, (flags, age)) in light.iter_mut().zip(ages).enumerate() {
+                let rolls_here = *flags & (LIT | OCCUPIED | MERCHANT) == 0;
+                *flags |= LIT | FRESH;
+                *age = 0;
+                if rolls_here {
+                    rolls.push(Square::new(files.start + k as u8, rank).expect("on the board"));
+                }
             }
         }
-        rolls.sort();
-        rolls.dedup();
         self.world.spawns = SpawnWindow {
             n,
-            cause,
+            cause: Some(cause),
+            squares: rolls,
+        };
+    }
+
+    /// The starting light: every square within the light radius of a
+    /// piece. Nothing is lit before it, so the squares that roll are all
+    /// the lit ones that are empty and not merchants, in square order; none
+    /// counts as lit during the first turn.
+    pub(super) fn light_start(&mut self) {
+        for i in 0..self.world.pieces.len() {
+            if self.world.pieces[i].is_none() {
+                continue;
+            }
+            let (files, ranks) = self.light_window(self.square_at(i));
+            for rank in ranks {
+                let row = usize::from(rank) * usize::from(self.files);
+                for flags in &mut self.world.light[row + usize::from(files.start)..row + usize::from(files.end)] {
+                    *flags |= LIT;
+                }
+            }
+        }
+        let mut rolls = Vec::new();
+        for (i, &flags) in self.world.light.iter().enumerate() {
+            if flags & (LIT | OCCUPIED | MERCHANT) == LIT {
+                rolls.push(self.square_at(i));
+            }
+        }
+        self.world.spawns = SpawnWindow {
+            n: 0,
+            cause: None,
             squares: rolls,
         };
     }
@@ -152,16 +186,25 @@ impl OpenWorld {
     /// object) at `fog_after`.
     pub(super) fn age(&mut self) {
         let fog_after = self.rules.fog_after;
-        for (cell, piece) in self.world.cells.iter_mut().zip(&self.world.pieces) {
-            if cell.lit && !cell.fresh && piece.is_none() {
-                cell.age = cell.age.saturating_add(1);
-                if cell.age >= fog_after {
-                    cell.lit = false;
-                    cell.age = 0;
-                    cell.object = None;
+        // Branch-free over byte arrays, so that the compiler ages many
+        // squares at a time: most lit squares age, few fog.
+        let mut fogged = false;
+        for (flags, age) in self.world.light.iter_mut().zip(self.world.ages.iter_mut()) {
+            let ages = *flags & (LIT | FRESH | OCCUPIED) == LIT;
+            let older = age.saturating_add(u8::from(ages));
+            let fogs = ages & (older >= fog_after);
+            *age = if fogs { 0 } else { older };
+            *flags &= if fogs { !(LIT | FRESH) } else { !FRESH };
+            fogged |= fogs;
+        }
+        // A square that fogs loses its object; only lit squares hold one,
+        // so the objects on fogged squares are the ones lost.
+        if fogged {
+            for (object, &flags) in self.world.objects.iter_mut().zip(&self.world.light) {
+                if flags & LIT == 0 {
+                    *object = None;
                 }
             }
-            cell.fresh = false;
         }
     }
 }

@@ -17,8 +17,19 @@
 //! `game` (the views of the game API: state,
 //! knowledge, legal actions). This file holds the game's data and its
 //! checkpoint.
+//!
+//! Where the time goes, and why it is laid out so (docs/performance.md):
+//! an event costs a checkpoint, which copies the board's two vectors as
+//! plain slices of the same length and the rest as small values (a move in
+//! transit is `Copy`: its path is a `board::Line`, not a list); a move
+//! costs its geometry, which allocates nothing, and its light, which walks
+//! the window around the piece in square order straight into the spawn
+//! window; a turn's end costs one pass over the board for the ageing; and a
+//! revealed seed costs one blake3 draw per square that rolled, each named on
+//! the stack. The list of legal actions, which the fuzzers and the
+//! generator ask for at most events, comes from each piece's rays and steps.
 
-use fgn_notation::{ByColor, Color, MoveNumber, PieceKind, Square};
+use fgn_notation::{ByColor, Color, MoveNumber, ObjectKind, PieceKind, Square};
 
 mod board;
 mod engine;
@@ -66,7 +77,16 @@ pub struct OpenWorld {
 #[derive(Debug)]
 struct World {
     pieces: Vec<Option<Unit>>,
-    cells: Vec<Cell>,
+    /// Each square's flags ([`light::LIT`], [`light::FRESH`],
+    /// [`light::OCCUPIED`] kept in step with `pieces`, and the fixed
+    /// [`light::MERCHANT`]), apart from its age
+    /// and object: arrays of bytes, so that the ageing at every turn's end
+    /// is one pass the compiler can do many squares at a time.
+    light: Vec<u8>,
+    /// Turns since each square was last lit.
+    ages: Vec<u8>,
+    /// The object lying on each square (only lit squares hold one).
+    objects: Vec<Option<ObjectKind>>,
     coins: ByColor<u32>,
     curses: ByColor<u32>,
     turn: Turn,
@@ -95,7 +115,9 @@ impl Clone for World {
     fn clone(&self) -> World {
         let World {
             pieces,
-            cells,
+            light,
+            ages,
+            objects,
             coins,
             curses,
             turn,
@@ -111,13 +133,15 @@ impl Clone for World {
         } = self;
         World {
             pieces: pieces.clone(),
-            cells: cells.clone(),
+            light: light.clone(),
+            ages: ages.clone(),
+            objects: objects.clone(),
             coins: *coins,
             curses: *curses,
             turn: *turn,
             moves_left: *moves_left,
             shop_open: *shop_open,
-            transit: transit.clone(),
+            transit: *transit,
             owed: owed.clone(),
             spawns: spawns.clone(),
             decided: *decided,
@@ -130,7 +154,9 @@ impl Clone for World {
     fn clone_from(&mut self, source: &World) {
         let World {
             pieces,
-            cells,
+            light,
+            ages,
+            objects,
             coins,
             curses,
             turn,
@@ -144,14 +170,17 @@ impl Clone for World {
             late_shop,
             seed_seen,
         } = self;
-        pieces.clone_from(&source.pieces);
-        cells.clone_from(&source.cells);
+        // The board's size never changes: a plain copy of the same length.
+        pieces.copy_from_slice(&source.pieces);
+        light.copy_from_slice(&source.light);
+        ages.copy_from_slice(&source.ages);
+        objects.copy_from_slice(&source.objects);
         *coins = source.coins;
         *curses = source.curses;
         *turn = source.turn;
         *moves_left = source.moves_left;
         *shop_open = source.shop_open;
-        transit.clone_from(&source.transit);
+        *transit = source.transit;
         owed.clone_from(&source.owed);
         spawns.clone_from(&source.spawns);
         *decided = source.decided;
@@ -176,7 +205,9 @@ impl OpenWorld {
         let count = usize::from(files) * usize::from(ranks);
         let world = World {
             pieces: vec![None; count],
-            cells: vec![Cell::default(); count],
+            light: vec![0; count],
+            ages: vec![0; count],
+            objects: vec![None; count],
             coins: ByColor::both(0),
             curses: ByColor::both(0),
             turn: Turn::Move {
@@ -208,7 +239,7 @@ impl OpenWorld {
         };
         for sq in game.rules.merchant_squares() {
             let i = game.index(sq);
-            game.world.cells[i].merchant = true;
+            game.world.light[i] |= light::MERCHANT;
         }
         let shift = (files - 8) / 2;
         let back = crate::ruleset::CLASSICAL_BACK_RANK;
@@ -225,15 +256,7 @@ impl OpenWorld {
                 );
             }
         }
-        let occupied: Vec<Square> = game.squares().filter(|&sq| game.piece(sq).is_some()).collect();
-        let mut lit = Vec::new();
-        for sq in occupied {
-            lit.extend(game.light_around(sq));
-        }
-        game.open_spawn_window(lit, 0, None);
-        for cell in &mut game.world.cells {
-            cell.fresh = false;
-        }
+        game.light_start();
         game
     }
 

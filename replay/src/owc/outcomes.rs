@@ -39,33 +39,99 @@ pub(super) enum Draw {
     },
 }
 
-/// The label base of a draw: full move, causing event (`start` for the
-/// starting light) and square.
-fn label(n: u32, cause: Option<usize>, square: Square) -> String {
-    use std::fmt::Write as _;
-    // One allocation: the seed check derives every spawn again, so this
-    // runs for every square a move lit.
-    let mut base = String::with_capacity(24);
-    let _ = match cause {
-        Some(c) => write!(base, "{n}/{c}/{square}"),
-        None => write!(base, "{n}/start/{square}"),
-    };
-    base
+/// The name of a draw, `open-world-chess/{what}/{n}/{cause}/{square}`
+/// (`start` for the cause of the starting light), written on the stack
+/// without the formatting machinery: the seed check derives every square a
+/// move lit again, so this runs for most events. The longest name (a
+/// ten-digit move number, a twenty-digit event, a three-character square
+/// and the longest `what`) is well under the buffer's size.
+struct Name {
+    buf: [u8; 96],
+    len: usize,
+    /// Where `{what}` begins: the prefix before it never changes.
+    what_at: usize,
+    /// The label after `{what}`: `/{n}/{cause}/{square}`.
+    base: [u8; 48],
+    base_len: usize,
 }
 
-/// The draw `open-world-chess/{what}/{base}`, a uniform integer in `0..n`.
-/// Its name is written on the stack, not allocated: the longest name (a
-/// ten-digit move number, a twenty-digit event and a three-character
-/// square) is well under the buffer's size.
-fn draw(draws: &Draws, what: &str, base: &str, n: u64) -> u64 {
-    let mut buf = [0u8; 128];
-    let mut at = 0;
-    for part in ["open-world-chess/", what, "/", base] {
-        buf[at..at + part.len()].copy_from_slice(part.as_bytes());
-        at += part.len();
+impl Name {
+    const PREFIX: &'static [u8] = b"open-world-chess/";
+
+    /// The names of the draws for `square`, lit (or rolled on) by the move
+    /// numbered `n` at event `cause`.
+    fn new(n: u32, cause: Option<usize>, square: Square) -> Name {
+        let mut name = Name {
+            buf: [0; 96],
+            len: Self::PREFIX.len(),
+            what_at: Self::PREFIX.len(),
+            base: [0; 48],
+            base_len: 0,
+        };
+        name.buf[..Self::PREFIX.len()].copy_from_slice(Self::PREFIX);
+        let mut base = Writer {
+            buf: &mut name.base,
+            len: 0,
+        };
+        base.byte(b'/');
+        base.number(u64::from(n));
+        base.byte(b'/');
+        match cause {
+            Some(c) => base.number(c as u64),
+            None => base.bytes(b"start"),
+        }
+        base.byte(b'/');
+        // As `Square` displays: the file letter, then the rank from 1.
+        base.byte(b'a' + square.file_index());
+        base.number(u64::from(square.rank_index()) + 1);
+        name.base_len = base.len;
+        name
     }
-    let name = std::str::from_utf8(&buf[..at]).expect("made of strings");
-    draws.below(name, n)
+
+    /// The full name of the draw `what`.
+    fn of(&mut self, what: &str) -> &str {
+        let mut w = Writer {
+            buf: &mut self.buf,
+            len: self.what_at,
+        };
+        w.bytes(what.as_bytes());
+        w.bytes(&self.base[..self.base_len]);
+        self.len = w.len;
+        std::str::from_utf8(&self.buf[..self.len]).expect("made of ASCII")
+    }
+}
+
+/// Appends ASCII to a fixed buffer.
+struct Writer<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl Writer<'_> {
+    fn byte(&mut self, b: u8) {
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// `x` in decimal, as `Display` writes it.
+    fn number(&mut self, mut x: u64) {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (x % 10) as u8;
+            x /= 10;
+            if x == 0 {
+                break;
+            }
+        }
+        self.bytes(&digits[at..]);
+    }
 }
 
 /// What the seed gives a square that turned lit: no object, a coin or a bonus.
@@ -76,31 +142,26 @@ pub fn derive_spawn(
     cause: Option<usize>,
     square: Square,
 ) -> Option<ObjectKind> {
-    let base = label(n, cause, square);
-    if draw(draws, "spawn", &base, 100) >= u64::from(r.spawn_chance) {
+    let mut name = Name::new(n, cause, square);
+    if draws.below(name.of("spawn"), 100) >= u64::from(r.spawn_chance) {
         return None;
     }
-    if draw(draws, "coin", &base, 100) < u64::from(r.coin_share) {
+    if draws.below(name.of("coin"), 100) < u64::from(r.coin_share) {
         return Some(ObjectKind::Coin);
     }
-    Some(bonus_kind(r, n, draw(draws, "bonus", &base, 100), draws, &base))
+    let x = draws.below(name.of("bonus"), 100);
+    Some(bonus_kind(r, n, x, draws, &mut name))
 }
 
 /// The damage roll the seed gives for the object on `square`.
 pub fn derive_damage(r: &OpenWorldRules, draws: &Draws, n: u32, cause: usize, square: Square) -> u8 {
-    let roll = draws.below(
-        &format!("open-world-chess/damage/{}", label(n, Some(cause), square)),
-        u64::from(r.damage_roll),
-    );
+    let roll = draws.below(Name::new(n, Some(cause), square).of("damage"), u64::from(r.damage_roll));
     1 + roll as u8
 }
 
 /// The square the seed gives a clone picked up on `square`.
 pub fn derive_clone(draws: &Draws, n: u32, cause: usize, square: Square, candidates: &[Square]) -> Square {
-    let k = draws.below(
-        &format!("open-world-chess/clone/{}", label(n, Some(cause), square)),
-        candidates.len() as u64,
-    );
+    let k = draws.below(Name::new(n, Some(cause), square).of("clone"), candidates.len() as u64);
     candidates[k as usize]
 }
 
@@ -132,13 +193,13 @@ fn spawn_possible(r: &OpenWorldRules, n: u32, object: ObjectKind) -> bool {
 
 /// The bonus a roll `x` in 0..100 gives at full move `n`: damage with the
 /// ramped share, otherwise one of the others by their weights.
-fn bonus_kind(r: &OpenWorldRules, n: u32, x: u64, draws: &Draws, base: &str) -> ObjectKind {
+fn bonus_kind(r: &OpenWorldRules, n: u32, x: u64, draws: &Draws, name: &mut Name) -> ObjectKind {
     let w = r.bonus_weights;
     if x < u64::from(damage_share(r, n)) {
         return ObjectKind::Damage;
     }
     let total = u64::from(w.regen + w.hp + w.kinghp + w.clone);
-    let mut y = draw(draws, "kind", base, total);
+    let mut y = draws.below(name.of("kind"), total);
     for (kind, weight) in [
         (ObjectKind::Regen, w.regen),
         (ObjectKind::Hp, w.hp),
@@ -191,7 +252,7 @@ impl OpenWorld {
         self.skip_spawns(pos);
         self.world.spawns.squares.remove(0);
         let i = self.index(square);
-        self.world.cells[i].object = Some(object);
+        self.world.objects[i] = Some(object);
         self.draws.push(Draw::Spawn {
             n,
             cause,
@@ -282,5 +343,34 @@ impl OpenWorld {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Name;
+    use fgn_notation::Square;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The draw names written on the stack are the ones the seed
+        /// derivation documents (docs/notation.md), as `format!` writes them,
+        /// up to the largest numbers and squares (`z26`).
+        #[test]
+        fn draw_names_are_written_as_format_writes_them(
+            n in prop_oneof![0u32..200, Just(u32::MAX)],
+            cause in prop_oneof![Just(None), (0usize..5000).prop_map(Some), Just(Some(usize::MAX))],
+            file in 0u8..26,
+            rank in 0u8..26,
+            what in prop_oneof![Just("spawn"), Just("coin"), Just("bonus"), Just("kind"), Just("damage"), Just("clone")],
+        ) {
+            let square = Square::new(file, rank).expect("on a board");
+            let cause_text = cause.map_or("start".to_string(), |c| c.to_string());
+            let want = format!("open-world-chess/{what}/{n}/{cause_text}/{square}");
+            let mut name = Name::new(n, cause, square);
+            // Twice: a name is reused for the next draw of the same square.
+            prop_assert_eq!(name.of("kind"), format!("open-world-chess/kind/{n}/{cause_text}/{square}"));
+            prop_assert_eq!(name.of(what), want);
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 use fgn_notation::{ChessMove, Color, MoveNumber, ObjectKind, PieceKind, Reason, Square};
 
-use super::board::Unit;
+use super::board::{Line, Unit};
 use super::outcomes::Draw;
 use super::OpenWorld;
 use crate::error::{Fault, Rule};
@@ -20,11 +20,11 @@ pub(super) enum Owed {
 }
 
 /// The move being resolved while the world owes an outcome.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Transit {
     pub(super) unit: Unit,
     pub(super) to: Square,
-    pub(super) path: Vec<Square>,
+    pub(super) path: Line,
     pub(super) next: usize,
     pub(super) promotion: Option<PieceKind>,
     pub(super) n: u32,
@@ -47,7 +47,7 @@ impl OpenWorld {
             return Ok(None);
         };
         while t.next < t.path.len() {
-            let sq = t.path[t.next];
+            let sq = t.path.get(t.next);
             t.next += 1;
             if self.cell(sq).object == Some(ObjectKind::Damage) {
                 self.world.owed = Some(Owed::Damage {
@@ -96,15 +96,15 @@ impl OpenWorld {
             return Ok(self.move_done(None));
         };
         let king = unit.kind == PieceKind::King;
-        match self.world.cells[i].object {
+        match self.world.objects[i] {
             Some(ObjectKind::Regen) if !king => {
                 unit.hp = unit.hp.saturating_add(self.rules.regen_heal).min(unit.max).max(unit.hp);
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
             }
             Some(ObjectKind::Hp) if !king => {
                 unit.max = unit.max.saturating_add(1);
                 unit.hp = unit.hp.saturating_add(1);
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
             }
             Some(ObjectKind::Damage) => {
                 self.world.owed = Some(Owed::Damage {
@@ -115,7 +115,7 @@ impl OpenWorld {
                 return Ok(None);
             }
             Some(ObjectKind::Kinghp) => {
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
                 if let Some(ks) = self.squares().find(|&s| {
                     self.piece(s)
                         .is_some_and(|u| u.color == unit.color && u.kind == PieceKind::King)
@@ -139,7 +139,7 @@ impl OpenWorld {
                 }
             }
             Some(ObjectKind::Clone) if !king => {
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
                 self.set(t.to, Some(unit));
                 let candidates = self.clone_squares(unit, t.to);
                 if !candidates.is_empty() {
@@ -152,7 +152,7 @@ impl OpenWorld {
                 }
             }
             Some(ObjectKind::Coin) => {
-                self.world.cells[i].object = None;
+                self.world.objects[i] = None;
                 self.world.coins[unit.color] += 1;
             }
             _ => {}
@@ -164,8 +164,7 @@ impl OpenWorld {
     /// The move's last steps once the piece stands: lighting around it,
     /// which opens the spawn window.
     fn light_and_finish(&mut self, t: &Transit) -> Option<Decision> {
-        let around = self.light_around(t.to);
-        self.open_spawn_window(around, t.n, Some(t.cause));
+        self.light(t.to, t.n, t.cause);
         self.move_done(Some(t.to))
     }
 
@@ -235,9 +234,12 @@ impl OpenWorld {
                 },
             ));
         }
-        let path = self
-            .geometry(unit, from, to, m.capture)
-            .map_err(|e| Fault::new(Rule::Move, e))?;
+        let path = self.geometry(unit, from, to, m.capture).map_err(|why| {
+            Fault::new(
+                Rule::Move,
+                format!("the {} on {from} cannot go to {to}: {}", unit.kind.name(), why.rule()),
+            )
+        })?;
         let far = self.far_rank(mover);
         let promotion = match (unit.kind == PieceKind::Pawn && to.rank_index() == far, m.promotion) {
             (true, Some(p)) if !p.is_promotion_target() => {
@@ -286,7 +288,7 @@ impl OpenWorld {
         let mut t = self.world.transit.take().expect("a damage roll belongs to a move");
         self.world.owed = None;
         let i = self.index(square);
-        self.world.cells[i].object = None;
+        self.world.objects[i] = None;
         self.draws.push(Draw::Damage {
             n: t.n,
             cause: t.cause,
