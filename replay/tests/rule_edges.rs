@@ -169,37 +169,45 @@ fn open_world_event(line: &str) -> fgn_notation::Event {
 /// "Salts": they "need a world seed") and no seed to reveal (docs/rules.md:
 /// "After the result only `chat` and, in games with a seed, `@ seed`").
 /// The parser never lets such events into a survival-chess log, but the
-/// library's `apply` takes any event; this guards the rules' own refusals,
-/// each a typed error that leaves the game as it was. cargo-mutants found
-/// them unpinned in `session.rs`: the engines' default `world`,
-/// `without_world_seed` and the `has_seed` guard of `@ seed`.
+/// library's `apply_next` takes any event; this guards the rules' own
+/// refusals, each a typed error at the index of the event it refuses that
+/// leaves the game as it was. cargo-mutants found them unpinned in
+/// `session.rs`: the engines' default `world` and `without_world_seed`,
+/// the `has_seed` guard of `@ seed`, the guard that sends a decided game's
+/// world events to the engine only when it owes some, and the count of
+/// applied events that `apply_next` takes its index from.
 #[test]
 fn a_survival_game_refuses_the_salts_spawns_and_seeds_of_other_games() {
-    let log = game(
-        "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n[TimeControl \"move=30\"]\n\n\
-         0 w place Ke1 Pe2\n0 b place Ke8 Pe7\n",
-    );
-    let mut replay = fgn_replay::validate(&log).expect("supported").replay;
+    let header =
+        game("[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n[TimeControl \"move=30\"]\n").header;
+    let mut replay = fgn_replay::Replay::new(&header).expect("supported");
     let accept = |replay: &mut fgn_replay::Replay, line: &str| {
-        let event = log.header.parse_event(line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        let event = header.parse_event(line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
         replay.apply_next(&event).unwrap_or_else(|e| panic!("{line}: {e}"));
     };
     let refuse = |replay: &mut fgn_replay::Replay, line: &str| {
         let before = replay.state();
         let error = replay.apply_next(&open_world_event(line)).expect_err(line);
         assert_eq!(replay.state(), before, "{line}: {error}");
+        assert_eq!(error.place, Place::Event(replay.events_applied()), "{line}: {error}");
         error
     };
 
+    // First in the log, where a salt comes in a game with a world seed.
     let error = refuse(&mut replay, "0 w salt 00112233445566778899aabbccddeeff");
     assert_eq!(error.rule, Rule::Salt, "{error}");
     assert!(error.message.contains("no world seed"), "{error}");
 
-    accept(&mut replay, "0 w ready");
-    accept(&mut replay, "0 b ready");
+    for line in ["0 w place Ke1 Pe2", "0 b place Ke8 Pe7", "0 w ready", "0 b ready"] {
+        accept(&mut replay, line);
+    }
     let error = refuse(&mut replay, "0 @ spawn c3 regen");
+    assert_eq!(error.place, Place::Event(4), "{error}");
     assert_eq!(error.rule, Rule::WorldEvent, "{error}");
-    assert!(error.message.contains("`spawn` is not an event of this game"), "{error}");
+    assert!(
+        error.message.contains("`spawn` is not an event of this game"),
+        "{error}"
+    );
 
     // Decided by a resignation, the game owes its result before anything
     // else: a world event in between is refused for the result it skips.
@@ -214,6 +222,7 @@ fn a_survival_game_refuses_the_salts_spawns_and_seeds_of_other_games() {
         &mut replay,
         "1 @ seed 0000000000000000000000000000000000000000000000000000000000000000",
     );
+    assert_eq!(error.place, Place::Event(7), "{error}");
     assert_eq!(error.rule, Rule::AfterResult, "{error}");
     assert!(error.message.contains("only chat may follow"), "{error}");
 }
