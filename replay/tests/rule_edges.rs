@@ -153,3 +153,76 @@ fn left_out_check_and_mate_markers_are_written_in() {
     let marked = moves.iter().filter(|m| m.ends_with('+') || m.ends_with('#')).count();
     assert_eq!(marked, 2, "{moves:?}");
 }
+
+/// An event the notation admits only in another game, made the way a game
+/// server that builds its events (rather than parsing a log) could make it:
+/// parsed under an open-world-chess header, which admits salts, spawns and
+/// seeds.
+fn open_world_event(line: &str) -> fgn_notation::Event {
+    let header = game("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n").header;
+    header.parse_event(line).unwrap_or_else(|e| panic!("{line}: {e:?}"))
+}
+
+/// Survival chess has no randomness (RULES.md shared conventions: "All
+/// randomness is the world's"; section 1 has none), so it has no world
+/// events of its own, no world seed a salt could add to (docs/rules.md,
+/// "Salts": they "need a world seed") and no seed to reveal (docs/rules.md:
+/// "After the result only `chat` and, in games with a seed, `@ seed`").
+/// The parser never lets such events into a survival-chess log, but the
+/// library's `apply_next` takes any event; this guards the rules' own
+/// refusals, each a typed error at the index of the event it refuses that
+/// leaves the game as it was. cargo-mutants found them unpinned in
+/// `session.rs`: the engines' default `world` and `without_world_seed`,
+/// the `has_seed` guard of `@ seed`, the guard that sends a decided game's
+/// world events to the engine only when it owes some, and the count of
+/// applied events that `apply_next` takes its index from.
+#[test]
+fn a_survival_game_refuses_the_salts_spawns_and_seeds_of_other_games() {
+    let header =
+        game("[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n[TimeControl \"move=30\"]\n").header;
+    let mut replay = fgn_replay::Replay::new(&header).expect("supported");
+    let accept = |replay: &mut fgn_replay::Replay, line: &str| {
+        let event = header.parse_event(line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        replay.apply_next(&event).unwrap_or_else(|e| panic!("{line}: {e}"));
+    };
+    let refuse = |replay: &mut fgn_replay::Replay, line: &str| {
+        let before = replay.state();
+        let error = replay.apply_next(&open_world_event(line)).expect_err(line);
+        assert_eq!(replay.state(), before, "{line}: {error}");
+        assert_eq!(error.place, Place::Event(replay.events_applied()), "{line}: {error}");
+        error
+    };
+
+    // First in the log, where a salt comes in a game with a world seed.
+    let error = refuse(&mut replay, "0 w salt 00112233445566778899aabbccddeeff");
+    assert_eq!(error.rule, Rule::Salt, "{error}");
+    assert!(error.message.contains("no world seed"), "{error}");
+
+    for line in ["0 w place Ke1 Pe2", "0 b place Ke8 Pe7", "0 w ready", "0 b ready"] {
+        accept(&mut replay, line);
+    }
+    let error = refuse(&mut replay, "0 @ spawn c3 regen");
+    assert_eq!(error.place, Place::Event(4), "{error}");
+    assert_eq!(error.rule, Rule::WorldEvent, "{error}");
+    assert!(
+        error.message.contains("`spawn` is not an event of this game"),
+        "{error}"
+    );
+
+    // Decided by a resignation, the game owes its result before anything
+    // else: a world event in between is refused for the result it skips.
+    accept(&mut replay, "1 w e2-e4");
+    accept(&mut replay, "1 b resign");
+    let error = refuse(&mut replay, "1 @ timeout b");
+    assert_eq!(error.rule, Rule::Result, "{error}");
+    assert!(error.message.contains("`@ result 1-0 resign`"), "{error}");
+    accept(&mut replay, "1 @ result 1-0 resign");
+
+    let error = refuse(
+        &mut replay,
+        "1 @ seed 0000000000000000000000000000000000000000000000000000000000000000",
+    );
+    assert_eq!(error.place, Place::Event(7), "{error}");
+    assert_eq!(error.rule, Rule::AfterResult, "{error}");
+    assert!(error.message.contains("only chat may follow"), "{error}");
+}
