@@ -194,18 +194,43 @@ impl Draws {
 /// machinery (draw labels are written for most events of the games with
 /// world randomness).
 pub(crate) fn push_decimal(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
+    let digits = Decimal::of(n);
+    out.push_str(digits.as_str());
+}
+
+/// The decimal digits of a number, on the stack: what draw labels are
+/// written with, here and in open-world-chess's spawn names.
+pub(crate) struct Decimal {
+    digits: [u8; 20],
+    at: usize,
+}
+
+impl Decimal {
+    /// The digits of `n`, as `Display` writes them.
+    pub(crate) fn of(mut n: u64) -> Decimal {
+        let mut d = Decimal {
+            digits: [0; 20],
+            at: 20,
+        };
+        loop {
+            d.at -= 1;
+            d.digits[d.at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                return d;
+            }
         }
     }
-    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
+
+    /// The digits as bytes.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.digits[self.at..]
+    }
+
+    /// The digits as text.
+    pub(crate) fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).expect("ASCII digits")
+    }
 }
 
 #[cfg(test)]

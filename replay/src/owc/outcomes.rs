@@ -119,18 +119,8 @@ impl Writer<'_> {
     }
 
     /// `x` in decimal, as `Display` writes it.
-    fn number(&mut self, mut x: u64) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (x % 10) as u8;
-            x /= 10;
-            if x == 0 {
-                break;
-            }
-        }
-        self.bytes(&digits[at..]);
+    fn number(&mut self, x: u64) {
+        self.bytes(crate::seed::Decimal::of(x).as_bytes());
     }
 }
 
