@@ -153,6 +153,21 @@ pub trait Engine {
     /// it can name earlier events in later messages.
     fn at_event(&mut self, _index: usize) {}
 
+    /// Plays a player's `action` numbered `n` at once when it is valid and
+    /// cheap to check, returning what it decides; `None`, with nothing
+    /// changed, for anything else, which then takes the general path
+    /// ([`Engine::player`]) that finds and words the fault. The session
+    /// calls it only where [`Engine::player`] would be called with the same
+    /// arguments (in play, nothing owed, the side not extending an ended
+    /// turn, within its time), so an engine that answers `Some` must answer
+    /// exactly as [`Engine::player`] would, and must need no
+    /// [`Engine::checkpoint`] for it. The default takes every action the
+    /// general way.
+    #[inline]
+    fn play_valid(&mut self, _side: Color, _n: MoveNumber, _action: &Action) -> Option<Option<Decision>> {
+        None
+    }
+
     /// Remembers the state before an event. The session calls it before
     /// every event and [`Engine::rollback`] when the event is rejected, so
     /// that a rejected event leaves the game exactly as it was, however
@@ -290,6 +305,69 @@ impl<E: Engine> Session<E> {
     /// nothing changes: the session stays at the state before the event.
     #[inline]
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
+        if self.apply_valid_move(index, event) {
+            return Ok(());
+        }
+        self.apply_general(index, event)
+    }
+
+    /// The usual event, a player's move in play, applied in one pass when
+    /// the engine plays it at once ([`Engine::play_valid`]): every check
+    /// [`Session::step`] makes of such an event, in its order, each of them
+    /// here a test that sends the event to the general path rather than a
+    /// fault to word. Returns whether the event was applied; when not,
+    /// nothing has changed. It skips the general path's saving of the tally
+    /// and the engine's checkpoint, which a refused event would need: this
+    /// path refuses nothing, and changes the tally only after the engine
+    /// has played the move.
+    #[inline]
+    fn apply_valid_move(&mut self, index: usize, event: &Event) -> bool {
+        let (Phase::Playing, Actor::Player(side), Action::Move(_)) = (self.at.phase, event.actor, &event.action) else {
+            return false;
+        };
+        let now = event.clock_ms;
+        if let (Some(last), Some(now)) = (self.at.last_clock, now) {
+            if now < last {
+                return false;
+            }
+        }
+        // `step` would time an extending side against the turn it ended, and
+        // refuses a move while world events are owed.
+        if self.engine.extending().is_some() || self.engine.owes_world_event() {
+            return false;
+        }
+        let turn_before = self.engine.turn();
+        // `check_time` for the side to move (the engine refuses any other side).
+        if let Some(limit) = self.time.move_seconds {
+            if late_by(limit, self.at.turn_start, now).is_some() {
+                return false;
+            }
+        }
+        self.engine.at_event(index);
+        let Some(decision) = self.engine.play_valid(side, event.n, &event.action) else {
+            return false;
+        };
+        // From here on, what `step` does after a player's accepted move.
+        if self.at.opened_by.is_none() {
+            self.at.opened_by = Some(fgn_notation::forms::keyword(&event.action));
+        }
+        self.at.phase = decision.map_or(Phase::Playing, Phase::ResultDue);
+        self.at.last_n = event.n;
+        if now.is_some() {
+            self.at.last_clock = now;
+        }
+        let now = now.or(self.at.last_clock);
+        let turn_after = self.engine.turn();
+        if turn_after != turn_before && !matches!(turn_after, Turn::Setup { .. }) {
+            self.at.ended_turn_start = self.at.turn_start;
+            self.at.turn_start = now;
+        }
+        self.at.events += 1;
+        true
+    }
+
+    /// [`Session::apply`] for any event, in a transaction.
+    fn apply_general(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
         let before = self.at;
         self.engine.checkpoint();
         self.engine.at_event(index);

@@ -129,8 +129,8 @@ impl Survival {
 
     fn place(&mut self, side: Color, placements: &[Placement]) -> Result<(), Fault> {
         let mut counts = self.counts[side];
-        let mut squares: Vec<Square> = Vec::with_capacity(placements.len());
-        for p in placements {
+        let mut total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+        for (i, p) in placements.iter().enumerate() {
             let Figure::Piece(kind) = p.figure else {
                 return Err(Fault::new(Rule::Setup, format!("`{}` is not a chess piece", p.figure)));
             };
@@ -138,10 +138,10 @@ impl Survival {
             if !setup::in_own_half(self.rules.board.0, side, p.square) {
                 return Err(setup::not_own_half(self.rules.board.0, side, p.square));
             }
-            if self.board.piece_at(p.square).is_some() || squares.contains(&p.square) {
+            // Occupied on the board, or by an earlier placement of this event.
+            if self.board.piece_at(p.square).is_some() || placements[..i].iter().any(|q| q.square == p.square) {
                 return Err(Fault::new(Rule::Setup, format!("{} is already occupied", p.square)));
             }
-            squares.push(p.square);
             let limit = self.limit(kind);
             // Checked before counting, so that no limit can overflow the count.
             if counts[kind_index(kind)] >= limit {
@@ -151,7 +151,7 @@ impl Survival {
                 ));
             }
             counts[kind_index(kind)] += 1;
-            let total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+            total += 1;
             if total > u32::from(self.rules.limits.total) {
                 return Err(Fault::new(
                     Rule::SetupLimit,
@@ -429,6 +429,20 @@ impl Engine for Survival {
                 self.play(side, number, m)
             }
         }
+    }
+
+    /// A valid move on the bitboards, played at once: what
+    /// [`Engine::player`] does with it in the side's turn, without the
+    /// general path's `Result`s.
+    #[inline]
+    fn play_valid(&mut self, side: Color, n: MoveNumber, action: &Action) -> Option<Option<Decision>> {
+        let (Turn::Move { side: to_move, number }, Action::Move(m)) = (self.turn, action) else {
+            return None;
+        };
+        if side != to_move || n != number {
+            return None;
+        }
+        self.play_quick(side, number, m)
     }
 
     // Every change is made after the checks that can refuse the event
