@@ -824,6 +824,25 @@ pub fn complete_markers(game: &Game) -> Game {
         return out;
     };
     for (i, event) in game.events.iter().enumerate() {
+        if let Replay::Survival(s) = &mut replay {
+            // A survival-chess move is played once, without its markers (no
+            // marker is never a lie), and written with those the position
+            // after it shows; a move refused so is refused with any markers,
+            // and is written as `canonical` writes it before the replay stops.
+            match complete_survival_move(s, i, event) {
+                Some(Ok(full)) => {
+                    out.events[i] = full;
+                    continue;
+                }
+                Some(Err(())) => {
+                    if let Some(full) = replay.canonical(event) {
+                        out.events[i] = full;
+                    }
+                    break;
+                }
+                None => {}
+            }
+        }
         if let Some(full) = replay.canonical(event) {
             out.events[i] = full;
         }
@@ -832,6 +851,41 @@ pub fn complete_markers(game: &Game) -> Game {
         }
     }
     out
+}
+
+/// A player's survival-chess move applied once and written canonically:
+/// `None` for any other event, `Some(Err(()))` when the move is refused.
+/// The same as asking [`Replay::canonical`] and applying its answer, which
+/// plays the move twice: what a move's markers may be does not change
+/// whether the rest of it is valid, so the move without them is applied,
+/// and the check marker is read from the position after it (the side to
+/// move in check; mated when the game is then decided by mate).
+fn complete_survival_move(s: &mut Session<survival::Survival>, i: usize, event: &Event) -> Option<Result<Event, ()>> {
+    let (fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) = (&event.action, event.actor) else {
+        return None;
+    };
+    let bare = Event {
+        action: fgn_notation::Action::Move(fgn_notation::ChessMove { check: None, ..*m }),
+        ..event.clone()
+    };
+    if s.apply(i, &bare).is_err() {
+        return Some(Err(()));
+    }
+    let mated = matches!(s.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate);
+    let check = match (s.engine.in_check(), mated) {
+        (false, _) => None,
+        (true, false) => Some(fgn_notation::Check::Check),
+        (true, true) => Some(fgn_notation::Check::Mate),
+    };
+    // Both squares are there: a full log's move without them is refused.
+    let full = s
+        .engine
+        .written(side, m, check)
+        .unwrap_or(fgn_notation::ChessMove { check, ..*m });
+    Some(Ok(Event {
+        action: fgn_notation::Action::Move(full),
+        ..event.clone()
+    }))
 }
 
 /// The outcome of replaying a whole log.
@@ -877,6 +931,10 @@ pub fn validate_with(game: &Game, rules: Ruleset) -> Result<Verdict, StartError>
 /// Replays a whole game under its defaults and header changed by a rules
 /// file's parameters (which win over the header, [`Replay::with_params`]),
 /// stopping at the first rule error.
+// Never inlined, so that a profile of the binary (bench/run.sh's
+// instruction counts per stage) finds replay under this name even when
+// link-time optimisation inlines across crates; it is called once a file.
+#[inline(never)]
 pub fn validate_with_params(game: &Game, params: Option<&Params>) -> Result<Verdict, StartError> {
     let (replay, overridden) = Replay::with_params(&game.header, params)?;
     Ok(run(replay, game, overridden))

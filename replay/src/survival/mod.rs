@@ -14,7 +14,7 @@ use fgn_notation::{
 
 use crate::error::{Fault, Rule};
 use crate::ruleset::SurvivalRules;
-use crate::session::{next_turn, Decision, Engine, Turn};
+use crate::session::{next_turn, turn_after, Decision, Engine, Turn};
 use crate::setup;
 use board::{Board, Move, Piece};
 
@@ -239,7 +239,7 @@ impl Survival {
     /// with nothing changed, for any other move or board.
     #[inline]
     fn play_quick(&mut self, side: Color, number: MoveNumber, m: &ChessMove) -> Option<Option<Decision>> {
-        let next = next_turn(side, number).ok()?;
+        let next = turn_after(side, number)?;
         let (check, stuck) = self.board.bits_mut()?.play_checked(side, m, self.check)?;
         self.check = check;
         self.turn = next;
@@ -359,13 +359,6 @@ impl Survival {
     pub fn canonical_move(&self, side: Color, m: &ChessMove) -> Option<ChessMove> {
         let mut probe = self.clone();
         probe.play(side, self.turn_number(), m).ok()?;
-        let (from, to) = (m.from?, m.to?);
-        let far = if side == Color::White {
-            self.rules.board.0.ranks - 1
-        } else {
-            0
-        };
-        let promotes = m.piece == PieceKind::Pawn && to.rank_index() == far;
         let opponent = side.opponent();
         let check = probe.board.in_check(opponent).then(|| {
             if probe.board.clone().has_legal_move(opponent) {
@@ -374,6 +367,20 @@ impl Survival {
                 Check::Mate
             }
         });
+        self.written(side, m, check)
+    }
+
+    /// The move `m` of `side` as canonical FGN writes it, with the check
+    /// marker `check` (what playing it showed): both squares, and the
+    /// promotion piece filled in where a pawn reaches the far rank.
+    pub fn written(&self, side: Color, m: &ChessMove, check: Option<Check>) -> Option<ChessMove> {
+        let (from, to) = (m.from?, m.to?);
+        let far = if side == Color::White {
+            self.rules.board.0.ranks - 1
+        } else {
+            0
+        };
+        let promotes = m.piece == PieceKind::Pawn && to.rank_index() == far;
         Some(ChessMove {
             from: Some(from),
             to: Some(to),
