@@ -302,28 +302,35 @@ mod tests {
 
     /// Regression guard for the walk in passes: over a tree of directories
     /// with more entries than one pass holds, it gives exactly the `.fgn`
-    /// files (and the links to files named so), each directory's entries by
-    /// name (for these names the order of sorting the whole paths),
+    /// files (and the links to files named so) in the order of the walk it
+    /// replaced (walkdir sorting each directory by name, which puts a
+    /// directory `a` and its files before a file `a.fgn` beside it),
     /// whatever the number of names held at once.
     #[test]
-    fn the_walk_in_passes_gives_every_log_in_path_order() {
+    fn the_walk_in_passes_gives_every_log_in_the_order_walkdir_sorted_them() {
         let root = std::env::temp_dir().join(format!("fgn-walk-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        let mut expected = Vec::new();
-        for dir in ["", "b", "b/a", "d", "d/e/f"] {
+        for dir in ["", "b", "b/a", "d", "d/e/f", "d/e.fgn"] {
             std::fs::create_dir_all(root.join(dir)).expect("a test directory");
             for name in ["x.fgn", "a.fgn", "m.txt", "c.fgn", "zz.fgn", "a1.fgn", "B.fgn"] {
-                let path = root.join(dir).join(name);
-                std::fs::write(&path, "").expect("a test file");
-                if name.ends_with(".fgn") {
-                    expected.push(path);
-                }
+                std::fs::write(root.join(dir).join(name), "").expect("a test file");
             }
         }
         std::os::unix::fs::symlink(root.join("d"), root.join("link-to-dir.fgn")).expect("a link");
         std::os::unix::fs::symlink(root.join("a.fgn"), root.join("link.fgn")).expect("a link");
-        expected.push(root.join("link.fgn"));
-        expected.sort_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+        // The walk this one replaced.
+        let expected: Vec<PathBuf> = walkdir::WalkDir::new(&root)
+            .follow_links(false)
+            .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
+            .into_iter()
+            .map(|e| e.expect("a readable test tree"))
+            .filter(|e| {
+                let (path, kind) = (e.path(), e.file_type());
+                !kind.is_dir() && path.extension().is_some_and(|x| x == "fgn") && (kind.is_file() || path.is_file())
+            })
+            .map(walkdir::DirEntry::into_path)
+            .collect();
+        assert!(expected.len() > 30 && expected.contains(&root.join("link.fgn")));
         for at_once in [1, 2, 3, 7, 100] {
             let walked: Vec<PathBuf> = walk_dir_in_passes(&root, at_once)
                 .map(|item| match item {

@@ -986,3 +986,77 @@ pub fn tag_line(doc: &Document, tag: Option<&str>) -> u32 {
         .and_then(|i| doc.tag_lines.get(i).copied())
         .unwrap_or(1)
 }
+
+#[cfg(test)]
+mod tests {
+    use fgn_notation::{Action, BoardSize, Check, Game, PieceKind};
+
+    use crate::gen::{generate, Options, Rate};
+    use crate::ruleset::{Board, SurvivalRules};
+    use crate::{complete_markers, Replay, Ruleset};
+
+    /// What `complete_markers` did before it took survival-chess markers
+    /// from one application: ask `Replay::canonical` for every move, then
+    /// apply its answer.
+    fn complete_by_probing(game: &Game) -> Game {
+        let mut out = game.clone();
+        let Ok(mut replay) = Replay::new(&game.header) else {
+            return out;
+        };
+        for (i, event) in game.events.iter().enumerate() {
+            if let Some(full) = replay.canonical(event) {
+                out.events[i] = full;
+            }
+            if replay.apply(i, &out.events[i]).is_err() {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Regression guard for `complete_markers`'s one application per
+    /// survival-chess move: over random games on bitboard and mailbox
+    /// boards, with every move's markers and promotion piece dropped or
+    /// replaced at random and now and then a move made illegal, it writes
+    /// exactly what probing each move and applying it wrote, up to and
+    /// including the move where the replay stops.
+    #[test]
+    fn one_application_completes_markers_as_probing_did() {
+        let mut rng = crate::rng::Rng::new(11);
+        let mut stopped = 0;
+        for (i, size) in [(8, 8), (6, 6), (10, 10)].into_iter().enumerate() {
+            for seed in 0..8 {
+                let rules = SurvivalRules {
+                    board: Board(BoardSize {
+                        files: size.0,
+                        ranks: size.1,
+                    }),
+                    ..SurvivalRules::default()
+                };
+                let options = Options {
+                    plies: 150,
+                    finish: Rate::per_million(300_000).expect("a rate"),
+                    ..Options::under(Ruleset::Survival(rules), 100 * i as u64 + seed)
+                };
+                let mut game = generate(&options).expect("a random survival-chess game");
+                let spoil = seed % 2 == 1;
+                for event in &mut game.events {
+                    if let Action::Move(m) = &mut event.action {
+                        m.check = [None, Some(Check::Check), Some(Check::Mate)][rng.below(3)];
+                        if m.promotion.is_some() && rng.below(2) == 0 {
+                            m.promotion = None;
+                        }
+                        if spoil && rng.below(60) == 0 {
+                            m.piece = PieceKind::King;
+                        }
+                    }
+                }
+                let (one, probed) = (complete_markers(&game), complete_by_probing(&game));
+                assert_eq!(one.events, probed.events, "seed {seed} on {size:?}");
+                stopped += usize::from(crate::validate(&one).expect("a header").error.is_some());
+            }
+        }
+        // Some games stop early, at a spoiled move.
+        assert!(stopped > 0, "no game stopped");
+    }
+}
