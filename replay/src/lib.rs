@@ -825,10 +825,10 @@ pub fn complete_markers(game: &Game) -> Game {
     };
     for (i, event) in game.events.iter().enumerate() {
         if let Replay::Survival(s) = &mut replay {
-            // A survival-chess move is played once, without its markers (no
-            // marker is never a lie), and written with those the position
-            // after it shows; a move refused so is refused with any markers,
-            // and is written as `canonical` writes it before the replay stops.
+            // A survival-chess move is played once, as written (a marker it
+            // lacks is no lie, one it has must be true), and written with the
+            // markers the position after it shows; a refused move is written
+            // as `canonical` writes it before the replay stops.
             match complete_survival_move(s, i, event) {
                 Some(Ok(full)) => {
                     out.events[i] = full;
@@ -856,19 +856,15 @@ pub fn complete_markers(game: &Game) -> Game {
 /// A player's survival-chess move applied once and written canonically:
 /// `None` for any other event, `Some(Err(()))` when the move is refused.
 /// The same as asking [`Replay::canonical`] and applying its answer, which
-/// plays the move twice: what a move's markers may be does not change
-/// whether the rest of it is valid, so the move without them is applied,
-/// and the check marker is read from the position after it (the side to
-/// move in check; mated when the game is then decided by mate).
+/// plays the move twice: the move as written applies exactly when the
+/// canonical one does (both refuse a false marker, and a missing one is no
+/// fault), and the check marker is read from the position after it (the
+/// side to move in check; mated when the game is then decided by mate).
 fn complete_survival_move(s: &mut Session<survival::Survival>, i: usize, event: &Event) -> Option<Result<Event, ()>> {
     let (fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) = (&event.action, event.actor) else {
         return None;
     };
-    let bare = Event {
-        action: fgn_notation::Action::Move(fgn_notation::ChessMove { check: None, ..*m }),
-        ..event.clone()
-    };
-    if s.apply(i, &bare).is_err() {
+    if s.apply(i, event).is_err() {
         return Some(Err(()));
     }
     let mated = matches!(s.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate);
