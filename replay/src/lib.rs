@@ -824,6 +824,25 @@ pub fn complete_markers(game: &Game) -> Game {
         return out;
     };
     for (i, event) in game.events.iter().enumerate() {
+        if let Replay::Survival(s) = &mut replay {
+            // A survival-chess move is played once, as written (a marker it
+            // lacks is no lie, one it has must be true), and written with the
+            // markers the position after it shows; a refused move is written
+            // as `canonical` writes it before the replay stops.
+            match complete_survival_move(s, i, event) {
+                Some(Ok(full)) => {
+                    out.events[i] = full;
+                    continue;
+                }
+                Some(Err(())) => {
+                    if let Some(full) = replay.canonical(event) {
+                        out.events[i] = full;
+                    }
+                    break;
+                }
+                None => {}
+            }
+        }
         if let Some(full) = replay.canonical(event) {
             out.events[i] = full;
         }
@@ -832,6 +851,37 @@ pub fn complete_markers(game: &Game) -> Game {
         }
     }
     out
+}
+
+/// A player's survival-chess move applied once and written canonically:
+/// `None` for any other event, `Some(Err(()))` when the move is refused.
+/// The same as asking [`Replay::canonical`] and applying its answer, which
+/// plays the move twice: the move as written applies exactly when the
+/// canonical one does (both refuse a false marker, and a missing one is no
+/// fault), and the check marker is read from the position after it (the
+/// side to move in check; mated when the game is then decided by mate).
+fn complete_survival_move(s: &mut Session<survival::Survival>, i: usize, event: &Event) -> Option<Result<Event, ()>> {
+    let (fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) = (&event.action, event.actor) else {
+        return None;
+    };
+    if s.apply(i, event).is_err() {
+        return Some(Err(()));
+    }
+    let mated = matches!(s.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate);
+    let check = match (s.engine.in_check(), mated) {
+        (false, _) => None,
+        (true, false) => Some(fgn_notation::Check::Check),
+        (true, true) => Some(fgn_notation::Check::Mate),
+    };
+    // Both squares are there: a full log's move without them is refused.
+    let full = s
+        .engine
+        .written(side, m, check)
+        .unwrap_or(fgn_notation::ChessMove { check, ..*m });
+    Some(Ok(Event {
+        action: fgn_notation::Action::Move(full),
+        ..event.clone()
+    }))
 }
 
 /// The outcome of replaying a whole log.
@@ -877,6 +927,10 @@ pub fn validate_with(game: &Game, rules: Ruleset) -> Result<Verdict, StartError>
 /// Replays a whole game under its defaults and header changed by a rules
 /// file's parameters (which win over the header, [`Replay::with_params`]),
 /// stopping at the first rule error.
+// Never inlined, so that a profile of the binary (bench/run.sh's
+// instruction counts per stage) finds replay under this name even when
+// link-time optimisation inlines across crates; it is called once a file.
+#[inline(never)]
 pub fn validate_with_params(game: &Game, params: Option<&Params>) -> Result<Verdict, StartError> {
     let (replay, overridden) = Replay::with_params(&game.header, params)?;
     Ok(run(replay, game, overridden))
@@ -927,4 +981,78 @@ pub fn tag_line(doc: &Document, tag: Option<&str>) -> u32 {
     tag.and_then(|t| doc.game.header.tags.iter().position(|x| x.name == t))
         .and_then(|i| doc.tag_lines.get(i).copied())
         .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use fgn_notation::{Action, BoardSize, Check, Game, PieceKind};
+
+    use crate::gen::{generate, Options, Rate};
+    use crate::ruleset::{Board, SurvivalRules};
+    use crate::{complete_markers, Replay, Ruleset};
+
+    /// What `complete_markers` did before it took survival-chess markers
+    /// from one application: ask `Replay::canonical` for every move, then
+    /// apply its answer.
+    fn complete_by_probing(game: &Game) -> Game {
+        let mut out = game.clone();
+        let Ok(mut replay) = Replay::new(&game.header) else {
+            return out;
+        };
+        for (i, event) in game.events.iter().enumerate() {
+            if let Some(full) = replay.canonical(event) {
+                out.events[i] = full;
+            }
+            if replay.apply(i, &out.events[i]).is_err() {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Regression guard for `complete_markers`'s one application per
+    /// survival-chess move: over random games on bitboard and mailbox
+    /// boards, with every move's markers and promotion piece dropped or
+    /// replaced at random and now and then a move made illegal, it writes
+    /// exactly what probing each move and applying it wrote, up to and
+    /// including the move where the replay stops.
+    #[test]
+    fn one_application_completes_markers_as_probing_did() {
+        let mut rng = crate::rng::Rng::new(11);
+        let mut stopped = 0;
+        for (i, size) in [(8, 8), (6, 6), (10, 10)].into_iter().enumerate() {
+            for seed in 0..8 {
+                let rules = SurvivalRules {
+                    board: Board(BoardSize {
+                        files: size.0,
+                        ranks: size.1,
+                    }),
+                    ..SurvivalRules::default()
+                };
+                let options = Options {
+                    plies: 150,
+                    finish: Rate::per_million(300_000).expect("a rate"),
+                    ..Options::under(Ruleset::Survival(rules), 100 * i as u64 + seed)
+                };
+                let mut game = generate(&options).expect("a random survival-chess game");
+                let spoil = seed % 2 == 1;
+                for event in &mut game.events {
+                    if let Action::Move(m) = &mut event.action {
+                        m.check = [None, Some(Check::Check), Some(Check::Mate)][rng.below(3)];
+                        if m.promotion.is_some() && rng.below(2) == 0 {
+                            m.promotion = None;
+                        }
+                        if spoil && rng.below(60) == 0 {
+                            m.piece = PieceKind::King;
+                        }
+                    }
+                }
+                let (one, probed) = (complete_markers(&game), complete_by_probing(&game));
+                assert_eq!(one.events, probed.events, "seed {seed} on {size:?}");
+                stopped += usize::from(crate::validate(&one).expect("a header").error.is_some());
+            }
+        }
+        // Some games stop early, at a spoiled move.
+        assert!(stopped > 0, "no game stopped");
+    }
 }

@@ -8,6 +8,16 @@
 //! says how; after it only chat and the seed may follow; the players'
 //! salts come first in the log, once each, in a game with a world seed.
 //! Everything about the board is the engine's.
+//!
+//! Every event is one transaction ([`Session::apply`]): the session's
+//! tally is saved and the engine checkpointed, so that a refused event
+//! leaves nothing changed. A player's move in play, almost every event of
+//! a log, first tries one pass without it: the same checks as tests that
+//! send the event on to the transaction instead of wording a fault, then
+//! [`Engine::play_valid`], which changes nothing unless it plays the move.
+//! That pass costs a fraction of the transaction, which copies the tally,
+//! moves `Result`s of faults through every step and asks the engine its
+//! questions one at a time.
 
 use fgn_notation::{Action, Actor, ByColor, Clock, Color, Event, MoveNumber, Outcome, Reason, TimeControl};
 
@@ -62,16 +72,19 @@ pub enum Turn {
 /// next full move after black's. Move numbers end at `u32::MAX`; a game that
 /// reaches it cannot go on.
 pub fn next_turn(side: Color, number: MoveNumber) -> Result<Turn, Fault> {
+    turn_after(side, number)
+        .ok_or_else(|| Fault::new(Rule::MoveNumber, "the game is too long: move numbers end at 4294967295"))
+}
+
+/// [`next_turn`] without the fault's message, for a path that only needs
+/// to know whether there is one: `None` after black's move `u32::MAX`.
+#[inline]
+pub(crate) fn turn_after(side: Color, number: MoveNumber) -> Option<Turn> {
     let number = match side {
         Color::White => number,
-        Color::Black => MoveNumber(
-            number
-                .0
-                .checked_add(1)
-                .ok_or_else(|| Fault::new(Rule::MoveNumber, "the game is too long: move numbers end at 4294967295"))?,
-        ),
+        Color::Black => MoveNumber(number.0.checked_add(1)?),
     };
-    Ok(Turn::Move {
+    Some(Turn::Move {
         side: side.opponent(),
         number,
     })
@@ -152,6 +165,21 @@ pub trait Engine {
     /// Tells the engine the index of the event it is about to see, so that
     /// it can name earlier events in later messages.
     fn at_event(&mut self, _index: usize) {}
+
+    /// Plays a player's `action` numbered `n` at once when it is valid and
+    /// cheap to check, returning what it decides; `None`, with nothing
+    /// changed, for anything else, which then takes the general path
+    /// ([`Engine::player`]) that finds and words the fault. The session
+    /// calls it only where [`Engine::player`] would be called with the same
+    /// arguments (in play, nothing owed, the side not extending an ended
+    /// turn, within its time), so an engine that answers `Some` must answer
+    /// exactly as [`Engine::player`] would, and must need no
+    /// [`Engine::checkpoint`] for it. The default takes every action the
+    /// general way.
+    #[inline]
+    fn play_valid(&mut self, _side: Color, _n: MoveNumber, _action: &Action) -> Option<Option<Decision>> {
+        None
+    }
 
     /// Remembers the state before an event. The session calls it before
     /// every event and [`Engine::rollback`] when the event is rejected, so
@@ -290,6 +318,69 @@ impl<E: Engine> Session<E> {
     /// nothing changes: the session stays at the state before the event.
     #[inline]
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
+        if self.apply_valid_move(index, event) {
+            return Ok(());
+        }
+        self.apply_general(index, event)
+    }
+
+    /// The usual event, a player's move in play, applied in one pass when
+    /// the engine plays it at once ([`Engine::play_valid`]): every check
+    /// [`Session::step`] makes of such an event, in its order, each of them
+    /// here a test that sends the event to the general path rather than a
+    /// fault to word. Returns whether the event was applied; when not,
+    /// nothing has changed. It skips the general path's saving of the tally
+    /// and the engine's checkpoint, which a refused event would need: this
+    /// path refuses nothing, and changes the tally only after the engine
+    /// has played the move.
+    #[inline]
+    fn apply_valid_move(&mut self, index: usize, event: &Event) -> bool {
+        let (Phase::Playing, Actor::Player(side), Action::Move(_)) = (self.at.phase, event.actor, &event.action) else {
+            return false;
+        };
+        let now = event.clock_ms;
+        if let (Some(last), Some(now)) = (self.at.last_clock, now) {
+            if now < last {
+                return false;
+            }
+        }
+        // `step` would time an extending side against the turn it ended, and
+        // refuses a move while world events are owed.
+        if self.engine.extending().is_some() || self.engine.owes_world_event() {
+            return false;
+        }
+        let turn_before = self.engine.turn();
+        // `check_time` for the side to move (the engine refuses any other side).
+        if let Some(limit) = self.time.move_seconds {
+            if late_by(limit, self.at.turn_start, now).is_some() {
+                return false;
+            }
+        }
+        self.engine.at_event(index);
+        let Some(decision) = self.engine.play_valid(side, event.n, &event.action) else {
+            return false;
+        };
+        // From here on, what `step` does after a player's accepted move.
+        if self.at.opened_by.is_none() {
+            self.at.opened_by = Some(fgn_notation::forms::keyword(&event.action));
+        }
+        self.at.phase = decision.map_or(Phase::Playing, Phase::ResultDue);
+        self.at.last_n = event.n;
+        if now.is_some() {
+            self.at.last_clock = now;
+        }
+        let now = now.or(self.at.last_clock);
+        let turn_after = self.engine.turn();
+        if turn_after != turn_before && !matches!(turn_after, Turn::Setup { .. }) {
+            self.at.ended_turn_start = self.at.turn_start;
+            self.at.turn_start = now;
+        }
+        self.at.events += 1;
+        true
+    }
+
+    /// [`Session::apply`] for any event, in a transaction.
+    fn apply_general(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
         let before = self.at;
         self.engine.checkpoint();
         self.engine.at_event(index);
@@ -686,5 +777,93 @@ impl<E: Engine> Session<E> {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fgn_notation::{Action, BoardSize, Check, Clock, Event, MoveNumber};
+
+    use crate::gen::{generate, Options, Rate, Rates};
+    use crate::ruleset::{Board, SurvivalRules};
+    use crate::{Replay, Ruleset};
+
+    /// The events to try in place of `event`: itself, and copies with a
+    /// clock reading far too late or going backwards, the wrong move number
+    /// and every check marker, so that both paths meet refusals of every
+    /// kind the one-pass path tests for.
+    fn variants(event: &Event) -> Vec<Event> {
+        let mut out = vec![event.clone()];
+        for clock in [Some(Clock(0)), Some(Clock(10_000_000)), None] {
+            out.push(Event {
+                clock_ms: clock,
+                ..event.clone()
+            });
+        }
+        out.push(Event {
+            n: MoveNumber(event.n.0 + 1),
+            ..event.clone()
+        });
+        if let Action::Move(m) = &event.action {
+            for check in [None, Some(Check::Check), Some(Check::Mate)] {
+                out.push(Event {
+                    action: Action::Move(fgn_notation::ChessMove { check, ..*m }),
+                    ..event.clone()
+                });
+            }
+        }
+        out
+    }
+
+    /// Regression guard for the one-pass move (`Session::apply_valid_move`):
+    /// over random survival-chess games with clocks, a move time limit,
+    /// timeouts, extra time, chat and resignations, every event and its
+    /// variants applied by `apply` and by the general transaction
+    /// (`apply_general`) give the same verdict and leave the same session.
+    #[test]
+    fn the_one_pass_move_agrees_with_the_general_path() {
+        let (mut fast, mut checked) = (0usize, 0usize);
+        for (i, size) in [(8, 8), (6, 6), (10, 10)].into_iter().enumerate() {
+            for seed in 0..6 {
+                let rules = SurvivalRules {
+                    board: Board(BoardSize {
+                        files: size.0,
+                        ranks: size.1,
+                    }),
+                    move_seconds: Some(30),
+                    ..SurvivalRules::default()
+                };
+                // Without the finishing bias, so that games run long.
+                let options = Options {
+                    plies: 120,
+                    finish: Rate::NEVER,
+                    clocks: true,
+                    rates: Rates {
+                        chat: Rate::per_million(50_000).expect("a rate"),
+                        resign: Rate::per_million(10_000).expect("a rate"),
+                        ..Rates::DEFAULT
+                    },
+                    ..Options::under(Ruleset::Survival(rules.clone()), 10 * i as u64 + seed)
+                };
+                let game = generate(&options).expect("a random survival-chess game");
+                let Ok(Replay::Survival(mut session)) = Replay::new(&game.header) else {
+                    panic!("a survival-chess header");
+                };
+                for (index, event) in game.events.iter().enumerate() {
+                    for variant in variants(event) {
+                        let (mut one, mut general) = (session.clone(), session.clone());
+                        let a = one.apply(index, &variant);
+                        let b = general.apply_general(index, &variant);
+                        assert_eq!(a, b, "event {index}: {variant:?}");
+                        assert_eq!(format!("{one:?}"), format!("{general:?}"), "event {index}: {variant:?}");
+                        fast += usize::from(session.clone().apply_valid_move(index, &variant));
+                        checked += 1;
+                    }
+                    session.apply(index, event).expect("the random game is legal");
+                }
+            }
+        }
+        // Most variants are refused, and many moves take the one pass.
+        assert!(fast > 500 && checked > 3 * fast, "{fast} one-pass of {checked}");
     }
 }

@@ -23,6 +23,18 @@
 //! made, then check and legal-move existence for the opponent. It refuses
 //! anything else with the board untouched, and the engine's general path
 //! (the separate questions above) finds and words the fault.
+//!
+//! What the call costs was measured with callgrind and kept where it paid:
+//! the checkers of the move are found once (the piece that moved, and a
+//! slider uncovered through the square it left) and passed on, so that
+//! legal-move existence never traces the king's lines again for them; out
+//! of check, the pieces on no line of the king (which no pin can hold)
+//! are tried first with shifts of whole sets (pawn steps and captures,
+//! the squares next to sliders, knight steps), and only when none has a
+//! move are pins worked out, from the king's lines on the empty grid; a
+//! slider's ray stops at a sentinel blocker instead of branching on an
+//! empty line; a move changes the sets of its two pieces by both squares
+//! at once.
 
 use fgn_notation::{BoardSize, Check, ChessMove, Color, PieceKind, Square};
 
@@ -178,8 +190,8 @@ static BISHOP_STEPS_FROM: [u64; 64] = step_table(BISHOP_DIRS);
 
 /// Every square on a rook's lines, then a bishop's, from each square of the
 /// empty grid.
-static ROOK_LINES_FROM: [u64; 64] = lines_from(ROOK_LINES);
-static BISHOP_LINES_FROM: [u64; 64] = lines_from(BISHOP_LINES);
+const ROOK_LINES_FROM: [u64; 64] = lines_from(ROOK_LINES);
+const BISHOP_LINES_FROM: [u64; 64] = lines_from(BISHOP_LINES);
 
 const fn lines_from(dirs: [usize; 4]) -> [u64; 64] {
     let mut t = [0u64; 64];
@@ -203,26 +215,36 @@ const fn lines_from(dirs: [usize; 4]) -> [u64; 64] {
     t
 }
 
-/// Every square on a line (straight or diagonal) with `sq`: only a piece
-/// there can be pinned to a king on `sq`, or uncover a check of it.
+/// Every square on a line (straight or diagonal) with each square: only a
+/// piece there can be pinned to a king on the square, or uncover a check
+/// of it.
+static LINES_FROM: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = ROOK_LINES_FROM[sq] | BISHOP_LINES_FROM[sq];
+        sq += 1;
+    }
+    t
+};
+
 #[inline]
 fn lines_through(sq: usize) -> u64 {
-    ROOK_LINES_FROM[sq] | BISHOP_LINES_FROM[sq]
+    LINES_FROM[sq]
 }
 
 /// The line of `d` from `sq` up to and including the first square of
 /// `blockers` on it.
 #[inline]
 fn ray(d: usize, sq: usize, blockers: u64) -> u64 {
+    // A sentinel blocker on the last square of the grid in the direction
+    // (h8 going up, a1 going down), from which the ray is empty, stands in
+    // for "no blocker": the line is then kept whole, without a branch.
     let line = RAYS[d][sq];
-    let hit = line & blockers;
-    if hit == 0 {
-        return line;
-    }
     let first = if ASCENDING[d] {
-        hit.trailing_zeros()
+        (line & blockers | 1 << 63).trailing_zeros()
     } else {
-        63 - hit.leading_zeros()
+        63 - (line & blockers | 1).leading_zeros()
     };
     line ^ RAYS[d][first as usize]
 }
@@ -485,10 +507,10 @@ impl Bits {
         };
         let k = &self.kinds;
         let them = self.colors[1 - me];
-        let edge = !self.on;
-        let snipers = (rook_attacks(king, edge) & (k[ROOK] | k[QUEEN])
-            | bishop_attacks(king, edge) & (k[BISHOP] | k[QUEEN]))
-            & them;
+        // The king's lines on the empty grid: no piece stands off the board,
+        // so the part of a line beyond the board's edge holds no slider.
+        let snipers =
+            (ROOK_LINES_FROM[king] & (k[ROOK] | k[QUEEN]) | BISHOP_LINES_FROM[king] & (k[BISHOP] | k[QUEEN])) & them;
         let occupied = self.occupied();
         let mut pinned = 0;
         for s in squares(snipers) {
@@ -500,15 +522,28 @@ impl Bits {
         pinned
     }
 
+    /// Moves the piece on `from` to `to` (taking what stands there, and
+    /// becoming `promotion` when given); the piece's sets change by the two
+    /// squares at once, since both codes are known.
     #[inline]
     pub(super) fn make(&mut self, from: usize, to: usize, promotion: Option<PieceKind>) -> Undo {
-        let moved = self.take(from);
-        let captured = self.take(to);
+        let (moved, captured) = (self.cells[from], self.cells[to]);
         let landed = match promotion {
             Some(p) => kind_code(p) | (moved & COLOR_BIT),
             None => moved & !UNMOVED_BIT,
         };
-        self.set(to, landed);
+        let (from_bit, to_bit) = (1u64 << from, 1u64 << to);
+        if captured != EMPTY {
+            self.colors[usize::from(captured & COLOR_BIT != 0)] &= !to_bit;
+            self.kinds[usize::from(captured & KIND_MASK)] &= !to_bit;
+        }
+        self.cells[from] = EMPTY;
+        self.cells[to] = landed;
+        self.colors[usize::from(moved & COLOR_BIT != 0)] ^= from_bit | to_bit;
+        self.kinds[usize::from(moved & KIND_MASK)] &= !from_bit;
+        self.kinds[usize::from(landed & KIND_MASK)] |= to_bit;
+        // The piece that landed has moved, and the one taken is gone.
+        self.unmoved &= !(from_bit | to_bit);
         Undo {
             from,
             to,
@@ -629,48 +664,91 @@ impl Bits {
     }
 
     /// Whether `color` has a legal move, `in_check` saying whether its king
-    /// is attacked now. Out of check, a piece that is not pinned may make
-    /// any of its moves; in check against one piece, it may make those that
-    /// capture the checker or step onto its line; against two, only the king
-    /// may move. The king's steps and the pinned pieces' moves are each
-    /// tested against the attacks on the king after them.
+    /// is attacked now.
     #[inline]
     pub(super) fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
         let me = side(color);
-        let own = self.colors[me];
-        let king = self.king_index(me);
-        let answers = match king {
-            Some(k) if in_check => {
-                let checkers = self.attackers(k, 1 - me);
-                if checkers.count_ones() == 1 {
-                    checkers | BETWEEN[k][checkers.trailing_zeros() as usize]
-                } else {
-                    0
-                }
-            }
-            _ => !own & self.on,
+        let checkers = match self.king_index(me) {
+            Some(k) if in_check => self.attackers(k, 1 - me),
+            _ => 0,
         };
-        let king_bit = king.map_or(0, |k| 1u64 << k);
-        // Out of check, the pieces on no line of the king are not pinned:
-        // they usually have a move, found before the pins are worked out.
-        if let (Some(k), false) = (king, in_check) {
-            if self.any_target(me, own & !lines_through(k) & !king_bit, answers) {
+        self.any_legal_move(me, checkers)
+    }
+
+    /// Whether side `me` has a legal move, `checkers` being the pieces that
+    /// attack its king now. Out of check, a piece that is not pinned may
+    /// make any of its moves, and the pieces on no line of the king cannot
+    /// be pinned: they usually have a move, found with a few shifts of whole
+    /// sets before any pin is worked out. In check against one piece, the
+    /// pieces that are not pinned may make those moves that capture the
+    /// checker or step onto its line; against two, only the king may move.
+    /// The king's steps and the pinned pieces' moves are each tested
+    /// against the attacks on the king after them.
+    #[inline]
+    fn any_legal_move(&self, me: usize, checkers: u64) -> bool {
+        let own = self.colors[me];
+        let Some(k) = self.king_index(me) else {
+            // Without a king nothing is pinned and every target will do.
+            return self.any_target(me, own, !own & self.on);
+        };
+        let king_bit = 1u64 << k;
+        let on_lines = lines_through(k);
+        if checkers == 0 && self.any_free_move(me, own & !on_lines & !king_bit) {
+            return true;
+        }
+        let answers = if checkers == 0 {
+            !own & self.on
+        } else if checkers & (checkers - 1) == 0 {
+            checkers | BETWEEN[k][checkers.trailing_zeros() as usize]
+        } else {
+            0
+        };
+        let pinned = self.pinned(me);
+        // Out of check, the pieces off the king's lines have had their turn.
+        let free = own & !pinned & !king_bit & if checkers == 0 { on_lines } else { !0 };
+        if answers != 0 && self.any_target(me, free, answers) {
+            return true;
+        }
+        let occupied = self.occupied() & !king_bit;
+        for to in squares(KING_TARGETS[k] & self.on & !own) {
+            if !self.attacked(to, 1 - me, occupied, 1 << to) {
                 return true;
             }
         }
-        let pinned = self.pinned(me);
-        if answers != 0 && self.any_target(me, own & !pinned & !king_bit, answers) {
+        squares(pinned).any(|from| squares(self.targets(from) & answers).any(|to| self.king_safe_after(from, to)))
+    }
+
+    /// Whether one of the pieces of `free` (of side `me`, out of check, none
+    /// of them its king, none pinned) has a move: a pawn's step or capture,
+    /// a slider's or a knight's step to a square that is not its side's (a
+    /// slider that can go anywhere can go to a square next to it), all
+    /// worked out on whole sets by shifts.
+    #[inline]
+    fn any_free_move(&self, me: usize, free: u64) -> bool {
+        let own = self.colors[me];
+        let open = !own & self.on;
+        let empty = open & !self.colors[1 - me];
+        let k = &self.kinds;
+        let pawns = free & k[PAWN];
+        let (steps, captures) = if me == 0 {
+            (pawns << 8, ((pawns & !FILE_H) << 9 | (pawns & !FILE_A) << 7))
+        } else {
+            (pawns >> 8, ((pawns & !FILE_A) >> 9 | (pawns & !FILE_H) >> 7))
+        };
+        if steps & empty | captures & open & !empty != 0 {
             return true;
         }
-        if let Some(k) = king {
-            let occupied = self.occupied() & !king_bit;
-            for to in squares(KING_TARGETS[k] & self.on & !own) {
-                if !self.attacked(to, 1 - me, occupied, 1 << to) {
-                    return true;
-                }
-            }
-        }
-        squares(pinned).any(|from| squares(self.targets(from) & answers).any(|to| self.king_safe_after(from, to)))
+        let straight = free & (k[ROOK] | k[QUEEN]);
+        let diagonal = free & (k[BISHOP] | k[QUEEN]);
+        let next = straight << 8
+            | straight >> 8
+            | (straight & !FILE_H) << 1
+            | (straight & !FILE_A) >> 1
+            | (diagonal & !FILE_H) << 9
+            | (diagonal & !FILE_A) << 7
+            | (diagonal & !FILE_H) >> 7
+            | (diagonal & !FILE_A) >> 9;
+        next & open != 0 || squares(free & k[KNIGHT]).any(|from| KNIGHT_TARGETS[from] & open != 0)
     }
 
     /// Whether one of the pieces of `free` (of side `me`, none of them its
@@ -732,17 +810,24 @@ impl Bits {
         reaches && m.promotion.is_none()
     }
 
-    /// After a move from `from` to `to` has been played: whether the piece
-    /// now on `to` attacks the other king, or a slider of the mover does
-    /// through the square `from` left. (The other king was not attacked
-    /// before the move, so no other attack on it can be new.)
+    /// After a move from `from` to `to` has been played: whether it checks
+    /// the other king.
     #[inline]
     pub(super) fn gives_check(&self, from: Square, to: Square) -> bool {
-        let (from, to) = (index(from), index(to));
+        self.checkers_after(index(from), index(to)) != 0
+    }
+
+    /// After a move from `from` to `to` has been played: the mover's pieces
+    /// that attack the other king, which are the piece now on `to` and a
+    /// slider of the mover through the square `from` left. (The other king
+    /// was not attacked before the move, so no other attack on it can be
+    /// new.)
+    #[inline]
+    fn checkers_after(&self, from: usize, to: usize) -> u64 {
         let code = self.cells[to];
         let me = usize::from(code & COLOR_BIT != 0);
         let Some(king) = self.king_index(1 - me) else {
-            return false;
+            return 0;
         };
         let (king_bit, occupied) = (1u64 << king, self.occupied());
         let slider_reaches = |lines: &[u64; 64]| lines[to] & king_bit != 0 && BETWEEN[to][king] & occupied == 0;
@@ -752,15 +837,16 @@ impl Bits {
             KING => KING_TARGETS[to] & king_bit != 0,
             ROOK => slider_reaches(&ROOK_LINES_FROM),
             BISHOP => slider_reaches(&BISHOP_LINES_FROM),
-            _ => slider_reaches(&ROOK_LINES_FROM) || slider_reaches(&BISHOP_LINES_FROM),
+            _ => slider_reaches(&LINES_FROM),
         };
-        if direct {
-            return true;
-        }
+        let direct = if direct { 1u64 << to } else { 0 };
         // Uncovered: the first piece from the king through `from` is a
         // slider of the mover along that line.
         let d = usize::from(DIRECTION[king][from]);
-        d != usize::from(NO_LINE) && ray(d, king, occupied | !self.on) & self.colors[me] & self.sliders_along(d) != 0
+        if d == usize::from(NO_LINE) {
+            return direct;
+        }
+        direct | ray(d, king, occupied | !self.on) & self.colors[me] & self.sliders_along(d)
     }
 
     /// Plays `m`, a move of `color` (whose king is attacked when
@@ -779,35 +865,33 @@ impl Bits {
     #[inline]
     pub(super) fn play_checked(&mut self, color: Color, m: &ChessMove, in_check: bool) -> Option<(bool, bool)> {
         let (from_sq, to_sq) = (m.from?, m.to?);
-        if from_sq.file_index() >= 8 || from_sq.rank_index() >= 8 || to_sq.file_index() >= 8 || to_sq.rank_index() >= 8
-        {
+        // Both squares on the 8x8 grid, in one test: a file or rank of 8 or
+        // more has a bit of 8 or more.
+        if (from_sq.file_index() | from_sq.rank_index() | to_sq.file_index() | to_sq.rank_index()) >= 8 {
             return None;
         }
         let (from, to) = (index(from_sq), index(to_sq));
-        let squares = 1u64 << from | 1u64 << to;
-        let code = self.cells[from];
         let me = side(color);
-        if self.on & squares != squares || code == EMPTY || usize::from(code & COLOR_BIT != 0) != me {
+        let code = self.cells[from];
+        // A piece of the mover of the written kind (an empty square has no
+        // kind, and a square off a smaller board is always empty).
+        if code & (KIND_MASK | COLOR_BIT) != kind_code(m.piece) | super::board::color_code(color) {
             return None;
         }
-        if code & KIND_MASK != kind_code(m.piece) {
-            return None;
-        }
-        let promotes = usize::from(code & KIND_MASK) == PAWN && to_sq.rank_index() == self.far_rank(me);
-        let promotion = match (promotes, m.promotion) {
-            (true, p) => Some(p.unwrap_or(PieceKind::Queen)),
-            (false, None) => None,
-            (false, Some(_)) => return None,
-        };
-        let mv = Move {
-            from: from_sq,
-            to: to_sq,
-            promotion,
-        };
-        // The geometry of `is_pseudo_legal`, for the piece already looked up.
         let to_bit = 1u64 << to;
         let occupied = self.occupied();
+        if self.on & to_bit == 0 || self.colors[me] & to_bit != 0 || (occupied & to_bit != 0) != m.capture {
+            return None;
+        }
         let kind = usize::from(code & KIND_MASK);
+        let promotion = if kind == PAWN && to_sq.rank_index() == self.far_rank(me) {
+            Some(m.promotion.unwrap_or(PieceKind::Queen))
+        } else if m.promotion.is_some() {
+            return None;
+        } else {
+            None
+        };
+        // The geometry of `is_pseudo_legal`, for the piece already looked up.
         let reaches = match kind {
             PAWN => self.pawn_targets(from, me) & to_bit != 0,
             KING => KING_TARGETS[from] & to_bit != 0,
@@ -816,18 +900,18 @@ impl Bits {
                 let lines = match kind {
                     ROOK => ROOK_LINES_FROM[from],
                     BISHOP => BISHOP_LINES_FROM[from],
-                    _ => lines_through(from),
+                    _ => LINES_FROM[from],
                 };
                 lines & to_bit != 0 && BETWEEN[from][to] & occupied == 0
             }
         };
-        let captures = occupied & to_bit != 0;
-        if !reaches || self.colors[me] & to_bit != 0 || captures != m.capture || !self.is_legal_move(mv, in_check) {
+        if !reaches || !self.legal(from, to, kind, me, in_check) {
             return None;
         }
         let undo = self.make(from, to, promotion);
-        let check = self.gives_check(from_sq, to_sq);
-        let stuck = !self.has_legal_move_in(color.opponent(), check);
+        let checkers = self.checkers_after(from, to);
+        let check = checkers != 0;
+        let stuck = !self.any_legal_move(1 - me, checkers);
         // No marker, `+` on a check that is no mate, `#` on a mate.
         let honest = matches!(
             (m.check, check, stuck),
@@ -845,21 +929,30 @@ impl Bits {
         let (from, to) = (index(m.from), index(m.to));
         let code = self.cells[from];
         let me = usize::from(code & COLOR_BIT != 0);
+        self.legal(from, to, usize::from(code & KIND_MASK), me, in_check)
+    }
+
+    /// Whether the pseudo-legal move from `from` to `to` of side `me`'s
+    /// piece of `kind` leaves its king unattacked, `in_check` saying whether
+    /// it is attacked now.
+    #[inline(always)]
+    fn legal(&self, from: usize, to: usize, kind: usize, me: usize, in_check: bool) -> bool {
         let Some(king) = self.king_index(me) else {
             return true;
         };
-        if in_check || usize::from(code & KIND_MASK) == KING {
+        if in_check || kind == KING {
             return self.king_safe_after(from, to);
         }
         // Out of check, a piece other than the king can only uncover an
-        // attack along the line from its king through it: when nothing
-        // stands between them, the first piece beyond it on that line
-        // after the move must not be an enemy slider along the line.
-        let d = usize::from(DIRECTION[king][from]);
+        // attack along the line from its king through it: when it stands on
+        // one and nothing stands between them, the first piece beyond it on
+        // that line after the move must not be an enemy slider along the
+        // line.
         let occupied = self.occupied();
-        if d == usize::from(NO_LINE) || BETWEEN[king][from] & occupied != 0 {
+        if lines_through(king) & (1 << from) == 0 || BETWEEN[king][from] & occupied != 0 {
             return true;
         }
+        let d = usize::from(DIRECTION[king][from]);
         let to_bit = 1u64 << to;
         let after = (occupied & !(1 << from)) | to_bit | !self.on;
         ray(d, king, after) & self.colors[1 - me] & !to_bit & self.sliders_along(d) == 0

@@ -14,7 +14,7 @@ use fgn_notation::{
 
 use crate::error::{Fault, Rule};
 use crate::ruleset::SurvivalRules;
-use crate::session::{next_turn, Decision, Engine, Turn};
+use crate::session::{next_turn, turn_after, Decision, Engine, Turn};
 use crate::setup;
 use board::{Board, Move, Piece};
 
@@ -129,8 +129,8 @@ impl Survival {
 
     fn place(&mut self, side: Color, placements: &[Placement]) -> Result<(), Fault> {
         let mut counts = self.counts[side];
-        let mut squares: Vec<Square> = Vec::with_capacity(placements.len());
-        for p in placements {
+        let mut total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+        for (i, p) in placements.iter().enumerate() {
             let Figure::Piece(kind) = p.figure else {
                 return Err(Fault::new(Rule::Setup, format!("`{}` is not a chess piece", p.figure)));
             };
@@ -138,10 +138,10 @@ impl Survival {
             if !setup::in_own_half(self.rules.board.0, side, p.square) {
                 return Err(setup::not_own_half(self.rules.board.0, side, p.square));
             }
-            if self.board.piece_at(p.square).is_some() || squares.contains(&p.square) {
+            // Occupied on the board, or by an earlier placement of this event.
+            if self.board.piece_at(p.square).is_some() || placements[..i].iter().any(|q| q.square == p.square) {
                 return Err(Fault::new(Rule::Setup, format!("{} is already occupied", p.square)));
             }
-            squares.push(p.square);
             let limit = self.limit(kind);
             // Checked before counting, so that no limit can overflow the count.
             if counts[kind_index(kind)] >= limit {
@@ -151,7 +151,7 @@ impl Survival {
                 ));
             }
             counts[kind_index(kind)] += 1;
-            let total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+            total += 1;
             if total > u32::from(self.rules.limits.total) {
                 return Err(Fault::new(
                     Rule::SetupLimit,
@@ -239,7 +239,7 @@ impl Survival {
     /// with nothing changed, for any other move or board.
     #[inline]
     fn play_quick(&mut self, side: Color, number: MoveNumber, m: &ChessMove) -> Option<Option<Decision>> {
-        let next = next_turn(side, number).ok()?;
+        let next = turn_after(side, number)?;
         let (check, stuck) = self.board.bits_mut()?.play_checked(side, m, self.check)?;
         self.check = check;
         self.turn = next;
@@ -359,13 +359,6 @@ impl Survival {
     pub fn canonical_move(&self, side: Color, m: &ChessMove) -> Option<ChessMove> {
         let mut probe = self.clone();
         probe.play(side, self.turn_number(), m).ok()?;
-        let (from, to) = (m.from?, m.to?);
-        let far = if side == Color::White {
-            self.rules.board.0.ranks - 1
-        } else {
-            0
-        };
-        let promotes = m.piece == PieceKind::Pawn && to.rank_index() == far;
         let opponent = side.opponent();
         let check = probe.board.in_check(opponent).then(|| {
             if probe.board.clone().has_legal_move(opponent) {
@@ -374,6 +367,20 @@ impl Survival {
                 Check::Mate
             }
         });
+        self.written(side, m, check)
+    }
+
+    /// The move `m` of `side` as canonical FGN writes it, with the check
+    /// marker `check` (what playing it showed): both squares, and the
+    /// promotion piece filled in where a pawn reaches the far rank.
+    pub fn written(&self, side: Color, m: &ChessMove, check: Option<Check>) -> Option<ChessMove> {
+        let (from, to) = (m.from?, m.to?);
+        let far = if side == Color::White {
+            self.rules.board.0.ranks - 1
+        } else {
+            0
+        };
+        let promotes = m.piece == PieceKind::Pawn && to.rank_index() == far;
         Some(ChessMove {
             from: Some(from),
             to: Some(to),
@@ -429,6 +436,20 @@ impl Engine for Survival {
                 self.play(side, number, m)
             }
         }
+    }
+
+    /// A valid move on the bitboards, played at once: what
+    /// [`Engine::player`] does with it in the side's turn, without the
+    /// general path's `Result`s.
+    #[inline]
+    fn play_valid(&mut self, side: Color, n: MoveNumber, action: &Action) -> Option<Option<Decision>> {
+        let (Turn::Move { side: to_move, number }, Action::Move(m)) = (self.turn, action) else {
+            return None;
+        };
+        if side != to_move || n != number {
+            return None;
+        }
+        self.play_quick(side, number, m)
     }
 
     // Every change is made after the checks that can refuse the event
