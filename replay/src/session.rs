@@ -539,7 +539,6 @@ impl<E: Engine> Session<E> {
             _ => {}
         }
         if self.engine.owes_world_event() {
-            let owed = self.engine.owed_world_event().unwrap_or_default();
             // The world writes what an action owes right after it; only chat
             // (answered above) and a resignation, both possible at any time,
             // may come in between, and the result then waits for the owed
@@ -551,6 +550,9 @@ impl<E: Engine> Session<E> {
                 (Actor::Player(_), _) => false,
             };
             if !allowed {
+                // Described only for the error: every owed world event
+                // (each reveal of magic-draughts) passes here.
+                let owed = self.engine.owed_world_event().unwrap_or_default();
                 return Err(Fault::new(
                     Rule::WorldEvent,
                     format!("the world owes {owed} before anything else happens"),
