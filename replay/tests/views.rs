@@ -613,3 +613,75 @@ proptest! {
         }
     }
 }
+
+/// Every prefix of `game` up to the first move after setup, as each side's
+/// view, replays alone to that side's knowledge of the prefix. The prefixes
+/// where the opponent is ready and the player not, before any `@ setup`
+/// reveals it, are the ones that guard the stand-in setup.
+fn setup_prefixes_replay_to_the_same_knowledge(game: &Game) -> usize {
+    let setup_len = game.events.iter().take_while(|e| e.n.0 == 0).count();
+    let mut opponent_ready_unseen = 0;
+    for n in 0..=(setup_len + 1).min(game.events.len()) {
+        let part = prefix(game, n);
+        let mut replay = Replay::new(&part.header).expect("a supported game");
+        for (i, e) in part.events.iter().enumerate() {
+            replay.apply(i, e).expect("a valid generated game");
+        }
+        for side in SIDES {
+            let v = the_view(&part, side);
+            let ready = |c: Color| {
+                v.events
+                    .iter()
+                    .any(|e| e.actor == Actor::Player(c) && e.action == Action::Ready)
+            };
+            let revealed = v.events.iter().any(|e| matches!(e.action, Action::Setup { .. }));
+            if ready(side.opponent()) && !ready(side) && !revealed {
+                opponent_ready_unseen += 1;
+            }
+            let (full, s, origins) = fgn_replay::replayable(&v).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(s, side);
+            assert_eq!(origins.len(), full.events.len());
+            // Each event is applied, as `fgn show` does: a prefix may stop
+            // before the result its last event decided.
+            let mut again = Replay::new(&full.header).expect("a replayable view starts");
+            for (i, e) in full.events.iter().enumerate() {
+                again.apply(i, e).unwrap_or_else(|error| {
+                    panic!(
+                        "{side:?}'s view of the first {n} events:\n{}\nreplayed as\n{}\n{error:?}",
+                        v.canonical_text(),
+                        full.canonical_text()
+                    )
+                });
+            }
+            assert_eq!(
+                again.knowledge_hash(Viewer::of(side)),
+                replay.knowledge_hash(Viewer::of(side)),
+                "{side:?}'s view of the first {n} events replays to other knowledge"
+            );
+        }
+    }
+    opponent_ready_unseen
+}
+
+/// Found by the `views` fuzz target: a view that ends in setup with the
+/// opponent ready, its placements not yet revealed, replayed as a `ready`
+/// with nothing placed, which the rules refuse ("white needs its king on
+/// the board before `ready`"), so `fgn show` of such a view failed.
+#[test]
+fn a_view_in_setup_with_the_opponent_ready_unseen_replays() {
+    let text = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[TimeControl \"setup=120 move=60\"]\n\n\
+                0 w place Kf1 Ra2 Rb3 Pf2 Pg2 Ph2 {t=4}\n0 w ready {t=31}\n";
+    let parsed = fgn_notation::parse(text.as_bytes());
+    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+    let game = parsed.document.game;
+    assert_eq!(setup_prefixes_replay_to_the_same_knowledge(&game), 1);
+    let mut unseen = 0;
+    for seed in 0..6 {
+        unseen += setup_prefixes_replay_to_the_same_knowledge(&generated(
+            Options::new(fgn_notation::GameKind::SurvivalChess, seed),
+            40,
+        ));
+        unseen += setup_prefixes_replay_to_the_same_knowledge(&gwc_game(seed));
+    }
+    assert!(unseen > 0, "no generated setup had the opponent ready unseen");
+}

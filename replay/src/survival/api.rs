@@ -1,7 +1,7 @@
 //! survival-chess through the game API: its state, what each side knows of
 //! it, and the actions the rules allow now.
 
-use fgn_notation::{Action, Actor, Color, Event, Figure, MoveNumber, PieceKind, Placement, Square};
+use fgn_notation::{Action, Actor, Check, Color, Event, Figure, MoveNumber, PieceKind, Placement, Square};
 use serde::Serialize;
 
 use super::Survival;
@@ -115,9 +115,23 @@ impl GameRules for Survival {
                 }
             }
             Turn::Move { side, number } => {
+                // Each move is made and taken back on one copy of the board
+                // to learn its check marker, instead of replaying it on a
+                // copy of the whole game as `canonical_move` does: the fuzz
+                // targets and the generator ask for every position.
+                let opponent = side.opponent();
+                let mut board = self.board.clone();
                 for m in self.board.legal_moves(side) {
-                    let written = self.board.notate(m);
-                    if let Some(full) = self.canonical_move(side, &written) {
+                    let undo = board.make_move(m);
+                    let check = board.in_check(opponent).then(|| {
+                        if board.has_legal_move_in(opponent, true) {
+                            Check::Check
+                        } else {
+                            Check::Mate
+                        }
+                    });
+                    board.unmake_move(undo);
+                    if let Some(full) = self.written(side, &self.board.notate(m), check) {
                         out.push(Event {
                             n: number,
                             actor: Actor::Player(side),

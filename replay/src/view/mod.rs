@@ -145,7 +145,10 @@ pub fn view(game: &Game, side: Color) -> Result<Game, ViewError> {
 /// show` replays to draw a view. In magic-draughts the view is the log less
 /// its seed; in survival-chess the opponent's final setup (`@ setup`) is
 /// placed in one `place` just before the opponent became ready, the order
-/// of its hidden edits being unknown and irrelevant to the player.
+/// of its hidden edits being unknown and irrelevant to the player; where
+/// the view ends in setup with the opponent ready and not yet revealed, a
+/// stand-in setup built from the legal actions is placed instead, which
+/// the player's knowledge leaves out as it leaves out the real one.
 /// open-world-chess views cannot be replayed alone.
 ///
 /// The third value gives, for each event of the log, the index of the
@@ -199,6 +202,13 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
                 };
                 events.insert(at, (place, origin));
             }
+            let opponent = side.opponent();
+            let revealed = view.events.iter().any(|e| {
+                e.actor == Actor::World && matches!(&e.action, Action::Setup { color, .. } if *color == opponent)
+            });
+            if !revealed {
+                stand_in_for_unrevealed_setup(&header, opponent, &mut events);
+            }
         }
         Some(GameKind::OpenWorldChess) => return Err(ViewError::NotReplayable(GameKind::OpenWorldChess)),
         Some(g) if Ruleset::defaults(g).is_none() => return Err(ViewError::Unsupported(g)),
@@ -206,6 +216,63 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
     }
     let (events, origins) = events.into_iter().unzip();
     Ok((Game { header, events }, side, origins))
+}
+
+/// Gives the opponent a stand-in setup before its `ready`, for a view that
+/// no `@ setup` of the opponent's has revealed yet: this happens only when a view ends in setup with the
+/// opponent ready and the view's own player not. The replay refuses a
+/// `ready` with nothing placed, yet what was placed is secret to the
+/// player and left out of the player's knowledge, so any legal setup
+/// gives the same knowledge. The stand-in is built from the game's legal
+/// actions: placements, kings and the like first, until `ready` is legal.
+/// Where no such setup is found the events stay as they are, and the
+/// replay reports the refusal.
+fn stand_in_for_unrevealed_setup(header: &Header, opponent: Color, events: &mut Vec<(Event, usize)>) {
+    let is_ready = |e: &Event| e.actor == Actor::Player(opponent) && e.action == Action::Ready;
+    let Some(at) = events.iter().position(|(e, _)| is_ready(e)) else {
+        return;
+    };
+    let Ok(mut replay) = Replay::new(header) else {
+        return;
+    };
+    for (i, (event, _)) in events[..at].iter().enumerate() {
+        if replay.apply(i, event).is_err() {
+            return;
+        }
+    }
+    let mut placements = Vec::new();
+    // A square holds at most one figure of each kind of a side (four kinds
+    // in great-war-chess, fortifications counted), so no setup is longer;
+    // the bound keeps a rules change from looping here.
+    let most = 4 * usize::from(fgn_notation::MAX_BOARD_DIM).pow(2);
+    for _ in 0..=most {
+        let actions = replay.legal_actions();
+        let mine = |e: &&Event| e.actor == Actor::Player(opponent);
+        if actions.iter().filter(mine).any(|e| e.action == Action::Ready) {
+            let place = Event {
+                n: events[at].0.n,
+                actor: Actor::Player(opponent),
+                action: Action::Place { placements },
+                clock_ms: None,
+            };
+            let origin = events[at].1;
+            events.insert(at, (place, origin));
+            return;
+        }
+        let Some(next) = actions
+            .iter()
+            .filter(mine)
+            .find(|e| matches!(&e.action, Action::Place { placements } if placements.len() == 1))
+        else {
+            return;
+        };
+        if replay.apply_next(next).is_err() {
+            return;
+        }
+        if let Action::Place { placements: one } = &next.action {
+            placements.extend(one.iter().cloned());
+        }
+    }
 }
 
 /// A view written as the full log grows: the header first, then, for each
