@@ -1,0 +1,120 @@
+//! What the rules engines make of every corpus log, in-process and in one
+//! snapshot: each valid game's result and hashes (state, both players'
+//! knowledge, the log and both views), each invalid game's rule error,
+//! each log's canonical text (what `fgn fmt` writes) and each view file's
+//! replay. The end-to-end tests (`tests/e2e/corpus.rs`)
+//! pin the same through the `fgn` binary, file by file; this test needs no
+//! binary and runs in well under a second, which is what lets cargo-mutants
+//! try every mutant of the rules code against the whole corpus
+//! (docs/testing.md, "cargo-mutants").
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use fgn_notation::{parse, Color};
+use fgn_replay::{loghash, replayable, validate, view, Viewer};
+
+const GAMES: [&str; 4] = [
+    "survival-chess",
+    "open-world-chess",
+    "great-war-chess",
+    "magic-draughts",
+];
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+}
+
+fn logs(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|x| x == "fgn"));
+    files.sort();
+    files
+}
+
+/// One line (or a few) for one log, as the engines see it.
+fn verdict_of(kind: &str, text: &[u8]) -> String {
+    let parsed = parse(text);
+    if !parsed.is_ok() {
+        return format!("does not parse: {} diagnostics", parsed.diagnostics.len());
+    }
+    let game = parsed.document.game;
+    let mut out = String::new();
+    if kind == "views" {
+        let side = game.perspective().expect("a view file names its player");
+        match replayable(&game) {
+            Err(e) => write!(out, "not replayable alone: {e}").unwrap(),
+            Ok((full, s, origins)) => {
+                assert_eq!(s, side);
+                assert_eq!(origins.len(), full.events.len());
+                let v = validate(&full).expect("a replayable view starts");
+                write!(
+                    out,
+                    "replays {} of {} events; knowledge {}",
+                    v.applied,
+                    full.events.len(),
+                    v.replay.knowledge_hash(Viewer::of(side))
+                )
+                .unwrap();
+                if let Some(e) = v.error {
+                    write!(out, "; {e}").unwrap();
+                }
+            }
+        }
+        return out;
+    }
+    let v = match validate(&game) {
+        Ok(v) => v,
+        Err(e) => return format!("does not start: {e}"),
+    };
+    let r = &v.replay;
+    write!(out, "{} of {} events applied", v.applied, game.events.len()).unwrap();
+    // What `fgn fmt` writes: the markers the rules fill in, up to any error.
+    let canonical = fgn_replay::complete_markers(&game).canonical_text();
+    write!(out, "; canonical {}", blake3::hash(canonical.as_bytes())).unwrap();
+    match &v.error {
+        Some(e) => write!(out, "; [{}] {:?}: {}", e.rule.name(), e.place, e.message).unwrap(),
+        None => {
+            write!(out, "; {:?}", r.phase()).unwrap();
+            write!(out, "\n  state {}", r.state_hash()).unwrap();
+            for viewer in [Viewer::White, Viewer::Black, Viewer::Everyone] {
+                write!(out, "\n  {viewer:?} knows {}", r.knowledge_hash(viewer)).unwrap();
+            }
+            write!(out, "\n  log {}", loghash::chain(&game).log_hash()).unwrap();
+            for side in [Color::White, Color::Black] {
+                match view(&game, side) {
+                    Ok(vw) => write!(out, "\n  {side:?}'s view {}", loghash::chain(&vw).log_hash()).unwrap(),
+                    Err(e) => write!(out, "\n  {side:?}'s view refused: {e}").unwrap(),
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_corpus_log_gets_the_pinned_verdict() {
+    let mut all = String::new();
+    let mut count = 0;
+    for game in GAMES {
+        for kind in ["valid", "invalid", "views"] {
+            for path in logs(&corpus().join(game).join(kind)) {
+                let text = std::fs::read(&path).expect("a readable corpus file");
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                let verdict = verdict_of(kind, &text);
+                match kind {
+                    "valid" => assert!(!verdict.contains('['), "{game}/{kind}/{name}: {verdict}"),
+                    "invalid" => assert!(verdict.contains('['), "{game}/{kind}/{name}: {verdict}"),
+                    _ => {}
+                }
+                writeln!(all, "{game}/{kind}/{name}: {verdict}").unwrap();
+                count += 1;
+            }
+        }
+    }
+    // corpus/README.md promises at least 25 valid and 10 invalid logs a game.
+    assert!(count >= 4 * 35, "only {count} corpus logs were found");
+    insta::assert_snapshot!(all);
+}
