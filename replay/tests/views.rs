@@ -685,3 +685,33 @@ fn a_view_in_setup_with_the_opponent_ready_unseen_replays() {
     }
     assert!(unseen > 0, "no generated setup had the opponent ready unseen");
 }
+
+/// Found by the `views` fuzz target in corpus game gwc-11: `@ setup` lists
+/// an infantry in its own fortification before the fortification (square
+/// order, units in `I C A F` order), and `replayable` placed them in that
+/// order, which the rules refuse ("a fortification goes on an empty
+/// square; c3 is not empty"), so neither view of the game could be drawn.
+#[test]
+fn a_view_whose_opponent_set_up_infantry_in_a_fortification_replays() {
+    let text = "[Game \"great-war-chess\"]\n[Rules \"1.0\"]\n[Board \"6x6\"]\n[Fortifications \"2\"]\n\n\
+                0 w place Fc3 Ic3 Ff3 Ia2 Ib2 Cb2 Id2 Ie2 Ce2 If2 Ib1 Ab1 Ie1 Ae1\n\
+                0 b place Fa4 Ia4 Fe5 Ib5 Cb5 Ic5 Ia6 Ib6 Ab6 Id6 Ie6 Ce6 Ae6 If6\n\
+                0 w ready\n0 b ready\n1 w ICe2-d3\n";
+    let parsed = fgn_notation::parse(text.as_bytes());
+    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+    let game = parsed.document.game;
+    let mut replay = Replay::new(&game.header).expect("a supported game");
+    for (i, e) in game.events.iter().enumerate() {
+        replay.apply(i, e).expect("a valid log");
+    }
+    for side in SIDES {
+        let v = the_view(&game, side);
+        let (full, _, _) = fgn_replay::replayable(&v).unwrap_or_else(|e| panic!("{e}"));
+        let verdict = fgn_replay::validate(&full).expect("a replayable view starts");
+        assert_eq!(verdict.error, None, "{side:?}:\n{}", full.canonical_text());
+        assert_eq!(
+            verdict.replay.knowledge_hash(Viewer::of(side)),
+            replay.knowledge_hash(Viewer::of(side))
+        );
+    }
+}

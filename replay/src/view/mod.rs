@@ -9,7 +9,7 @@
 
 mod owc;
 
-use fgn_notation::{Action, Actor, Color, Event, Figure, Game, GameKind, Header, Placement, Tag};
+use fgn_notation::{Action, Actor, Color, Event, Figure, Game, GameKind, Header, Placement, Tag, UnitKind};
 
 use crate::error::RuleError;
 use crate::gwc::GreatWar;
@@ -192,12 +192,15 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
                     .rposition(|(e, _)| became_ready(e))
                     .unwrap_or(events.len());
                 let origin = events.get(at).map_or(i, |(_, o)| *o);
+                // `@ setup` lists a square's fortification after the infantry
+                // in it, but a fortification goes on an empty square, so the
+                // fortifications are placed first (the sort is stable).
+                let mut placements = placements.clone();
+                placements.sort_by_key(|p| p.figure != Figure::Unit(UnitKind::Fortification));
                 let place = Event {
                     n: event.n,
                     actor: Actor::Player(*color),
-                    action: Action::Place {
-                        placements: placements.clone(),
-                    },
+                    action: Action::Place { placements },
                     clock_ms: None,
                 };
                 events.insert(at, (place, origin));
