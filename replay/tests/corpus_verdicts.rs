@@ -118,3 +118,48 @@ fn every_corpus_log_gets_the_pinned_verdict() {
     assert!(count >= 4 * 35, "only {count} corpus logs were found");
     insta::assert_snapshot!(all);
 }
+
+/// Every invalid corpus log, replayed to its faulty event: the refusal
+/// leaves the state, every viewer's knowledge and the count of applied
+/// events exactly as they were. The engines mutate as they check and put
+/// back what a refused event changed; this pins that they do, in every
+/// game, for every kind of fault the corpus holds.
+#[test]
+fn a_refused_event_changes_nothing() {
+    let mut refused = 0;
+    for game in GAMES {
+        for path in logs(&corpus().join(game).join("invalid")) {
+            let parsed = parse(&std::fs::read(&path).expect("a readable corpus file"));
+            let log = parsed.document.game;
+            let Ok(verdict) = validate(&log) else { continue };
+            let Some(fgn_replay::Place::Event(at)) = verdict.error.map(|e| e.place) else {
+                continue;
+            };
+            let mut replay = fgn_replay::Replay::new(&log.header).expect("it started once");
+            for (i, event) in log.events[..at].iter().enumerate() {
+                replay.apply(i, event).expect("the events before the fault apply");
+            }
+            let snapshot = |r: &fgn_replay::Replay| {
+                let knowledge = [Viewer::White, Viewer::Black, Viewer::Everyone].map(|v| r.knowledge_hash(v));
+                (r.state_hash(), knowledge, r.events_applied(), r.phase())
+            };
+            let before = snapshot(&replay);
+            // A revealed seed that refutes an outcome blames the outcome's
+            // event, which applied when it came: nothing is refused there.
+            if replay.apply(at, &log.events[at]).is_ok() {
+                continue;
+            }
+            assert_eq!(
+                before,
+                snapshot(&replay),
+                "{}: the refused event {at} changed the game",
+                path.display()
+            );
+            refused += 1;
+        }
+    }
+    assert!(
+        refused >= 4 * 10,
+        "only {refused} invalid logs were refused at an event"
+    );
+}
