@@ -226,3 +226,27 @@ fn a_survival_game_refuses_the_salts_spawns_and_seeds_of_other_games() {
     assert_eq!(error.rule, Rule::AfterResult, "{error}");
     assert!(error.message.contains("only chat may follow"), "{error}");
 }
+
+/// The open-world-chess engine's own accessors, for a caller that drives
+/// it without a session (RULES.md §2: "A turn has up to 3 moves"; Shop: "A
+/// piece that ends a move on a merchant square lets its owner buy").
+/// cargo-mutants found them unpinned: nothing in the crate reads them.
+#[test]
+fn an_open_world_engine_tells_the_moves_left_and_whether_its_shop_is_open() {
+    use fgn_replay::session::Engine;
+    let mut engine = fgn_replay::owc::OpenWorld::new(Default::default(), None);
+    let mut play = |line: &str| {
+        let event = open_world_event(line);
+        let fgn_notation::Actor::Player(side) = event.actor else {
+            panic!("{line} is a player's event")
+        };
+        engine
+            .player(side, event.n, &event.action)
+            .unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        (engine.moves_left(), engine.shop_open())
+    };
+    assert_eq!(play("1 w Nb1-c3"), (2, false));
+    assert_eq!(play("1 w Nc3-d5"), (1, true), "d5 is a merchant");
+    assert_eq!(play("1 w Nd5-b4"), (3, false), "black's turn, of three moves");
+    assert_eq!(play("1 b e7-e6"), (2, false));
+}

@@ -110,13 +110,12 @@ impl OpenWorld {
         // Any other event closes the late shop.
         self.world.late_shop = None;
         let (mover, number) = self.current();
+        // A turn whose moves are spent is closed already, at its last move
+        // or at the world event that move owed (the session takes no
+        // player event while one is owed), so the opponent can never be
+        // the one to close it.
         if actor != mover {
-            // The mover's turn ends at the opponent's event once its moves are spent.
-            if self.world.moves_left == 0 && !self.world.decided {
-                self.close_turn()?;
-            } else {
-                return Err(Fault::new(Rule::Turn, format!("it is {}'s turn", mover.name())));
-            }
+            return Err(Fault::new(Rule::Turn, format!("it is {}'s turn", mover.name())));
         } else if self.world.shop_open && !buying {
             self.world.shop_open = false;
             if self.world.moves_left == 0 {
@@ -126,11 +125,6 @@ impl OpenWorld {
                 ));
             }
         }
-        let (mover, number) = if actor != mover {
-            self.current()
-        } else {
-            (mover, number)
-        };
         if n != number {
             return Err(Fault::new(
                 Rule::MoveNumber,
