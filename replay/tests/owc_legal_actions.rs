@@ -240,3 +240,44 @@ fn the_list_equals_the_engines_own_check_on_wider_boards_with_longer_range() {
     }
     assert!(ranges > 0, "no ranged move was listed");
 }
+
+/// A pawn that can reach the far rank is listed once for each piece it may
+/// become (RULES.md §2 "promotion on the far rank as in Survival Chess": Q,
+/// R, B or N), each written with its piece. The generated games above are
+/// too short to promote; cargo-mutants found the list's promotion piece
+/// unpinned (without it, the queen was listed four times).
+#[test]
+fn a_promotion_is_listed_once_for_each_piece() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/open-world-chess/valid/owc-20-bare-promotion-makes-a-queen.fgn"
+    );
+    let game = fgn_notation::parse(&std::fs::read(path).expect("a corpus log"))
+        .document
+        .game;
+    let at = game
+        .events
+        .iter()
+        .position(|e| e.to_string().starts_with("2 w b7-b8"))
+        .expect("the log promotes on b8");
+    let mut replay = Replay::new(&game.header).expect("supported");
+    for (i, e) in game.events[..at].iter().enumerate() {
+        replay.apply(i, e).expect("a valid log");
+    }
+    let promotions: Vec<Option<PieceKind>> = replay
+        .legal_actions()
+        .into_iter()
+        .filter_map(|e| match e.action {
+            Action::Move(m)
+                if m.from == Some(Square::new(1, 6).unwrap()) && m.to == Some(Square::new(1, 7).unwrap()) =>
+            {
+                Some(m.promotion)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        promotions,
+        [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight].map(Some)
+    );
+}
