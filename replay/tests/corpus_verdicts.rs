@@ -11,7 +11,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use fgn_notation::{parse, Color};
+use fgn_notation::{parse, Action, Color, Seed};
 use fgn_replay::{loghash, replayable, validate, view, Viewer};
 
 const GAMES: [&str; 4] = [
@@ -161,5 +161,44 @@ fn a_refused_event_changes_nothing() {
     assert!(
         refused >= 4 * 10,
         "only {refused} invalid logs were refused at an event"
+    );
+}
+
+/// After the result the world owes only its seed, and only where the
+/// header committed to one that no `@ seed` has revealed yet (NOTATION.md,
+/// "Seeds and provable fairness"): so a referee (`Referee::next`) offers
+/// exactly that `@ seed` to each finished corpus game, whatever seed it
+/// holds, and nothing to the others. cargo-mutants found the referee's
+/// "awaits the seed" test unpinned in open-world-chess.
+#[test]
+fn a_finished_game_owes_only_an_unrevealed_seed() {
+    let (mut finished, mut awaiting) = (0, 0);
+    for game in GAMES {
+        for path in logs(&corpus().join(game).join("valid")) {
+            let log = parse(&std::fs::read(&path).expect("a readable corpus file"))
+                .document
+                .game;
+            let verdict = validate(&log).expect("a valid log starts");
+            if !matches!(verdict.replay.phase(), fgn_replay::Phase::Over(_)) {
+                continue;
+            }
+            let committed = log.header.tags.iter().any(|t| t.name == "SeedCommit");
+            let revealed = log.events.iter().any(|e| matches!(e.action, Action::Seed { .. }));
+            let offered = fgn_replay::referee::Referee::new([7; 32]).next(&verdict.replay);
+            let owed = committed && !revealed;
+            assert_eq!(
+                offered.map(|e| e.action),
+                owed.then_some(Action::Seed { seed: Seed([7; 32]) }),
+                "{}",
+                path.display()
+            );
+            finished += 1;
+            awaiting += usize::from(owed);
+        }
+    }
+    assert!(finished >= 4 * 15, "only {finished} corpus games are finished");
+    assert!(
+        awaiting > 0 && awaiting < finished,
+        "{awaiting} of {finished} await their seed"
     );
 }
