@@ -1,6 +1,6 @@
 //! What the rules engines make of every corpus log, in-process and in one
-//! snapshot: each valid game's result and hashes (state, both players'
-//! knowledge, the log and both views), each invalid game's rule error,
+//! snapshot: each valid game's result and hashes (state, every state on
+//! the way, both players' knowledge, the log and both views), each invalid game's rule error,
 //! each log's canonical text (what `fgn fmt` writes) and each view file's
 //! replay. The end-to-end tests (`tests/e2e/corpus.rs`)
 //! pin the same through the `fgn` binary, file by file; this test needs no
@@ -79,6 +79,15 @@ fn verdict_of(kind: &str, text: &[u8]) -> String {
         None => {
             write!(out, "; {:?}", r.phase()).unwrap();
             write!(out, "\n  state {}", r.state_hash()).unwrap();
+            // Every state on the way, not only the last: a world event owed
+            // in between (a damage roll, a reveal) is part of the state.
+            let mut states = blake3::Hasher::new();
+            let mut replay = fgn_replay::Replay::new(&game.header).expect("it started once");
+            for (i, e) in game.events.iter().enumerate() {
+                replay.apply(i, e).expect("a valid log applies");
+                states.update(&replay.state_hash().0);
+            }
+            write!(out, "\n  states {}", states.finalize()).unwrap();
             for viewer in [Viewer::White, Viewer::Black, Viewer::Everyone] {
                 write!(out, "\n  {viewer:?} knows {}", r.knowledge_hash(viewer)).unwrap();
             }
