@@ -222,14 +222,15 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
 }
 
 /// Gives the opponent a stand-in setup before its `ready`, for a view that
-/// no `@ setup` of the opponent's has revealed yet: this happens only when a view ends in setup with the
-/// opponent ready and the view's own player not. The replay refuses a
-/// `ready` with nothing placed, yet what was placed is secret to the
-/// player and left out of the player's knowledge, so any legal setup
-/// gives the same knowledge. The stand-in is built from the game's legal
-/// actions: placements, kings and the like first, until `ready` is legal.
-/// Where no such setup is found the events stay as they are, and the
-/// replay reports the refusal.
+/// no `@ setup` of the opponent's has revealed yet: this happens only when
+/// a view ends in setup with the opponent ready and the view's own player
+/// not. The replay refuses a `ready` with nothing placed, yet what was
+/// placed is secret to the player and left out of the player's knowledge,
+/// so any legal setup gives the same knowledge. The stand-in takes the
+/// opponent's first legal placement, again and again, until its `ready`
+/// is legal (in survival-chess the first is the king). Where no such setup
+/// is found the events stay as they are, and the replay reports the
+/// refusal.
 fn stand_in_for_unrevealed_setup(header: &Header, opponent: Color, events: &mut Vec<(Event, usize)>) {
     let is_ready = |e: &Event| e.actor == Actor::Player(opponent) && e.action == Action::Ready;
     let Some(at) = events.iter().position(|(e, _)| is_ready(e)) else {
