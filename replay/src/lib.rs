@@ -428,9 +428,10 @@ pub mod summary;
 pub mod survival;
 pub mod view;
 
-use fgn_notation::{Document, Event, Game, GameKind, Header};
+use fgn_notation::{Action, Actor, Document, Event, Game, GameKind, Header};
 
 use game::GameRules;
+use session::LogStop;
 
 /// Runs `$body` with `$s` bound to the session of whichever game `$replay` is.
 macro_rules! each_game {
@@ -936,10 +937,30 @@ pub fn validate_with_params(game: &Game, params: Option<&Params>) -> Result<Verd
     Ok(run(replay, game, overridden))
 }
 
-fn run(mut replay: Replay, game: &Game, overridden: Vec<Overridden>) -> Verdict {
+fn run(replay: Replay, game: &Game, overridden: Vec<Overridden>) -> Verdict {
+    run_assuming(replay, game, overridden, true)
+}
+
+/// [`run`], letting the engine assume that the side to move can move
+/// ([`Session::apply_in_log`]) when `assume`.
+fn run_assuming(mut replay: Replay, game: &Game, overridden: Vec<Overridden>, assume: bool) -> Verdict {
     // The game is matched once for the whole log, not once per event, so
-    // that each game's loop calls its own session directly.
-    let stopped = each_game!(&mut replay, s => apply_all(s, &game.events));
+    // that each game's loop calls its own session directly. A game whose
+    // engine may assume that the side to move can move (and whose log then
+    // proves it) keeps its start, in case the assumption fails and the log
+    // must be replayed without it.
+    let start = (assume && each_game!(&replay, s => s.engine.may_assume_moves())).then(|| replay.clone());
+    let stopped = match start {
+        Some(start) => match each_game!(&mut replay, s => apply_all_assuming(s, &game.events)) {
+            Ok(stopped) => stopped,
+            Err(()) => {
+                replay = start;
+                each_game!(&mut replay, s => apply_all(s, &game.events))
+            }
+        },
+        None => each_game!(&mut replay, s => apply_all(s, &game.events)),
+    };
+    debug_assert!(!each_game!(&replay, s => s.has_unproved_moves()));
     let (applied, error) = match stopped {
         Some((i, error)) => (i, Some(error)),
         None => (game.events.len(), replay.finish().err()),
@@ -959,6 +980,24 @@ fn apply_all<E: Engine>(session: &mut Session<E>, events: &[Event]) -> Option<(u
         .iter()
         .enumerate()
         .find_map(|(i, event)| session.apply(i, event).err().map(|e| (i, e)))
+}
+
+/// [`apply_all`] letting the engine assume, at a move the log follows with
+/// a player's move, that the side to move has one
+/// ([`Session::apply_in_log`]); `Err` when that was wrong somewhere, and the
+/// log must be replayed without it.
+fn apply_all_assuming<E: Engine>(session: &mut Session<E>, events: &[Event]) -> Result<Option<(usize, RuleError)>, ()> {
+    for (i, event) in events.iter().enumerate() {
+        let reply_next = events
+            .get(i + 1)
+            .is_some_and(|e| matches!((e.actor, &e.action), (Actor::Player(_), Action::Move(_))));
+        match session.apply_in_log(i, event, reply_next) {
+            Ok(()) => {}
+            Err(LogStop::Refused(error)) => return Ok(Some((i, error))),
+            Err(LogStop::Replay) => return Err(()),
+        }
+    }
+    Ok(None)
 }
 
 /// Where `place` is in the file `doc` was read from, as (line, column),
@@ -1010,6 +1049,25 @@ mod tests {
         out
     }
 
+    /// A random survival-chess game on a board of `size` (files, ranks)
+    /// from `seed`, of at most `plies` plies, playing for a finish at
+    /// `finish` per million.
+    fn survival_game(size: (u8, u8), seed: u64, plies: usize, finish: u32) -> Game {
+        let rules = SurvivalRules {
+            board: Board(BoardSize {
+                files: size.0,
+                ranks: size.1,
+            }),
+            ..SurvivalRules::default()
+        };
+        let options = Options {
+            plies,
+            finish: Rate::per_million(finish).expect("a rate"),
+            ..Options::under(Ruleset::Survival(rules), seed)
+        };
+        generate(&options).expect("a random survival-chess game")
+    }
+
     /// Regression guard for `complete_markers`'s one application per
     /// survival-chess move: over random games on bitboard and mailbox
     /// boards, with every move's markers and promotion piece dropped or
@@ -1022,19 +1080,7 @@ mod tests {
         let mut stopped = 0;
         for (i, size) in [(8, 8), (6, 6), (10, 10)].into_iter().enumerate() {
             for seed in 0..8 {
-                let rules = SurvivalRules {
-                    board: Board(BoardSize {
-                        files: size.0,
-                        ranks: size.1,
-                    }),
-                    ..SurvivalRules::default()
-                };
-                let options = Options {
-                    plies: 150,
-                    finish: Rate::per_million(300_000).expect("a rate"),
-                    ..Options::under(Ruleset::Survival(rules), 100 * i as u64 + seed)
-                };
-                let mut game = generate(&options).expect("a random survival-chess game");
+                let mut game = survival_game(size, 100 * i as u64 + seed, 150, 300_000);
                 let spoil = seed % 2 == 1;
                 for event in &mut game.events {
                     if let Action::Move(m) = &mut event.action {
@@ -1054,5 +1100,72 @@ mod tests {
         }
         // Some games stop early, at a spoiled move.
         assert!(stopped > 0, "no game stopped");
+    }
+
+    /// Guards the validation loop's assumption that the side to move has a
+    /// legal move when the log's next event is a move
+    /// (`Session::apply_in_log`): over random survival-chess games on
+    /// bitboard boards that mostly end in mate or stalemate, with markers
+    /// changed at random, the result line dropped and a move played after
+    /// the end, or an event left out, validation stops at the same event
+    /// with the same error and the same state as a replay that assumes
+    /// nothing; and some of those logs do need the replay from the start.
+    #[test]
+    fn assuming_the_side_to_move_can_move_changes_no_verdict() {
+        let mut rng = crate::rng::Rng::new(7);
+        let (mut replayed, mut checked) = (0, 0);
+        for (i, size) in [(8, 8), (6, 6)].into_iter().enumerate() {
+            for seed in 0..24 {
+                let game = survival_game(size, 1000 * i as u64 + seed, 200, 900_000);
+                let moves: Vec<usize> = (0..game.events.len())
+                    .filter(|&k| matches!(game.events[k].action, Action::Move(_)))
+                    .collect();
+                let mut variants = vec![game.clone()];
+                let mut marked = game.clone();
+                for event in &mut marked.events {
+                    if let Action::Move(m) = &mut event.action {
+                        if rng.below(4) == 0 {
+                            m.check = [None, Some(Check::Check), Some(Check::Mate)][rng.below(3)];
+                        }
+                    }
+                }
+                variants.push(marked);
+                // The log cut after its last move, and then each earlier move
+                // played again: a move after the end (or out of turn).
+                if let Some(&last) = moves.last() {
+                    for &again in moves.iter().rev().take(4) {
+                        let mut after_end = game.clone();
+                        after_end.events.truncate(last + 1);
+                        after_end.events.push(game.events[again].clone());
+                        variants.push(after_end);
+                    }
+                }
+                for _ in 0..4 {
+                    let mut gap = game.clone();
+                    if !gap.events.is_empty() {
+                        gap.events.remove(rng.below(gap.events.len()));
+                    }
+                    variants.push(gap);
+                }
+                for variant in &variants {
+                    let start = Replay::new(&variant.header).expect("a header");
+                    let mut probe = start.clone();
+                    replayed += usize::from(
+                        each_game!(&mut probe, s => super::apply_all_assuming(s, &variant.events)).is_err(),
+                    );
+                    let assuming = super::run_assuming(start.clone(), variant, Vec::new(), true);
+                    let plain = super::run_assuming(start, variant, Vec::new(), false);
+                    assert_eq!(
+                        (assuming.applied, &assuming.error),
+                        (plain.applied, &plain.error),
+                        "seed {seed} on {size:?}"
+                    );
+                    assert_eq!(assuming.replay.state(), plain.replay.state(), "seed {seed} on {size:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 300, "{checked} logs");
+        assert!(replayed > 10, "only {replayed} logs needed the replay from the start");
     }
 }

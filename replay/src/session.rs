@@ -176,9 +176,36 @@ pub trait Engine {
     /// exactly as [`Engine::player`] would, and must need no
     /// [`Engine::checkpoint`] for it. The default takes every action the
     /// general way.
+    ///
+    /// `reply_next` says that the log's next event is a player's move. The
+    /// engine may then leave out working out whether the side to move has
+    /// any legal move after this one, assume that it has, and say so in the
+    /// second value: the next move, played, proves it. The session asks
+    /// [`Engine::can_move`] before anything else could rely on it, and when
+    /// the assumption was wrong, the log is replayed from its start without
+    /// it (`Session::apply_in_log`, which only [`crate::validate`]'s loop
+    /// calls).
     #[inline]
-    fn play_valid(&mut self, _side: Color, _n: MoveNumber, _action: &Action) -> Option<Option<Decision>> {
+    fn play_valid(
+        &mut self,
+        _side: Color,
+        _n: MoveNumber,
+        _action: &Action,
+        _reply_next: bool,
+    ) -> Option<(Option<Decision>, bool)> {
         None
+    }
+
+    /// Whether the side to move has a legal move. Asked only after
+    /// [`Engine::play_valid`] assumed it, before any other event is applied.
+    fn can_move(&mut self) -> bool {
+        true
+    }
+
+    /// Whether [`Engine::play_valid`] ever assumes that the side to move
+    /// can move, so that a log's replay may have to start again.
+    fn may_assume_moves(&self) -> bool {
+        false
     }
 
     /// Remembers the state before an event. The session calls it before
@@ -253,6 +280,20 @@ pub struct Session<E> {
     /// bytes per event to take back what never changes cost more than the
     /// rest of the transaction.
     salts: Salts,
+    /// Whether the engine assumed, at the last move, that the side to move
+    /// has a legal move ([`Engine::play_valid`]), which the next move has
+    /// not proved yet. Only [`Session::apply_in_log`] sets it.
+    unproved_moves: bool,
+}
+
+/// Why [`Session::apply_in_log`] did not apply an event.
+#[derive(Debug)]
+pub(crate) enum LogStop {
+    /// The rules refuse it.
+    Refused(RuleError),
+    /// The engine's assumption that the side to move had a legal move was
+    /// wrong: the log must be replayed from its start without assumptions.
+    Replay,
 }
 
 fn late_by(limit: u32, start: Option<Clock>, now: Option<Clock>) -> Option<(u64, u64)> {
@@ -283,6 +324,7 @@ impl<E: Engine> Session<E> {
                 opened_by: None,
             },
             salts: Salts::default(),
+            unproved_moves: false,
         }
     }
 
@@ -318,10 +360,37 @@ impl<E: Engine> Session<E> {
     /// nothing changes: the session stays at the state before the event.
     #[inline]
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
-        if self.apply_valid_move(index, event) {
+        if self.apply_valid_move(index, event, false) {
             return Ok(());
         }
         self.apply_general(index, event)
+    }
+
+    /// [`Session::apply`] in a loop over a whole log, which knows whether
+    /// the next event is a player's move (`reply_next`): after a valid move
+    /// followed by a move, the engine may leave out whether the side to
+    /// move has a legal move (most of the cost of a chess move), since the
+    /// next move, once played, proves that it had one. Any event that is
+    /// not played at once is first preceded by the check the assumption
+    /// left out; when that finds no legal move, the game had in fact ended
+    /// (or the last move's `+` was false), and the answer is
+    /// [`LogStop::Replay`]: the caller replays the log from its start with
+    /// [`Session::apply`], which then finds the fault where it is.
+    #[inline]
+    pub(crate) fn apply_in_log(&mut self, index: usize, event: &Event, reply_next: bool) -> Result<(), LogStop> {
+        if self.apply_valid_move(index, event, reply_next) {
+            return Ok(());
+        }
+        if std::mem::take(&mut self.unproved_moves) && !self.engine.can_move() {
+            return Err(LogStop::Replay);
+        }
+        self.apply_general(index, event).map_err(LogStop::Refused)
+    }
+
+    /// Whether a move's assumption is still to be proved (never after the
+    /// last event of a log, which has no next move to assume one of).
+    pub(crate) fn has_unproved_moves(&self) -> bool {
+        self.unproved_moves
     }
 
     /// The usual event, a player's move in play, applied in one pass when
@@ -334,7 +403,7 @@ impl<E: Engine> Session<E> {
     /// path refuses nothing, and changes the tally only after the engine
     /// has played the move.
     #[inline]
-    fn apply_valid_move(&mut self, index: usize, event: &Event) -> bool {
+    fn apply_valid_move(&mut self, index: usize, event: &Event, reply_next: bool) -> bool {
         let (Phase::Playing, Actor::Player(side), Action::Move(_)) = (self.at.phase, event.actor, &event.action) else {
             return false;
         };
@@ -357,9 +426,12 @@ impl<E: Engine> Session<E> {
             }
         }
         self.engine.at_event(index);
-        let Some(decision) = self.engine.play_valid(side, event.n, &event.action) else {
+        let Some((decision, assumed)) = self.engine.play_valid(side, event.n, &event.action, reply_next) else {
             return false;
         };
+        // This move of the side to move proves the last move's assumption
+        // that it had one, and perhaps makes its own.
+        self.unproved_moves = assumed;
         // From here on, what `step` does after a player's accepted move.
         if self.at.opened_by.is_none() {
             self.at.opened_by = Some(fgn_notation::forms::keyword(&event.action));
@@ -858,7 +930,7 @@ mod tests {
                         let b = general.apply_general(index, &variant);
                         assert_eq!(a, b, "event {index}: {variant:?}");
                         assert_eq!(format!("{one:?}"), format!("{general:?}"), "event {index}: {variant:?}");
-                        fast += usize::from(session.clone().apply_valid_move(index, &variant));
+                        fast += usize::from(session.clone().apply_valid_move(index, &variant, false));
                         checked += 1;
                     }
                     session.apply(index, event).expect("the random game is legal");

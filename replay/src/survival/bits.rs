@@ -855,7 +855,11 @@ impl Bits {
     /// promotion exactly when a pawn reaches the far rank, a pseudo-legal
     /// and legal move, `x` exactly on a capture, and its `+`/`#` marker (or
     /// none) true of the position after it. Returns whether it checks the
-    /// opponent and whether the opponent then has no legal move.
+    /// opponent, whether the opponent then has no legal move, and whether
+    /// that was assumed rather than worked out: with `assume_moves`, a move
+    /// not marked `#` leaves the opponent's moves alone and takes it that
+    /// the opponent has one (the caller proves it, see
+    /// [`crate::Engine::play_valid`]).
     ///
     /// `None` for any other move, with the board untouched: the engine's
     /// general path then finds the fault and words it, so this one call
@@ -863,7 +867,13 @@ impl Bits {
     /// path asks the board several questions, each working out the squares
     /// and the piece again).
     #[inline]
-    pub(super) fn play_checked(&mut self, color: Color, m: &ChessMove, in_check: bool) -> Option<(bool, bool)> {
+    pub(super) fn play_checked(
+        &mut self,
+        color: Color,
+        m: &ChessMove,
+        in_check: bool,
+        assume_moves: bool,
+    ) -> Option<(bool, bool, bool)> {
         let (from_sq, to_sq) = (m.from?, m.to?);
         // Both squares on the 8x8 grid, in one test: a file or rank of 8 or
         // more has a bit of 8 or more.
@@ -911,7 +921,8 @@ impl Bits {
         let undo = self.make(from, to, promotion);
         let checkers = self.checkers_after(from, to);
         let check = checkers != 0;
-        let stuck = !self.any_legal_move(1 - me, checkers);
+        let assumed = assume_moves && m.check != Some(Check::Mate);
+        let stuck = !assumed && !self.any_legal_move(1 - me, checkers);
         // No marker, `+` on a check that is no mate, `#` on a mate.
         let honest = matches!(
             (m.check, check, stuck),
@@ -921,7 +932,7 @@ impl Bits {
             self.unmake(undo);
             return None;
         }
-        Some((check, stuck))
+        Some((check, stuck, assumed))
     }
 
     #[inline]

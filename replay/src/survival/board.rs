@@ -151,6 +151,11 @@ impl Board {
         }
     }
 
+    /// Whether this board has bitboards ([`Board::bits_mut`]).
+    pub(super) fn has_bits(&self) -> bool {
+        matches!(self.repr, Repr::Bits(_))
+    }
+
     /// The board size.
     #[inline]
     pub fn size(&self) -> BoardSize {

@@ -229,21 +229,30 @@ impl Survival {
     /// bitboards in one call when it is valid, else (a larger board, or a
     /// fault to report) by the general path.
     fn play(&mut self, side: Color, number: MoveNumber, m: &ChessMove) -> Result<Option<Decision>, Fault> {
-        match self.play_quick(side, number, m) {
-            Some(decision) => Ok(decision),
+        match self.play_quick(side, number, m, false) {
+            Some((decision, _)) => Ok(decision),
             None => self.play_general(side, number, m),
         }
     }
 
     /// A valid move on the bitboards, played, and what it decides; `None`,
     /// with nothing changed, for any other move or board.
+    /// `assume_moves`: whether the opponent may be assumed to have a legal
+    /// move after it (see [`Engine::play_valid`]); the second value says
+    /// whether it was.
     #[inline]
-    fn play_quick(&mut self, side: Color, number: MoveNumber, m: &ChessMove) -> Option<Option<Decision>> {
+    fn play_quick(
+        &mut self,
+        side: Color,
+        number: MoveNumber,
+        m: &ChessMove,
+        assume_moves: bool,
+    ) -> Option<(Option<Decision>, bool)> {
         let next = turn_after(side, number)?;
-        let (check, stuck) = self.board.bits_mut()?.play_checked(side, m, self.check)?;
+        let (check, stuck, assumed) = self.board.bits_mut()?.play_checked(side, m, self.check, assume_moves)?;
         self.check = check;
         self.turn = next;
-        Some(ending(side, check, stuck))
+        Some((ending(side, check, stuck), assumed))
     }
 
     /// Checks the move step by step, for any board, and says what is wrong
@@ -442,14 +451,31 @@ impl Engine for Survival {
     /// [`Engine::player`] does with it in the side's turn, without the
     /// general path's `Result`s.
     #[inline]
-    fn play_valid(&mut self, side: Color, n: MoveNumber, action: &Action) -> Option<Option<Decision>> {
+    fn play_valid(
+        &mut self,
+        side: Color,
+        n: MoveNumber,
+        action: &Action,
+        reply_next: bool,
+    ) -> Option<(Option<Decision>, bool)> {
         let (Turn::Move { side: to_move, number }, Action::Move(m)) = (self.turn, action) else {
             return None;
         };
         if side != to_move || n != number {
             return None;
         }
-        self.play_quick(side, number, m)
+        self.play_quick(side, number, m, reply_next)
+    }
+
+    fn can_move(&mut self) -> bool {
+        match self.turn {
+            Turn::Move { side, .. } => self.board.has_legal_move_in(side, self.check),
+            _ => true,
+        }
+    }
+
+    fn may_assume_moves(&self) -> bool {
+        self.board.has_bits()
     }
 
     // Every change is made after the checks that can refuse the event
@@ -568,7 +594,7 @@ mod tests {
                     if let (Turn::Move { number, .. }, Action::Move(_)) = (engine.turn(), &event.action) {
                         for m in candidates(&engine, side, &mut rng) {
                             let (mut quick, mut general) = (engine.clone(), engine.clone());
-                            let q = quick.play_quick(side, number, &m);
+                            let q = quick.play_quick(side, number, &m, false).map(|(d, _)| d);
                             let g = general.play_general(side, number, &m);
                             match q {
                                 Some(decision) => {
