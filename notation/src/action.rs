@@ -689,8 +689,10 @@ pub enum Action {
     },
     /// `salt <hex>`: a player's entropy for the world seed.
     Salt {
-        /// The salt.
-        salt: Salt,
+        /// The salt, boxed: at up to 64 bytes it is by far the largest
+        /// action, and at most two events of a game hold one, while every
+        /// event of every log is as large as the largest action.
+        salt: Box<Salt>,
     },
     /// A chess move.
     Move(ChessMove),

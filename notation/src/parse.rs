@@ -180,8 +180,10 @@ impl LogParser {
             // and anything this pass does not accept, takes the general
             // reader, which gives every diagnostic.
             if let Some(game) = self.quick {
-                if let Some((event, action_start, end)) = quick_event(&src[start..], game, self.view) {
-                    self.push_quick_event(line_no, event, action_start);
+                if let Some((action_start, end)) =
+                    quick_event(&src[start..], game, self.view, &mut self.doc.game.events)
+                {
+                    self.pushed_quick_event(line_no, action_start);
                     start += end + 1;
                     continue;
                 }
@@ -228,8 +230,10 @@ impl LogParser {
                     std::str::from_utf8(line).ok().filter(|t| t.len() <= MAX_LINE_BYTES),
                 );
                 if let Some(game) = self.quick {
-                    if let Some((event, action_start, _)) = quick_event(&src[line_start..], game, self.view) {
-                        self.push_quick_event(line_no, event, action_start);
+                    if let Some((action_start, _)) =
+                        quick_event(&src[line_start..], game, self.view, &mut self.doc.game.events)
+                    {
+                        self.pushed_quick_event(line_no, action_start);
                         if self.cap_diagnostics(line_no) {
                             return self.finish(line_no);
                         }
@@ -566,15 +570,18 @@ impl LogParser {
     /// action at byte `action_start` (the line is ASCII, so its columns are
     /// its bytes), with the comments before it; it has none of its own.
     #[inline(always)]
-    fn push_quick_event(&mut self, line_no: u32, event: Event, action_start: usize) {
+    /// Records where the event the one-pass reader has just pushed stands,
+    /// and gives it the comments that came before it.
+    fn pushed_quick_event(&mut self, line_no: u32, action_start: usize) {
+        let index = self.doc.game.events.len() - 1;
         debug_assert!(
-            check_form(self.quick.expect("a game"), self.view, &event).is_ok(),
-            "{event:?}"
+            check_form(self.quick.expect("a game"), self.view, &self.doc.game.events[index]).is_ok(),
+            "{:?}",
+            self.doc.game.events[index]
         );
         if !self.pending_comments.is_empty() {
-            self.flush_comments(Anchor::BeforeEvent(self.doc.game.events.len()));
+            self.flush_comments(Anchor::BeforeEvent(index));
         }
-        self.doc.game.events.push(event);
         self.doc.event_lines.push(line_no);
         self.doc.event_columns.push(action_start as u32 + 1);
     }
@@ -961,7 +968,9 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
             Action::Result { outcome, reason }
         }
         "seed" => Action::Seed { seed: args.value()? },
-        "salt" => Action::Salt { salt: args.value()? },
+        "salt" => Action::Salt {
+            salt: Box::new(args.value()?),
+        },
         "buy" => {
             let t = args.take("an item: range, hp, drain or curse")?;
             let item = match t.text {
@@ -1432,9 +1441,11 @@ mod tests {
         line.push(b'\n');
         // What follows the line feed is the next line's, never read.
         line.extend_from_slice(b"1 w e2-e4\n");
-        let (event, action_start, end) = quick_event(&line, game, view)?;
+        let mut events = Vec::new();
+        let (action_start, end) = quick_event(&line, game, view, &mut events)?;
         assert_eq!(end, text.len(), "{:?}", String::from_utf8_lossy(text));
-        Some((event, action_start))
+        assert_eq!(events.len(), 1);
+        Some((events.remove(0), action_start))
     }
 
     /// Whether the one-pass reader takes `text` in some game and view.
@@ -1517,6 +1528,8 @@ mod tests {
             (SurvivalChess, "40 w e7-e8=Q#"),
             (SurvivalChess, "3 b Pe7-e5 {t=12.5}"),
             (SurvivalChess, "10 w Ka1-b2 {t=0}"),
+            // The longest clock FGN reads.
+            (SurvivalChess, "3 b e7-e5 {t=999999999999.999}"),
             (SurvivalChess, "9 b l12-l10"),
             (SurvivalChess, "0 w place Ke1"),
             (SurvivalChess, "0 b place Ke8 Qd8 Pa7 {t=3}"),
@@ -1595,6 +1608,8 @@ mod tests {
             (SurvivalChess, "1 w e2-e4++"),
             (SurvivalChess, "1 w e2-e4 {t=1.2345}"),
             (SurvivalChess, "1 w e2-e4 {t=1} {t=2}"),
+            // Longer than any clock: the one-pass reader stops looking.
+            (SurvivalChess, "3 b e7-e5 {t=0000000000000000000000000012.5}"),
             (SurvivalChess, "1 @ e2-e4"),
             (SurvivalChess, "1 w Ne7-e8=Q"),
             (SurvivalChess, "1 w e2-e40"),

@@ -35,13 +35,26 @@ use crate::MAX_LINE_BYTES;
 
 /// The event line of `game` at the start of `b` (the rest of a log) in a
 /// log written from `view`'s point of view, read in one pass up to its line
-/// feed: the event, the byte offset of its action and the offset of the
-/// line feed; or `None` for any line this reader leaves to the general one
-/// (see the module documentation). The reader finds the line's end itself,
-/// so the caller need not search for it first; a line without a line feed
-/// (torn), or ending in CR LF, is left to the general reader.
+/// feed: the event, pushed onto `events`, and the byte offset of its action
+/// and the offset of the line feed; or `None`, with nothing pushed, for any
+/// line this reader leaves to the general one (see the module
+/// documentation). The reader finds the line's end itself, so the caller
+/// need not search for it first; a line without a line feed (torn), or
+/// ending in CR LF, is left to the general reader.
+///
+/// The event is pushed here, and a chess move's in a branch of its own,
+/// because handing an event back by value cost more than reading it: an
+/// action assembled field by field and then copied whole, through each
+/// function that returned it, stalled the processor at every copy (a
+/// wide load of bytes just stored one by one). Built where it is stored,
+/// a move is written once.
 #[inline(always)]
-pub(crate) fn quick_event(b: &[u8], game: GameKind, view: Option<Color>) -> Option<(Event, usize, usize)> {
+pub(crate) fn quick_event(
+    b: &[u8],
+    game: GameKind,
+    view: Option<Color>,
+    events: &mut Vec<Event>,
+) -> Option<(usize, usize)> {
     let (n, i) = move_number(b)?;
     let actor = match b.get(i..i + 2)? {
         [b'w', b' '] => Actor::Player(Color::White),
@@ -50,26 +63,45 @@ pub(crate) fn quick_event(b: &[u8], game: GameKind, view: Option<Color>) -> Opti
         _ => return None,
     };
     let start = i + 2;
+    let n = MoveNumber(n);
+    if actor != Actor::World && is_move(b, start) && matches!(game, GameKind::SurvivalChess | GameKind::OpenWorldChess)
+    {
+        // A move line is never longer than FGN reads: the move number, the
+        // move and the clock (see `clock`) each have a bound.
+        let (m, end) = chess_move(b, start, game)?;
+        let (clock_ms, line_end) = clock(b, end)?;
+        events.push(Event {
+            n,
+            actor,
+            action: Action::Move(m),
+            clock_ms,
+        });
+        return Some((start, line_end));
+    }
     let (action, end) = match actor {
         Actor::Player(_) => player_action(b, start, game)?,
         Actor::World => world_action(b, start, game, view)?,
     };
     let (clock_ms, line_end) = clock(b, end)?;
-    // A line longer than FGN reads is the general reader's to report; only
-    // a long setup list can come near it.
+    // A line longer than FGN reads is the general reader's to report.
     if line_end > MAX_LINE_BYTES {
         return None;
     }
-    Some((
-        Event {
-            n: MoveNumber(n),
-            actor,
-            action,
-            clock_ms,
-        },
-        start,
-        line_end,
-    ))
+    events.push(Event {
+        n,
+        actor,
+        action,
+        clock_ms,
+    });
+    Some((start, line_end))
+}
+
+/// Whether the token at `i` is a move: a move token holds a digit and a
+/// keyword none, so a move starts with a capital letter (a piece or units)
+/// or with a file letter and a rank.
+#[inline(always)]
+fn is_move(b: &[u8], i: usize) -> bool {
+    b.get(i).is_some_and(u8::is_ascii_uppercase) || b.get(i + 1).is_some_and(u8::is_ascii_digit)
 }
 
 /// The move number at the start of `b` and the offset past the space after
@@ -97,6 +129,11 @@ fn move_number(b: &[u8]) -> Option<(u32, usize)> {
     Some((n, i + 1))
 }
 
+/// The longest clock this reader takes: twelve digits of seconds, the
+/// point and three of milliseconds ([`crate::types::MAX_CLOCK_SECONDS`]),
+/// with room to spare.
+const MAX_CLOCK_CHARS: usize = 24;
+
 /// What follows the action, which ends at `i`: the line feed, or one space
 /// and a clock `{t=SECONDS}` as [`Clock`]'s `FromStr` reads it and then the
 /// line feed. The clock (if any) and the offset of the line feed, or `None`
@@ -111,7 +148,9 @@ fn clock(b: &[u8], i: usize) -> Option<(Option<Clock>, usize)> {
             // a comment, a second token) makes it the general reader's,
             // which splits the line there.
             let len = rest.iter().position(|&c| !(c.is_ascii_digit() || c == b'.'))?;
-            if rest.get(len..len + 2) != Some(b"}\n") {
+            // A longer clock (leading zeros) is the general reader's, which
+            // keeps every line this reader takes short.
+            if len > MAX_CLOCK_CHARS || rest.get(len..len + 2) != Some(b"}\n") {
                 return None;
             }
             let clock = std::str::from_utf8(&rest[..len]).ok()?.parse::<Clock>().ok()?;
@@ -168,13 +207,11 @@ fn digit_token(b: &[u8], i: usize) -> Option<(u8, usize)> {
 /// A player's action at `i` and the offset past it.
 #[inline(always)]
 fn player_action(b: &[u8], i: usize, game: GameKind) -> Option<(Action, usize)> {
-    let c = *b.get(i)?;
-    // A move token holds a digit and a keyword none: a move starts with a
-    // capital letter (a piece or units) or with a file letter and a rank.
-    let is_move = c.is_ascii_uppercase() || b.get(i + 1).is_some_and(u8::is_ascii_digit);
-    if is_move {
+    if is_move(b, i) {
         return match game {
-            GameKind::SurvivalChess | GameKind::OpenWorldChess => chess_move(b, i, game),
+            GameKind::SurvivalChess | GameKind::OpenWorldChess => {
+                chess_move(b, i, game).map(|(m, end)| (Action::Move(m), end))
+            }
             GameKind::GreatWarChess => unit_move(b, i),
             GameKind::MagicDraughts => draughts_move(b, i),
         };
@@ -391,7 +428,7 @@ fn spell(b: &[u8], i: usize) -> Option<(Action, usize)> {
 /// `e7-e8=Q#`) and the offset past it: a promotion only on a pawn move, a
 /// check marker only in survival-chess, no hidden square.
 #[inline(always)]
-fn chess_move(b: &[u8], mut i: usize, game: GameKind) -> Option<(Action, usize)> {
+fn chess_move(b: &[u8], mut i: usize, game: GameKind) -> Option<(ChessMove, usize)> {
     // A capital letter is the piece, as `letters_then_square` splits a token;
     // a pawn move has none.
     let piece = match *b.get(i)? {
@@ -433,15 +470,15 @@ fn chess_move(b: &[u8], mut i: usize, game: GameKind) -> Option<(Action, usize)>
     if !ends(b, i) {
         return None;
     }
-    let action = Action::Move(ChessMove {
+    let m = ChessMove {
         piece,
         from: Some(from),
         to: Some(to),
         capture,
         promotion,
         check,
-    });
-    Some((action, i))
+    };
+    Some((m, i))
 }
 
 /// A great-war-chess unit move or shot token at `i` (`ICb2-b7`, `Ib2xb3`,

@@ -103,7 +103,7 @@ fn action() -> impl Strategy<Value = Action> {
             .prop_map(|(outcome, reason)| Action::Result { outcome, reason }),
         any::<[u8; 32]>().prop_map(|s| Action::Seed { seed: Seed(s) }),
         prop::collection::vec(any::<u8>(), 1..=64).prop_map(|b| Action::Salt {
-            salt: Salt::new(&b).unwrap()
+            salt: Box::new(Salt::new(&b).unwrap())
         }),
         chess_move().prop_map(Action::Move),
         (

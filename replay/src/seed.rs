@@ -116,7 +116,7 @@ pub fn salt_events(salts: &Salts) -> Vec<fgn_notation::Event> {
             salt.map(|salt| fgn_notation::Event {
                 n: fgn_notation::MoveNumber(0),
                 actor: fgn_notation::Actor::Player(color),
-                action: fgn_notation::Action::Salt { salt },
+                action: fgn_notation::Action::Salt { salt: Box::new(salt) },
                 clock_ms: None,
             })
         })

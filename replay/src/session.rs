@@ -534,7 +534,7 @@ impl<E: Engine> Session<E> {
         match (self.at.phase, event.actor, action) {
             (_, Actor::Player(_), Action::Chat { .. }) => return Ok(self.at.phase),
             (_, Actor::Player(p), Action::Salt { salt }) => {
-                self.salt(p, event.n, *salt)?;
+                self.salt(p, event.n, **salt)?;
                 return Ok(self.at.phase);
             }
             (Phase::Over(_), Actor::World, Action::Seed { seed }) if self.has_seed => {

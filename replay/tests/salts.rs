@@ -221,7 +221,7 @@ fn a_salt_handed_to_a_game_without_randomness_is_refused() {
         n: MoveNumber(0),
         actor: Actor::Player(Color::White),
         action: Action::Salt {
-            salt: "01".parse().unwrap(),
+            salt: Box::new("01".parse().unwrap()),
         },
         clock_ms: None,
     };
@@ -240,7 +240,7 @@ fn a_refused_salt_changes_nothing() {
     let before = (replay.state(), replay.state_hash());
     let second = Event {
         action: Action::Salt {
-            salt: "01".parse().unwrap(),
+            salt: Box::new("01".parse().unwrap()),
         },
         ..game.events[0].clone()
     };
@@ -308,7 +308,7 @@ fn altered(game: &Game, color: Color, digit: usize) -> Option<Game> {
         .events
         .iter()
         .position(|e| e.actor == Actor::Player(color) && matches!(e.action, Action::Salt { .. }))?;
-    let Action::Salt { salt } = game.events[i].action else {
+    let Action::Salt { salt } = &game.events[i].action else {
         unreachable!()
     };
     let mut text = salt.to_string();
@@ -317,7 +317,7 @@ fn altered(game: &Game, color: Color, digit: usize) -> Option<Game> {
     text.replace_range(digit % text.len()..digit % text.len() + 1, other);
     let mut out = game.clone();
     out.events[i].action = Action::Salt {
-        salt: text.parse().unwrap(),
+        salt: Box::new(text.parse().unwrap()),
     };
     Some(out)
 }
