@@ -937,19 +937,13 @@ pub fn validate_with_params(game: &Game, params: Option<&Params>) -> Result<Verd
     Ok(run(replay, game, overridden))
 }
 
-fn run(replay: Replay, game: &Game, overridden: Vec<Overridden>) -> Verdict {
-    run_assuming(replay, game, overridden, true)
-}
-
-/// [`run`], letting the engine assume that the side to move can move
-/// ([`Session::apply_in_log`]) when `assume`.
-fn run_assuming(mut replay: Replay, game: &Game, overridden: Vec<Overridden>, assume: bool) -> Verdict {
+fn run(mut replay: Replay, game: &Game, overridden: Vec<Overridden>) -> Verdict {
     // The game is matched once for the whole log, not once per event, so
     // that each game's loop calls its own session directly. A game whose
     // engine may assume that the side to move can move (and whose log then
     // proves it) keeps its start, in case the assumption fails and the log
     // must be replayed without it.
-    let start = (assume && each_game!(&replay, s => s.engine.may_assume_moves())).then(|| replay.clone());
+    let start = each_game!(&replay, s => s.engine.may_assume_moves()).then(|| replay.clone());
     let stopped = match start {
         Some(start) => match each_game!(&mut replay, s => apply_all_assuming(s, &game.events)) {
             Ok(stopped) => stopped,
@@ -1108,8 +1102,9 @@ mod tests {
     /// bitboard boards that mostly end in mate or stalemate, with markers
     /// changed at random, the result line dropped and a move played after
     /// the end, or an event left out, validation stops at the same event
-    /// with the same error and the same state as a replay that assumes
-    /// nothing; and some of those logs do need the replay from the start.
+    /// with the same error and the same state as `Replay::apply` event by
+    /// event, which assumes nothing; and some of those logs do need the
+    /// replay from the start.
     #[test]
     fn assuming_the_side_to_move_can_move_changes_no_verdict() {
         let mut rng = crate::rng::Rng::new(7);
@@ -1153,14 +1148,24 @@ mod tests {
                     replayed += usize::from(
                         each_game!(&mut probe, s => super::apply_all_assuming(s, &variant.events)).is_err(),
                     );
-                    let assuming = super::run_assuming(start.clone(), variant, Vec::new(), true);
-                    let plain = super::run_assuming(start, variant, Vec::new(), false);
+                    let assuming = super::run(start.clone(), variant, Vec::new());
+                    // What a server applying the events one by one gets.
+                    let mut plain = start;
+                    let stopped = variant
+                        .events
+                        .iter()
+                        .enumerate()
+                        .find_map(|(i, e)| plain.apply(i, e).err().map(|error| (i, error)));
+                    let (applied, error) = match stopped {
+                        Some((i, error)) => (i, Some(error)),
+                        None => (variant.events.len(), plain.finish().err()),
+                    };
                     assert_eq!(
                         (assuming.applied, &assuming.error),
-                        (plain.applied, &plain.error),
+                        (applied, &error),
                         "seed {seed} on {size:?}"
                     );
-                    assert_eq!(assuming.replay.state(), plain.replay.state(), "seed {seed} on {size:?}");
+                    assert_eq!(assuming.replay.state(), plain.state(), "seed {seed} on {size:?}");
                     checked += 1;
                 }
             }
