@@ -1096,6 +1096,33 @@ mod tests {
         assert!(stopped > 0, "no game stopped");
     }
 
+    /// Guards that the validation loop checks its assumption rather than
+    /// replaying the log whenever a move is not played at once: an illegal
+    /// move after a move, where the side to move did have moves, is refused
+    /// on the spot, without starting again (which would give the same
+    /// verdict, twice as slowly).
+    #[test]
+    fn an_illegal_move_after_a_move_is_refused_without_replaying_the_log() {
+        let game = survival_game((8, 8), 3, 60, 0);
+        let j = (1..game.events.len())
+            .find(|&j| {
+                matches!(game.events[j - 1].action, Action::Move(_)) && matches!(game.events[j].action, Action::Move(_))
+            })
+            .expect("two moves in a row");
+        let mut log = game.clone();
+        log.events.truncate(j + 1);
+        if let Action::Move(m) = &mut log.events[j].action {
+            m.piece = if m.piece == PieceKind::King {
+                PieceKind::Queen
+            } else {
+                PieceKind::King
+            };
+        }
+        let mut replay = Replay::new(&log.header).expect("a header");
+        let stopped = each_game!(&mut replay, s => super::apply_all_assuming(s, &log.events));
+        assert!(matches!(stopped, Ok(Some((i, _))) if i == j), "{stopped:?}");
+    }
+
     /// Guards the validation loop's assumption that the side to move has a
     /// legal move when the log's next event is a move
     /// (`Session::apply_in_log`): over random survival-chess games on
