@@ -8,6 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::short::{Ascii, Short};
 use crate::types::{Actor, Clock, Color, Figure, File, MoveNumber, PieceKind, Square, UnitKind, UnitSet};
 
 /// One event: `MOVE-NUMBER ACTOR ACTION [{t=SECONDS}]`.
@@ -59,7 +60,18 @@ pub struct Placement {
 
 impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.figure, self.square)
+        let mut text = Short::new();
+        self.push_to(&mut text);
+        f.write_str(text.as_str())
+    }
+}
+
+impl Placement {
+    /// Appends the placement as [`Display`](fmt::Display) writes it (at most
+    /// 4 bytes).
+    fn push_to(&self, text: &mut impl Ascii) {
+        text.push_ascii(self.figure.char() as u8);
+        text.push_square(self.square);
     }
 }
 
@@ -96,29 +108,39 @@ pub struct ChessMove {
 
 impl fmt::Display for ChessMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // A pawn's letter is written only where a square is hidden, so that a
-        // view still names the piece that was seen.
-        if self.piece != PieceKind::Pawn || self.from.is_none() || self.to.is_none() {
-            write!(f, "{}", self.piece)?;
-        }
-        write_opt_square(f, self.from)?;
-        f.write_str(if self.capture { "x" } else { "-" })?;
-        write_opt_square(f, self.to)?;
-        if let Some(p) = self.promotion {
-            write!(f, "={p}")?;
-        }
-        match self.check {
-            Some(Check::Check) => f.write_str("+"),
-            Some(Check::Mate) => f.write_str("#"),
-            None => Ok(()),
-        }
+        let mut text = Short::new();
+        self.push_to(&mut text);
+        f.write_str(text.as_str())
     }
 }
 
-fn write_opt_square(f: &mut fmt::Formatter<'_>, sq: Option<Square>) -> fmt::Result {
-    match sq {
-        Some(sq) => write!(f, "{sq}"),
-        None => f.write_str("?"),
+impl ChessMove {
+    /// Appends the move as [`Display`](fmt::Display) writes it (at most 12
+    /// bytes).
+    fn push_to(&self, text: &mut impl Ascii) {
+        // A pawn's letter is written only where a square is hidden, so that a
+        // view still names the piece that was seen.
+        if self.piece != PieceKind::Pawn || self.from.is_none() || self.to.is_none() {
+            text.push_ascii(self.piece.char() as u8);
+        }
+        fn square(text: &mut impl Ascii, sq: Option<Square>) {
+            match sq {
+                Some(sq) => text.push_square(sq),
+                None => text.push_ascii(b'?'),
+            }
+        }
+        square(text, self.from);
+        text.push_ascii(if self.capture { b'x' } else { b'-' });
+        square(text, self.to);
+        if let Some(p) = self.promotion {
+            text.push_ascii(b'=');
+            text.push_ascii(p.char() as u8);
+        }
+        match self.check {
+            Some(Check::Check) => text.push_ascii(b'+'),
+            Some(Check::Mate) => text.push_ascii(b'#'),
+            None => {}
+        }
     }
 }
 
@@ -873,10 +895,64 @@ pub fn write_quoted(f: &mut impl fmt::Write, text: &str) -> fmt::Result {
 
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(line) = self.short_line() {
+            return f.write_str(line.as_str());
+        }
         write!(f, "{} {} {}", self.n, self.actor, self.action)?;
         if let Some(c) = self.clock_ms {
             write!(f, " {{t={c}}}")?;
         }
         Ok(())
+    }
+}
+
+impl Event {
+    /// Appends the event's line as [`Display`](fmt::Display) writes it,
+    /// without its line end: what `fmt`, the canonical text and the log
+    /// hash write for every event.
+    pub fn write_line(&self, out: &mut String) {
+        self.write_line_to(out);
+    }
+
+    /// [`Event::write_line`] to any sink of text.
+    pub(crate) fn write_line_to(&self, out: &mut (impl Ascii + fmt::Write)) {
+        if !self.push_short_line(out) {
+            let _ = write!(out, "{self}");
+        }
+    }
+
+    /// The lines most logs are made of, built whole on the stack: a
+    /// player's chess move, and a placement of one to four pieces, without
+    /// a clock (at most 10 + 3 + 19 bytes); `None` for the rest.
+    fn short_line(&self) -> Option<Short> {
+        let mut text = Short::new();
+        self.push_short_line(&mut text).then_some(text)
+    }
+
+    /// Pushes the line of an event that [`Event::short_line`] builds and
+    /// says whether it was one; for any other event it pushes nothing.
+    fn push_short_line(&self, text: &mut impl Ascii) -> bool {
+        let (Actor::Player(side), None) = (self.actor, self.clock_ms) else {
+            return false;
+        };
+        let placements = match &self.action {
+            Action::Move(_) => &[][..],
+            Action::Place { placements } if placements.len() <= 4 => placements,
+            _ => return false,
+        };
+        text.push_u32(self.n.0);
+        text.push_ascii(b' ');
+        text.push_ascii(side.char() as u8);
+        text.push_ascii(b' ');
+        if let Action::Move(m) = &self.action {
+            m.push_to(text);
+        } else {
+            text.push_bytes(b"place");
+            for p in placements {
+                text.push_ascii(b' ');
+                p.push_to(text);
+            }
+        }
+        true
     }
 }

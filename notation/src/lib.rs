@@ -71,6 +71,7 @@ pub mod header;
 pub mod json;
 pub mod parse;
 mod quick;
+mod short;
 pub mod types;
 
 pub use action::{

@@ -87,7 +87,7 @@ impl File {
 
 impl fmt::Display for File {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.char())
+        f.write_str(self.char().encode_utf8(&mut [0; 4]))
     }
 }
 
@@ -181,7 +181,9 @@ impl PartialOrd for Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file) as char, self.rank + 1)
+        let mut text = crate::short::Short::new();
+        crate::short::Ascii::push_square(&mut text, *self);
+        f.write_str(text.as_str())
     }
 }
 
@@ -194,7 +196,22 @@ impl FromStr for Square {
         }
     }
 }
-serde_via_str!(Square);
+impl Serialize for Square {
+    /// The FGN spelling, built whole and written as one string (see
+    /// `serde_via_str!`, which the other values use).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut text = crate::short::Short::new();
+        crate::short::Ascii::push_square(&mut text, *self);
+        s.serialize_str(text.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Square {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
 
 /// One value per side, indexed by [`Color`]: `counts[Color::White]`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -297,7 +314,7 @@ impl Color {
 
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.char())
+        f.write_str(self.char().encode_utf8(&mut [0; 4]))
     }
 }
 
@@ -510,7 +527,7 @@ impl PieceKind {
 
 impl fmt::Display for PieceKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.char())
+        f.write_str(self.char().encode_utf8(&mut [0; 4]))
     }
 }
 
@@ -576,7 +593,7 @@ impl UnitKind {
 
 impl fmt::Display for UnitKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.char())
+        f.write_str(self.char().encode_utf8(&mut [0; 4]))
     }
 }
 
@@ -673,7 +690,7 @@ impl Figure {
 
 impl fmt::Display for Figure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.char())
+        f.write_str(self.char().encode_utf8(&mut [0; 4]))
     }
 }
 

@@ -1,0 +1,121 @@
+//! Short spellings built without the formatting machinery: a square, a
+//! chess move, a whole move line. Printing them piece by piece through
+//! `write!` cost `fmt`, `hash` and `json` most of their time per event
+//! (each piece a trip through `core::fmt`, and for JSON each piece escaped
+//! on its own). They are pushed byte by byte into an [`Ascii`] sink
+//! instead: a [`String`] being written, or a [`Short`] on the stack that is
+//! then handed on as one `&str`.
+
+use crate::types::Square;
+
+/// Where ASCII spellings are pushed.
+pub(crate) trait Ascii {
+    /// Appends one ASCII byte.
+    fn push_ascii(&mut self, byte: u8);
+
+    /// Appends ASCII bytes.
+    fn push_bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.push_ascii(b);
+        }
+    }
+
+    /// Appends a number in decimal, without leading zeros.
+    fn push_u32(&mut self, mut n: u32) {
+        let mut digits = [0u8; 10];
+        let mut count = 0;
+        loop {
+            digits[count] = b'0' + (n % 10) as u8;
+            count += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in digits[..count].iter().rev() {
+            self.push_ascii(d);
+        }
+    }
+
+    /// Appends a square as FGN spells it: its file letter and 1-based rank.
+    fn push_square(&mut self, square: Square) {
+        self.push_ascii(b'a' + square.file_index());
+        let rank = square.rank_index() + 1;
+        if rank >= 10 {
+            self.push_ascii(b'0' + rank / 10);
+        }
+        self.push_ascii(b'0' + rank % 10);
+    }
+}
+
+impl Ascii for String {
+    fn push_ascii(&mut self, byte: u8) {
+        debug_assert!(byte.is_ascii());
+        self.push(char::from(byte));
+    }
+}
+
+/// ASCII text of at most [`Short::CAPACITY`] bytes on the stack. Every
+/// caller writes a bounded spelling far below it (the longest, a move
+/// line, is under 40 bytes); a byte past the capacity is dropped rather
+/// than panicking, and a debug build asserts that it never happens.
+pub(crate) struct Short {
+    bytes: [u8; Short::CAPACITY],
+    len: usize,
+}
+
+impl Short {
+    pub(crate) const CAPACITY: usize = 64;
+
+    pub(crate) const fn new() -> Short {
+        Short {
+            bytes: [0; Short::CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// The text so far.
+    pub(crate) fn as_str(&self) -> &str {
+        // Only ASCII bytes are ever pushed, so this never fails.
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl Ascii for Short {
+    fn push_ascii(&mut self, byte: u8) {
+        debug_assert!(byte.is_ascii() && self.len < Short::CAPACITY);
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = byte;
+            self.len += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_written_without_leading_zeros() {
+        for n in [0, 7, 10, 99, 100, 4_294_967_295] {
+            let mut s = Short::new();
+            s.push_u32(n);
+            assert_eq!(s.as_str(), n.to_string());
+            let mut text = String::from("x");
+            text.push_u32(n);
+            assert_eq!(text, format!("x{n}"));
+        }
+    }
+
+    #[test]
+    fn squares_are_written_as_every_board_spells_them() {
+        for file in 0..crate::types::MAX_BOARD_DIM {
+            for rank in 0..crate::types::MAX_BOARD_DIM {
+                let sq = Square::new(file, rank).unwrap();
+                let mut s = Short::new();
+                s.push_square(sq);
+                assert_eq!(s.as_str(), format!("{}{}", (b'a' + file) as char, rank + 1));
+            }
+        }
+    }
+}
