@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use fgn_notation::json::{document, from_json};
-use fgn_notation::{parse, Parsed};
+use fgn_notation::json::{from_json, JsonDocument};
+use fgn_notation::{parse, Document, Parsed};
 
 use crate::inputs::{collect, Input};
 use crate::report::{Reporter, Status};
@@ -53,8 +53,8 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
             return;
         }
         for (input, _, p) in parsed {
-            if let Some(text) = formatted(&input, p, write, rep) {
-                crate::out::print(&text);
+            if let Some(doc) = completed(&input, p, write, rep) {
+                crate::out::print(&doc.formatted());
             }
         }
         return;
@@ -64,12 +64,13 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
         paths,
         rep,
         |log, rep| {
-            let Some(text) = formatted(&log.input, log.parsed, write, rep) else {
+            let Some(doc) = completed(&log.input, log.parsed, write, rep) else {
                 return false;
             };
-            if text.as_bytes() == log.bytes.as_slice() {
+            if doc.is_formatted(&log.bytes) {
                 return false;
             }
+            let text = doc.formatted();
             match &log.input {
                 _ if check => {
                     rep.invalid(&log.name, "not in canonical form (run `fgn fmt --write` on it)");
@@ -112,11 +113,12 @@ fn unified_diff(name: &str, old: &[u8], new: &str) -> String {
     text
 }
 
-/// The canonical text of a log, or `None` (reported) when it has syntax
+/// A log completed to its canonical markers, ready for
+/// [`Document::formatted`], or `None` (reported) when it has syntax
 /// errors or a torn last line: formatting a torn file would drop its last
 /// line, so fmt refuses it in every mode; the warning already says where
 /// the line is.
-fn formatted(input: &Input, p: Parsed, write: bool, rep: &mut Reporter) -> Option<String> {
+fn completed(input: &Input, p: Parsed, write: bool, rep: &mut Reporter) -> Option<Document> {
     if !p.is_ok() || p.is_torn() {
         if p.is_ok() {
             rep.invalid(&input.name(), "not formatted: the last line is torn (no line end)");
@@ -128,8 +130,8 @@ fn formatted(input: &Input, p: Parsed, write: bool, rep: &mut Reporter) -> Optio
     // Canonical text writes the markers the rules derive (`=Q`, `+`, `#`),
     // so a log whose game has an engine is completed before printing.
     let mut document = p.document;
-    document.game = fgn_replay::complete_markers(&document.game);
-    Some(document.formatted())
+    fgn_replay::complete_markers_in_place(&mut document.game);
+    Some(document)
 }
 
 /// Rewrites a log in place, safely: the new text goes to a sibling file
@@ -205,13 +207,14 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
                 return None;
             }
             let summary = fgn_replay::summary::summarize(&log.parsed);
-            let summary = serde_json::to_value(summary).expect("a summary always serializes");
-            let doc = document(&log.parsed.document.game, file_name(&log.input).as_deref(), summary);
-            Some(if ndjson {
-                doc.to_string()
+            let file = file_name(&log.input);
+            let doc = JsonDocument::new(&log.parsed.document.game, file.as_deref(), Some(&summary));
+            let text = if ndjson {
+                serde_json::to_string(&doc)
             } else {
-                serde_json::to_string_pretty(&doc).expect("a game always serializes")
-            })
+                serde_json::to_string_pretty(&doc)
+            };
+            Some(text.expect("a game and its summary always serialize"))
         },
         |text, _| {
             let Some(text) = text else { return };

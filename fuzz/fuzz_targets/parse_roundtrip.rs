@@ -1,5 +1,6 @@
 //! Any bytes: parsing never panics; what parses cleanly prints and parses
-//! back to the same game and the same text (formatting is a fixed point).
+//! back to the same game and the same text (formatting is a fixed point),
+//! and `is_formatted` says whether the input is that text.
 #![no_main]
 
 use fgn_notation::parse;
@@ -12,6 +13,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let text = parsed.document.formatted();
+    // `fmt --check` compares without writing the text: the same answer.
+    assert_eq!(parsed.document.is_formatted(data), data == text.as_bytes(), "{text}");
+    assert!(parsed.document.is_formatted(text.as_bytes()));
     let again = parse(text.as_bytes());
     assert!(again.diagnostics.is_empty(), "{text}\n{:?}", again.diagnostics);
     assert_eq!(again.document.game, parsed.document.game, "{text}");

@@ -1,7 +1,9 @@
 //! A parsed log: the game (header and events) plus what only formatting
 //! needs (comments and line numbers).
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+
+use crate::short::Ascii;
 
 use crate::action::Event;
 use crate::header::Header;
@@ -36,7 +38,8 @@ impl Game {
         }
         out.push('\n');
         for event in &self.events {
-            let _ = writeln!(out, "{event}");
+            event.write_line(&mut out);
+            out.push('\n');
         }
         out
     }
@@ -87,42 +90,120 @@ impl Document {
     /// after one space. Formatting twice changes nothing.
     pub fn formatted(&self) -> String {
         let mut out = String::new();
+        self.write_formatted(&mut out);
+        out
+    }
+
+    /// Whether `text` is exactly [`Document::formatted`]'s text, found
+    /// without writing it: what `fgn fmt --check` asks of every file, where
+    /// writing the text only to compare it cost as much as reading the file.
+    pub fn is_formatted(&self, text: &[u8]) -> bool {
+        let mut matcher = Matcher { rest: text, same: true };
+        self.write_formatted(&mut matcher);
+        matcher.same && matcher.rest.is_empty()
+    }
+
+    /// Writes [`Document::formatted`]'s text to `out`: the one place that
+    /// says what it is, for both the text and the comparison with it.
+    fn write_formatted<W: Ascii + fmt::Write>(&self, out: &mut W) {
         let mut comments = self.comments.iter().peekable();
-        let mut take = |out: &mut String, anchor: Anchor, own_line: bool| {
+        let mut take = |out: &mut W, anchor: Anchor, own_line: bool| {
             while let Some(c) = comments.next_if(|c| c.anchor == anchor) {
-                if own_line {
-                    out.push_str(&comment_text(&c.text));
-                    out.push('\n');
-                } else {
+                if !own_line {
                     // An end-of-line comment goes before the line end that
                     // the caller has not written yet.
-                    out.push(' ');
-                    out.push_str(&comment_text(&c.text));
+                    out.push_ascii(b' ');
+                }
+                out.push_ascii(b';');
+                if !c.text.is_empty() {
+                    out.push_ascii(b' ');
+                    let _ = out.write_str(&c.text);
+                }
+                if own_line {
+                    out.push_ascii(b'\n');
                 }
             }
         };
         for (i, tag) in self.game.header.tags.iter().enumerate() {
-            take(&mut out, Anchor::BeforeTag(i), true);
+            take(out, Anchor::BeforeTag(i), true);
             let _ = write!(out, "{tag}");
-            take(&mut out, Anchor::OnTag(i), false);
-            out.push('\n');
+            take(out, Anchor::OnTag(i), false);
+            out.push_ascii(b'\n');
         }
-        out.push('\n');
+        out.push_ascii(b'\n');
         for (i, event) in self.game.events.iter().enumerate() {
-            take(&mut out, Anchor::BeforeEvent(i), true);
-            let _ = write!(out, "{event}");
-            take(&mut out, Anchor::OnEvent(i), false);
-            out.push('\n');
+            take(out, Anchor::BeforeEvent(i), true);
+            event.write_line_to(out);
+            take(out, Anchor::OnEvent(i), false);
+            out.push_ascii(b'\n');
         }
-        take(&mut out, Anchor::End, true);
-        out
+        take(out, Anchor::End, true);
     }
 }
 
-fn comment_text(text: &str) -> String {
-    if text.is_empty() {
-        ";".to_string()
-    } else {
-        format!("; {text}")
+/// A sink that compares what is written with a text instead of keeping it.
+struct Matcher<'a> {
+    /// The text not yet matched.
+    rest: &'a [u8],
+    /// Whether everything written so far matched.
+    same: bool,
+}
+
+impl Matcher<'_> {
+    fn matches(&mut self, bytes: &[u8]) {
+        match self.rest.strip_prefix(bytes) {
+            Some(rest) if self.same => self.rest = rest,
+            _ => self.same = false,
+        }
+    }
+}
+
+impl Ascii for Matcher<'_> {
+    fn push_ascii(&mut self, byte: u8) {
+        match self.rest.split_first() {
+            Some((&first, rest)) if first == byte && self.same => self.rest = rest,
+            _ => self.same = false,
+        }
+    }
+}
+
+impl fmt::Write for Matcher<'_> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.matches(text.as_bytes());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse;
+
+    /// A log with every kind of line `formatted` writes: comments before
+    /// and on tags and events and at the end, an empty comment, a quoted
+    /// chat, clocks, a placement, a move and a line of another game.
+    const LOG: &str = "; a game\n[Game \"survival-chess\"]\n[Rules \"1.0\"] ; on a tag\n[Board \"8x8\"]\n[White \"A \\\"quoted\\\" name\"]\n\n\
+        0 w place Ke1 Qd1 ;\n0 b place Ke8 {t=1.5}\n; before an event\n0 w ready\n0 b ready\n1 w Qd1-d7+ {t=12}\n1 b chat \"hi; there\"\n1 b Ke8xd7 ; takes\n; the end\n";
+
+    #[test]
+    fn the_formatted_text_is_formatted_and_every_other_text_is_not() {
+        let doc = parse(LOG.as_bytes()).document;
+        let text = doc.formatted();
+        assert_eq!(text, LOG, "the log is canonical to begin with");
+        assert!(doc.is_formatted(text.as_bytes()));
+        let bytes = text.as_bytes();
+        for at in 0..bytes.len() {
+            let mut changed = bytes.to_vec();
+            changed[at] = if bytes[at] == b'x' { b'y' } else { b'x' };
+            assert!(!doc.is_formatted(&changed), "byte {at} changed");
+            let mut dropped = bytes.to_vec();
+            dropped.remove(at);
+            assert!(!doc.is_formatted(&dropped), "byte {at} dropped");
+            let mut added = bytes.to_vec();
+            added.insert(at, b' ');
+            assert!(!doc.is_formatted(&added), "a space added at {at}");
+        }
+        assert!(!doc.is_formatted(&bytes[..bytes.len() - 1]));
+        assert!(!doc.is_formatted(format!("{text}\n").as_bytes()));
+        assert!(!doc.is_formatted(b""));
     }
 }

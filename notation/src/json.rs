@@ -16,7 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::Event;
+use crate::action::{Action, Event};
 use crate::document::Game;
 use crate::header::{Header, Tag};
 use crate::parse::parse;
@@ -60,11 +60,7 @@ impl From<&Game> for JsonGame {
 
 /// The JSON value of a game, in the current version's spelling.
 pub fn to_json(game: &Game) -> serde_json::Value {
-    let mut value = serde_json::to_value(JsonGame::from(game)).expect("a game always serializes");
-    for action in actions(&mut value) {
-        flatten_seen_piece(action);
-    }
-    value
+    serde_json::to_value(JsonDocument::<()>::new(game, None, None)).expect("a game always serializes")
 }
 
 /// A game's document as `fgn json` writes it: [`to_json`] followed by the
@@ -72,14 +68,92 @@ pub fn to_json(game: &Game) -> serde_json::Value {
 /// (docs/json.md §12), which the notation does not compute and takes as
 /// a value.
 pub fn document(game: &Game, file: Option<&str>, summary: serde_json::Value) -> serde_json::Value {
-    let mut value = to_json(game);
-    if let Some(obj) = value.as_object_mut() {
-        if let Some(file) = file {
-            obj.insert("file".into(), file.into());
-        }
-        obj.insert("summary".into(), summary);
+    serde_json::to_value(JsonDocument::new(game, file, Some(&summary))).expect("a game always serializes")
+}
+
+/// A game's document, serialized as it is written: the same JSON as
+/// [`document`] (or [`to_json`] without a summary), streamed to a writer
+/// with `serde_json::to_writer` without building a [`serde_json::Value`]
+/// first, which cost `fgn json` most of its time (a map and its key
+/// strings for every event). Both functions above are this serialized
+/// into a value, so the two forms cannot drift apart.
+#[derive(Clone, Copy, Debug)]
+pub struct JsonDocument<'a, S> {
+    game: &'a Game,
+    file: Option<&'a str>,
+    summary: Option<&'a S>,
+}
+
+impl<'a, S: Serialize> JsonDocument<'a, S> {
+    /// The document of `game`, with `file` and `summary` after its events
+    /// when they are given.
+    pub fn new(game: &'a Game, file: Option<&'a str>, summary: Option<&'a S>) -> Self {
+        JsonDocument { game, file, summary }
     }
-    value
+}
+
+impl<S: Serialize> Serialize for JsonDocument<'_, S> {
+    fn serialize<Z: serde::Serializer>(&self, z: Z) -> Result<Z::Ok, Z::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = z.serialize_map(None)?;
+        map.serialize_entry("format", FORMAT)?;
+        map.serialize_entry("version", &VERSION)?;
+        map.serialize_entry("header", &JsonHeader(&self.game.header))?;
+        map.serialize_entry("events", &JsonEvents(&self.game.events))?;
+        if let Some(file) = self.file {
+            map.serialize_entry("file", file)?;
+        }
+        if let Some(summary) = self.summary {
+            map.serialize_entry("summary", summary)?;
+        }
+        map.end()
+    }
+}
+
+/// The tags as one object of strings. A JSON object holds a name once:
+/// a name that a game built in code repeats keeps its first place and its
+/// last value, as inserting into a map does.
+struct JsonHeader<'a>(&'a Header);
+
+impl Serialize for JsonHeader<'_> {
+    fn serialize<Z: serde::Serializer>(&self, z: Z) -> Result<Z::Ok, Z::Error> {
+        use serde::ser::SerializeMap;
+        let tags = &self.0.tags;
+        let mut map = z.serialize_map(None)?;
+        for (i, tag) in tags.iter().enumerate() {
+            if tags[..i].iter().any(|t| t.name == tag.name) {
+                continue;
+            }
+            let last = tags[i..].iter().rev().find(|t| t.name == tag.name).unwrap_or(tag);
+            map.serialize_entry(&tag.name, &last.value)?;
+        }
+        map.end()
+    }
+}
+
+/// The events, each in the current version's spelling.
+struct JsonEvents<'a>(&'a [Event]);
+
+impl Serialize for JsonEvents<'_> {
+    fn serialize<Z: serde::Serializer>(&self, z: Z) -> Result<Z::Ok, Z::Error> {
+        use serde::ser::{Error as _, SerializeSeq};
+        let mut seq = z.serialize_seq(Some(self.0.len()))?;
+        for event in self.0 {
+            if matches!(event.action, Action::See { .. }) {
+                // Only `see` differs from the typed events' serde shape
+                // (version 1's), and only views hold it: it goes through a
+                // value, where its fields are moved.
+                let mut value = serde_json::to_value(event).map_err(Z::Error::custom)?;
+                if let Some(action) = value.get_mut("action").and_then(|a| a.as_object_mut()) {
+                    flatten_seen_piece(action);
+                }
+                seq.serialize_element(&value)?;
+            } else {
+                seq.serialize_element(event)?;
+            }
+        }
+        seq.end()
+    }
 }
 
 /// The action objects of a document's events.

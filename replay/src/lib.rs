@@ -821,68 +821,105 @@ impl Replay {
 /// back unchanged.
 pub fn complete_markers(game: &Game) -> Game {
     let mut out = game.clone();
-    let Ok(mut replay) = Replay::new(&game.header) else {
-        return out;
-    };
-    for (i, event) in game.events.iter().enumerate() {
-        if let Replay::Survival(s) = &mut replay {
-            // A survival-chess move is played once, as written (a marker it
-            // lacks is no lie, one it has must be true), and written with the
-            // markers the position after it shows; a refused move is written
-            // as `canonical` writes it before the replay stops.
-            match complete_survival_move(s, i, event) {
-                Some(Ok(full)) => {
-                    out.events[i] = full;
-                    continue;
-                }
-                Some(Err(())) => {
-                    if let Some(full) = replay.canonical(event) {
-                        out.events[i] = full;
-                    }
-                    break;
-                }
-                None => {}
-            }
-        }
-        if let Some(full) = replay.canonical(event) {
-            out.events[i] = full;
-        }
-        if replay.apply(i, &out.events[i]).is_err() {
-            break;
-        }
-    }
+    complete_markers_in_place(&mut out);
     out
 }
 
-/// A player's survival-chess move applied once and written canonically:
-/// `None` for any other event, `Some(Err(()))` when the move is refused.
-/// The same as asking [`Replay::canonical`] and applying its answer, which
-/// plays the move twice: the move as written applies exactly when the
-/// canonical one does (both refuse a false marker, and a missing one is no
-/// fault), and the check marker is read from the position after it (the
-/// side to move in check; mated when the game is then decided by mate).
-fn complete_survival_move(s: &mut Session<survival::Survival>, i: usize, event: &Event) -> Option<Result<Event, ()>> {
-    let (fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) = (&event.action, event.actor) else {
-        return None;
+/// [`complete_markers`] of a game one owns, without copying it: what `fgn
+/// fmt` does to each log it reads.
+pub fn complete_markers_in_place(game: &mut Game) {
+    let Ok(mut replay) = Replay::new(&game.header) else {
+        return;
     };
-    if s.apply(i, event).is_err() {
-        return Some(Err(()));
+    if let Replay::Survival(s) = &mut replay {
+        // As in `run`: the log's next move proves that the side to move
+        // has one, so the search for one is skipped; where that proves
+        // wrong, the log is completed again from its start without it.
+        // The moves are written only once a pass has ended, since the
+        // second pass needs them as the log has them.
+        let mut written = Vec::new();
+        let done = s.engine.may_assume_moves() && {
+            let mut assuming = s.clone();
+            complete_survival(&mut assuming, &game.events, &mut written, true).is_ok()
+        };
+        if !done {
+            written.clear();
+            let _ = complete_survival(s, &game.events, &mut written, false);
+        }
+        for (i, m) in written {
+            game.events[i].action = fgn_notation::Action::Move(m);
+        }
+        return;
     }
-    let mated = matches!(s.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate);
-    let check = match (s.engine.in_check(), mated) {
-        (false, _) => None,
-        (true, false) => Some(fgn_notation::Check::Check),
-        (true, true) => Some(fgn_notation::Check::Mate),
-    };
-    // Both squares are there: a full log's move without them is refused.
-    let full = s
-        .engine
-        .written(side, m, check)
-        .unwrap_or(fgn_notation::ChessMove { check, ..*m });
-    Some(Ok(Event {
-        action: fgn_notation::Action::Move(full),
-        ..event.clone()
-    }))
+    for i in 0..game.events.len() {
+        if let Some(full) = replay.canonical(&game.events[i]) {
+            game.events[i] = full;
+        }
+        if replay.apply(i, &game.events[i]).is_err() {
+            break;
+        }
+    }
+}
+
+/// The moves [`complete_markers`] writes in a survival-chess log, pushed
+/// onto `written` with their places where they differ from the log's. A
+/// move is played once, as written (a marker it lacks is no lie, one it
+/// has must be true), and written with the markers the position after it
+/// shows; a refused move is written as [`Replay::canonical`] writes it
+/// before the completion stops. With `assume`, a move the log follows with
+/// a move skips the search for the opponent's moves
+/// ([`Session::apply_in_log`]); `Err` when that proved wrong, and `written`
+/// is then half done.
+fn complete_survival(
+    s: &mut Session<survival::Survival>,
+    events: &[Event],
+    written: &mut Vec<(usize, fgn_notation::ChessMove)>,
+    assume: bool,
+) -> Result<(), ()> {
+    for (i, event) in events.iter().enumerate() {
+        let reply_next = assume
+            && events
+                .get(i + 1)
+                .is_some_and(|e| matches!((e.actor, &e.action), (Actor::Player(_), Action::Move(_))));
+        let applied = match s.apply_in_log(i, event, reply_next) {
+            Ok(()) => true,
+            Err(LogStop::Refused(_)) => false,
+            Err(LogStop::Replay) => return Err(()),
+        };
+        let (fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) = (&event.action, event.actor) else {
+            if !applied {
+                break;
+            }
+            continue;
+        };
+        let full = if applied {
+            // The check marker is read from the position after the move:
+            // the side to move in check, mated when the game is then
+            // decided by mate (never so under the assumption, which the
+            // next move proves).
+            let mated = matches!(s.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate);
+            let check = match (s.engine.in_check(), mated) {
+                (false, _) => None,
+                (true, false) => Some(fgn_notation::Check::Check),
+                (true, true) => Some(fgn_notation::Check::Mate),
+            };
+            // Both squares are there: a full log's move without them is refused.
+            Some(
+                s.engine
+                    .written(side, m, check)
+                    .unwrap_or(fgn_notation::ChessMove { check, ..*m }),
+            )
+        } else {
+            s.engine.canonical_move(side, m)
+        };
+        if let Some(full) = full.filter(|full| full != m) {
+            written.push((i, full));
+        }
+        if !applied {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// The outcome of replaying a whole log.
@@ -1133,7 +1170,7 @@ mod tests {
     /// event, which assumes nothing; and some of those logs do need the
     /// replay from the start.
     #[test]
-    fn assuming_the_side_to_move_can_move_changes_no_verdict() {
+    fn assuming_the_side_to_move_can_move_changes_no_verdict_nor_completion() {
         let mut rng = crate::rng::Rng::new(7);
         let (mut replayed, mut checked) = (0, 0);
         for (i, size) in [(8, 8), (6, 6)].into_iter().enumerate() {
@@ -1159,7 +1196,17 @@ mod tests {
                         let mut after_end = game.clone();
                         after_end.events.truncate(last + 1);
                         after_end.events.push(game.events[again].clone());
-                        variants.push(after_end);
+                        variants.push(after_end.clone());
+                        // The same with the last move's marker left out or
+                        // written `+`: on a mate, the move after it is what
+                        // shows that the assumption was wrong.
+                        for marker in [None, Some(Check::Check)] {
+                            let mut unmarked = after_end.clone();
+                            if let Action::Move(m) = &mut unmarked.events[last].action {
+                                m.check = marker;
+                            }
+                            variants.push(unmarked);
+                        }
                     }
                 }
                 for _ in 0..4 {
@@ -1193,6 +1240,22 @@ mod tests {
                         "seed {seed} on {size:?}"
                     );
                     assert_eq!(assuming.replay.state(), plain.state(), "seed {seed} on {size:?}");
+                    // The completion `fmt` and the log hash use, against each
+                    // move's canonical spelling asked of a plain replay
+                    // before the move as written is applied.
+                    let mut reference = variant.clone();
+                    let mut r = Replay::new(&variant.header).expect("a header");
+                    for (i, e) in variant.events.iter().enumerate() {
+                        let full = r.canonical(e);
+                        let applied = r.apply(i, e).is_ok();
+                        if let Some(full) = full {
+                            reference.events[i] = full;
+                        }
+                        if !applied {
+                            break;
+                        }
+                    }
+                    assert_eq!(complete_markers(variant), reference, "seed {seed} on {size:?}");
                     checked += 1;
                 }
             }

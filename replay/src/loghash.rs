@@ -50,7 +50,13 @@ pub fn header_value(game: &Game) -> Digest {
 /// One step of the chain: derive_key over the previous value's 32 bytes
 /// followed by the event's canonical line and its line end.
 pub fn fold(previous: Digest, line: &str) -> Digest {
-    let mut hasher = blake3::Hasher::new_derive_key(EVENT_CONTEXT);
+    // Deriving the context's key is a compression of its own, as much as
+    // hashing a whole move line; it is done once and the keyed hasher is
+    // copied for each event.
+    static KEYED: std::sync::OnceLock<blake3::Hasher> = std::sync::OnceLock::new();
+    let mut hasher = KEYED
+        .get_or_init(|| blake3::Hasher::new_derive_key(EVENT_CONTEXT))
+        .clone();
     hasher.update(&previous.0);
     hasher.update(line.as_bytes());
     hasher.update(b"\n");
@@ -77,11 +83,14 @@ pub fn chain(game: &Game) -> Chain {
     let canonical = crate::complete_markers(game);
     let header = header_value(&canonical);
     let mut value = header;
+    let mut line = String::new();
     let events = canonical
         .events
         .iter()
         .map(|e| {
-            value = fold(value, &e.to_string());
+            line.clear();
+            e.write_line(&mut line);
+            value = fold(value, &line);
             value
         })
         .collect();

@@ -4,9 +4,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use fgn_notation::json::JsonGame;
+use fgn_notation::json::JsonDocument;
 use fgn_notation::{parse, Color, Game};
-use fgn_replay::{complete_markers, loghash, validate, view, Replay};
+use fgn_replay::summary::summarize;
+use fgn_replay::{complete_markers_in_place, loghash, validate, view, Replay};
 
 use crate::best_of;
 use crate::corpora::Corpus;
@@ -52,23 +53,25 @@ impl Stage {
 
     /// Runs the stage over one log; `false` when the stage refuses it
     /// (a view of a game that has none, say), so it is left out.
-    fn run(self, text: &str, parsed: &Game, out: &mut Vec<u8>) -> bool {
+    fn run(self, text: &str, game: &Game, out: &mut Vec<u8>) -> bool {
         if self == Stage::Replay {
-            return validate(parsed).is_ok_and(|v| black_box(v.error).is_none());
+            return validate(game).is_ok_and(|v| black_box(v.error).is_none());
         }
-        let doc = parse(text.as_bytes()).document;
+        let parsed = parse(text.as_bytes());
         match self {
-            Stage::Parse => black_box(doc.game.events.len()) > 0,
-            Stage::Validate | Stage::Replay => validate(&doc.game).is_ok_and(|v| black_box(v.error).is_none()),
+            Stage::Parse => black_box(parsed.document.game.events.len()) > 0,
+            Stage::Validate | Stage::Replay => {
+                validate(&parsed.document.game).is_ok_and(|v| black_box(v.error).is_none())
+            }
             Stage::LogHash => {
-                black_box(loghash::chain(&doc.game).log_hash());
+                black_box(loghash::chain(&parsed.document.game).log_hash());
                 true
             }
             Stage::StateHashes => {
-                let Ok(mut replay) = Replay::new(&doc.game.header) else {
+                let Ok(mut replay) = Replay::new(&parsed.document.game.header) else {
                     return false;
                 };
-                for (i, event) in doc.game.events.iter().enumerate() {
+                for (i, event) in parsed.document.game.events.iter().enumerate() {
                     if replay.apply(i, event).is_err() {
                         return false;
                     }
@@ -76,19 +79,26 @@ impl Stage {
                 }
                 true
             }
-            Stage::View => view(&doc.game, Color::White).is_ok_and(|v| !black_box(v.canonical_text()).is_empty()),
+            Stage::View => {
+                view(&parsed.document.game, Color::White).is_ok_and(|v| !black_box(v.canonical_text()).is_empty())
+            }
             Stage::Json => {
-                // As `fgn json --ndjson` writes it: one line per game.
+                // As `fgn json --ndjson` writes it: one line per game, with
+                // the game's summary (which validates it and hashes its log).
+                let summary = summarize(&parsed);
                 out.clear();
-                serde_json::to_writer(&mut *out, &JsonGame::from(&doc.game)).is_ok()
+                serde_json::to_writer(
+                    &mut *out,
+                    &JsonDocument::new(&parsed.document.game, None, Some(&summary)),
+                )
+                .is_ok()
             }
             Stage::FmtCheck => {
-                // Whether the log is canonical does not matter here: the
-                // work is the same either way.
-                let mut doc = doc;
-                doc.game = complete_markers(&doc.game);
-                black_box(doc.formatted().as_bytes() == text.as_bytes());
-                true
+                // As `fgn fmt --check` does it: the text is written only for
+                // a log that is not canonical, which the generated ones are.
+                let mut doc = parsed.document;
+                complete_markers_in_place(&mut doc.game);
+                black_box(doc.is_formatted(text.as_bytes()))
             }
         }
     }
