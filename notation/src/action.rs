@@ -797,63 +797,29 @@ pub enum Action {
 
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_short() {
+            let mut text = Short::new();
+            self.push_short(&mut text);
+            return f.write_str(text.as_str());
+        }
         match self {
             Action::Place { placements } => {
                 f.write_str("place")?;
                 write_placements(f, placements)
             }
-            Action::Remove { unit, square } => match unit {
-                Some(u) => write!(f, "remove {u}{square}"),
-                None => write!(f, "remove {square}"),
-            },
-            Action::Ready => f.write_str("ready"),
-            Action::End => f.write_str("end"),
-            Action::Resign => f.write_str("resign"),
             Action::Chat { text } => {
                 f.write_str("chat ")?;
                 write_quoted(f, text)
             }
-            Action::Extra { granted } => f.write_str(if *granted { "extra yes" } else { "extra no" }),
-            Action::Timeout { color } => write!(f, "timeout {color}"),
-            Action::Result { outcome, reason } => write!(f, "result {} {}", outcome.text(), reason.name()),
             Action::Seed { seed } => write!(f, "seed {seed}"),
             Action::Salt { salt } => write!(f, "salt {salt}"),
-            Action::Move(m) => m.fmt(f),
-            Action::Buy { item, square, hidden } => {
-                write!(f, "buy {}", item.name())?;
-                match (square, hidden) {
-                    (Some(sq), _) => write!(f, " {sq}"),
-                    (None, true) => f.write_str(" ?"),
-                    (None, false) => Ok(()),
-                }
-            }
-            Action::Spawn { square, object } => write!(f, "spawn {square} {}", object.name()),
-            Action::Damage { square, amount } => write!(f, "damage {square} {amount}"),
-            Action::Clone { square } => write!(f, "clone {square}"),
-            Action::March(m) => write!(f, "{}{}{}{}", m.units, m.from, if m.capture { 'x' } else { '-' }, m.to),
-            Action::Shot { from, to } => write!(f, "A{from}*{to}"),
-            Action::Draughts { path, capture } => {
-                let sep = if *capture { ":" } else { "-" };
-                for (i, sq) in path.squares().iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(sep)?;
-                    }
-                    write!(f, "{sq}")?;
+            Action::Spell(spell) => {
+                write!(f, "spell {}", spell.number().get())?;
+                if let Spell::Revenge { squares } = spell {
+                    squares.iter().try_for_each(|sq| write!(f, " {sq}"))?;
                 }
                 Ok(())
             }
-            Action::Reveal { square, number } => write!(f, "reveal {square} {}", number.get()),
-            Action::Spell(spell) => {
-                write!(f, "spell {}", spell.number().get())?;
-                match spell {
-                    Spell::Skip { .. } => f.write_str(" skip"),
-                    Spell::Fury { file } => write!(f, " {file}"),
-                    Spell::Potion { from, to } | Spell::Charm { from, to } => write!(f, " {from} {to}"),
-                    Spell::Firebird { square } => write!(f, " {square}"),
-                    Spell::Revenge { squares } => squares.iter().try_for_each(|sq| write!(f, " {sq}")),
-                }
-            }
-            Action::Hidden => f.write_str("?"),
             Action::See { square, piece, object } => {
                 write!(f, "see {square}")?;
                 if let Some(p) = piece {
@@ -871,6 +837,152 @@ impl fmt::Display for Action {
                 write!(f, "setup {color}")?;
                 write_placements(f, placements)
             }
+            // Every other action is short, written above.
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Action {
+    /// Whether [`Action::push_short`] writes this action: every action of
+    /// bounded length (at most [`MAX_PATH`] squares, which is 63 bytes), all
+    /// but chat, seeds, salts, views' `see` and `setup`, and placements or
+    /// revenge spells of more than a few squares.
+    fn is_short(&self) -> bool {
+        match self {
+            Action::Place { placements } => placements.len() <= 4,
+            Action::Spell(Spell::Revenge { squares }) => squares.len() <= 4,
+            Action::Chat { .. }
+            | Action::Seed { .. }
+            | Action::Salt { .. }
+            | Action::See { .. }
+            | Action::Setup { .. } => false,
+            _ => true,
+        }
+    }
+
+    /// Pushes the spelling of an action that [`Action::is_short`] admits
+    /// (and nothing for any other): the one place that spells them.
+    fn push_short(&self, text: &mut impl Ascii) {
+        match self {
+            Action::Place { placements } => {
+                text.push_bytes(b"place");
+                for p in placements {
+                    text.push_ascii(b' ');
+                    p.push_to(text);
+                }
+            }
+            Action::Remove { unit, square } => {
+                text.push_bytes(b"remove ");
+                if let Some(u) = unit {
+                    text.push_ascii(u.char() as u8);
+                }
+                text.push_square(*square);
+            }
+            Action::Ready => text.push_bytes(b"ready"),
+            Action::End => text.push_bytes(b"end"),
+            Action::Resign => text.push_bytes(b"resign"),
+            Action::Hidden => text.push_ascii(b'?'),
+            Action::Extra { granted } => text.push_bytes(if *granted { b"extra yes" } else { b"extra no" }),
+            Action::Timeout { color } => {
+                text.push_bytes(b"timeout ");
+                text.push_ascii(color.char() as u8);
+            }
+            Action::Result { outcome, reason } => {
+                text.push_bytes(b"result ");
+                text.push_bytes(outcome.text().as_bytes());
+                text.push_ascii(b' ');
+                text.push_bytes(reason.name().as_bytes());
+            }
+            Action::Move(m) => m.push_to(text),
+            Action::Buy { item, square, hidden } => {
+                text.push_bytes(b"buy ");
+                text.push_bytes(item.name().as_bytes());
+                match (square, hidden) {
+                    (Some(sq), _) => {
+                        text.push_ascii(b' ');
+                        text.push_square(*sq);
+                    }
+                    (None, true) => text.push_bytes(b" ?"),
+                    (None, false) => {}
+                }
+            }
+            Action::Spawn { square, object } => {
+                text.push_bytes(b"spawn ");
+                text.push_square(*square);
+                text.push_ascii(b' ');
+                text.push_bytes(object.name().as_bytes());
+            }
+            Action::Damage { square, amount } => {
+                text.push_bytes(b"damage ");
+                text.push_square(*square);
+                text.push_ascii(b' ');
+                text.push_u32(u32::from(*amount));
+            }
+            Action::Clone { square } => {
+                text.push_bytes(b"clone ");
+                text.push_square(*square);
+            }
+            Action::March(m) => {
+                for k in m.units.kinds() {
+                    text.push_ascii(k.char() as u8);
+                }
+                text.push_square(m.from);
+                text.push_ascii(if m.capture { b'x' } else { b'-' });
+                text.push_square(m.to);
+            }
+            Action::Shot { from, to } => {
+                text.push_ascii(b'A');
+                text.push_square(*from);
+                text.push_ascii(b'*');
+                text.push_square(*to);
+            }
+            Action::Draughts { path, capture } => {
+                for (i, sq) in path.squares().iter().enumerate() {
+                    if i > 0 {
+                        text.push_ascii(if *capture { b':' } else { b'-' });
+                    }
+                    text.push_square(*sq);
+                }
+            }
+            Action::Reveal { square, number } => {
+                text.push_bytes(b"reveal ");
+                text.push_square(*square);
+                text.push_ascii(b' ');
+                text.push_u32(u32::from(number.get()));
+            }
+            Action::Spell(spell) => {
+                text.push_bytes(b"spell ");
+                text.push_u32(u32::from(spell.number().get()));
+                match spell {
+                    Spell::Skip { .. } => text.push_bytes(b" skip"),
+                    Spell::Fury { file } => {
+                        text.push_ascii(b' ');
+                        text.push_ascii(file.char() as u8);
+                    }
+                    Spell::Potion { from, to } | Spell::Charm { from, to } => {
+                        text.push_ascii(b' ');
+                        text.push_square(*from);
+                        text.push_ascii(b' ');
+                        text.push_square(*to);
+                    }
+                    Spell::Firebird { square } => {
+                        text.push_ascii(b' ');
+                        text.push_square(*square);
+                    }
+                    Spell::Revenge { squares } => {
+                        for sq in squares {
+                            text.push_ascii(b' ');
+                            text.push_square(*sq);
+                        }
+                    }
+                }
+            }
+            Action::Chat { .. }
+            | Action::Seed { .. }
+            | Action::Salt { .. }
+            | Action::See { .. }
+            | Action::Setup { .. } => {}
         }
     }
 }
@@ -921,9 +1033,9 @@ impl Event {
         }
     }
 
-    /// The lines most logs are made of, built whole on the stack: a
-    /// player's chess move, and a placement of one to four pieces, without
-    /// a clock (at most 10 + 3 + 19 bytes); `None` for the rest.
+    /// The line of an event whose action [`Action::is_short`] admits,
+    /// built whole on the stack (at most 13 + 63 + 21 bytes); `None` for
+    /// the rest.
     fn short_line(&self) -> Option<Short> {
         let mut text = Short::new();
         self.push_short_line(&mut text).then_some(text)
@@ -932,26 +1044,21 @@ impl Event {
     /// Pushes the line of an event that [`Event::short_line`] builds and
     /// says whether it was one; for any other event it pushes nothing.
     fn push_short_line(&self, text: &mut impl Ascii) -> bool {
-        let (Actor::Player(side), None) = (self.actor, self.clock_ms) else {
+        if !self.action.is_short() {
             return false;
-        };
-        let placements = match &self.action {
-            Action::Move(_) => &[][..],
-            Action::Place { placements } if placements.len() <= 4 => placements,
-            _ => return false,
-        };
+        }
         text.push_u32(self.n.0);
         text.push_ascii(b' ');
-        text.push_ascii(side.char() as u8);
+        text.push_ascii(match self.actor {
+            Actor::Player(side) => side.char() as u8,
+            Actor::World => b'@',
+        });
         text.push_ascii(b' ');
-        if let Action::Move(m) = &self.action {
-            m.push_to(text);
-        } else {
-            text.push_bytes(b"place");
-            for p in placements {
-                text.push_ascii(b' ');
-                p.push_to(text);
-            }
+        self.action.push_short(text);
+        if let Some(clock) = self.clock_ms {
+            text.push_bytes(b" {t=");
+            clock.push_to(text);
+            text.push_ascii(b'}');
         }
         true
     }

@@ -21,8 +21,13 @@ pub(crate) trait Ascii {
     }
 
     /// Appends a number in decimal, without leading zeros.
-    fn push_u32(&mut self, mut n: u32) {
-        let mut digits = [0u8; 10];
+    fn push_u32(&mut self, n: u32) {
+        self.push_u64(u64::from(n));
+    }
+
+    /// Appends a number in decimal, without leading zeros.
+    fn push_u64(&mut self, mut n: u64) {
+        let mut digits = [0u8; 20];
         let mut count = 0;
         loop {
             digits[count] = b'0' + (n % 10) as u8;
@@ -56,8 +61,8 @@ impl Ascii for String {
 }
 
 /// ASCII text of at most [`Short::CAPACITY`] bytes on the stack. Every
-/// caller writes a bounded spelling far below it (the longest, a move
-/// line, is under 40 bytes); a byte past the capacity is dropped rather
+/// caller writes a bounded spelling below it (the longest, an event
+/// line with a draughts path of 16 squares and a clock, is 97 bytes); a byte past the capacity is dropped rather
 /// than panicking, and a debug build asserts that it never happens.
 pub(crate) struct Short {
     bytes: [u8; Short::CAPACITY],
@@ -65,7 +70,7 @@ pub(crate) struct Short {
 }
 
 impl Short {
-    pub(crate) const CAPACITY: usize = 64;
+    pub(crate) const CAPACITY: usize = 128;
 
     pub(crate) const fn new() -> Short {
         Short {
@@ -116,6 +121,32 @@ mod tests {
                 s.push_square(sq);
                 assert_eq!(s.as_str(), format!("{}{}", (b'a' + file) as char, rank + 1));
             }
+        }
+    }
+
+    #[test]
+    fn clocks_are_written_without_trailing_zeros() {
+        for ms in [
+            0,
+            1,
+            10,
+            100,
+            120,
+            123,
+            1000,
+            1005,
+            12_500,
+            12_345,
+            999_999_999_999_999,
+            u64::MAX,
+        ] {
+            let (secs, frac) = (ms / 1000, ms % 1000);
+            let expected = if frac == 0 {
+                secs.to_string()
+            } else {
+                format!("{secs}.{}", format!("{frac:03}").trim_end_matches('0'))
+            };
+            assert_eq!(crate::types::Clock(ms).to_string(), expected);
         }
     }
 }

@@ -414,12 +414,31 @@ impl fmt::Display for Clock {
     /// Seconds, with the fraction written only when non-zero and without
     /// trailing zeros: `12`, `12.5`, `12.345`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = crate::short::Short::new();
+        self.push_to(&mut text);
+        f.write_str(text.as_str())
+    }
+}
+
+impl Clock {
+    /// Appends the reading as [`Display`](fmt::Display) writes it (at most
+    /// 16 bytes).
+    pub(crate) fn push_to(self, text: &mut impl crate::short::Ascii) {
         let (secs, ms) = (self.0 / 1000, self.0 % 1000);
-        if ms == 0 {
-            write!(f, "{secs}")
-        } else {
-            let frac = format!("{ms:03}");
-            write!(f, "{secs}.{}", frac.trim_end_matches('0'))
+        text.push_u64(secs);
+        if ms != 0 {
+            text.push_ascii(b'.');
+            let digits = [ms / 100, ms / 10 % 10, ms % 10];
+            let kept = if ms % 10 != 0 {
+                3
+            } else if ms % 100 != 0 {
+                2
+            } else {
+                1
+            };
+            for d in &digits[..kept] {
+                text.push_ascii(b'0' + *d as u8);
+            }
         }
     }
 }

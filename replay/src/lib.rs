@@ -828,6 +828,15 @@ pub fn complete_markers(game: &Game) -> Game {
 /// [`complete_markers`] of a game one owns, without copying it: what `fgn
 /// fmt` does to each log it reads.
 pub fn complete_markers_in_place(game: &mut Game) {
+    // Only chess moves have markers to fill in ([`Replay::canonical`]
+    // rewrites nothing else), so the draughts and great-war-chess logs,
+    // which have none, need no replay.
+    if matches!(
+        game.kind(),
+        Some(fgn_notation::GameKind::MagicDraughts | fgn_notation::GameKind::GreatWarChess)
+    ) {
+        return;
+    }
     let Ok(mut replay) = Replay::new(&game.header) else {
         return;
     };
@@ -1131,6 +1140,28 @@ mod tests {
         }
         // Some games stop early, at a spoiled move.
         assert!(stopped > 0, "no game stopped");
+    }
+
+    /// Guards the shortcut that leaves draughts and great-war-chess logs to
+    /// `complete_markers` unreplayed: no event of theirs is ever rewritten
+    /// by `Replay::canonical`.
+    #[test]
+    fn games_without_markers_are_complete_as_they_are() {
+        use fgn_notation::GameKind;
+        let mut events = 0;
+        for game in [GameKind::MagicDraughts, GameKind::GreatWarChess] {
+            for seed in 0..12 {
+                let options = Options {
+                    plies: 300,
+                    ..Options::new(game, seed)
+                };
+                let log = crate::gen::generate(&options).expect("a generated game");
+                assert_eq!(complete_by_probing(&log), log, "{game:?} seed {seed}");
+                assert_eq!(complete_markers(&log), log);
+                events += log.events.len();
+            }
+        }
+        assert!(events > 2000, "{events} events");
     }
 
     /// Guards that the validation loop checks its assumption rather than
