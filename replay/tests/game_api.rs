@@ -282,6 +282,23 @@ fn dark() -> Vec<Square> {
 /// Plain moves and single jumps of the side to move to every dark square,
 /// each legal capture stopped one landing early, and every form of the due
 /// spell.
+/// Pushes onto `out` the `k`-element subsets of `items` in order, keeping
+/// each one's order, until `out` holds `cap` of them.
+fn subsets_of(items: &[Square], k: usize, chosen: &mut Vec<Square>, out: &mut Vec<Vec<Square>>, cap: usize) {
+    if out.len() >= cap {
+        return;
+    }
+    if chosen.len() == k {
+        out.push(chosen.clone());
+        return;
+    }
+    for (i, &sq) in items.iter().enumerate() {
+        chosen.push(sq);
+        subsets_of(&items[i + 1..], k, chosen, out, cap);
+        chosen.pop();
+    }
+}
+
 fn draughts_candidates(replay: &Replay) -> Vec<Event> {
     let Turn::Move { side, number } = replay.turn() else {
         return Vec::new();
@@ -312,7 +329,24 @@ fn draughts_candidates(replay: &Replay) -> Vec<Event> {
                 out.push(ev(Action::Spell(Spell::Charm { from: a, to: b })));
             }
         }
-        out.push(ev(Action::Spell(Spell::Revenge { squares: Vec::new() })));
+        // Koschei's Revenge: sets of empty dark squares of every size up
+        // to one more than the checkers it may return, found here rather
+        // than taken from the list under test (the first few thousand of
+        // each size, so that a crowded board stays quick).
+        let empty: Vec<Square> = dark
+            .iter()
+            .copied()
+            .filter(|&sq| !state.pieces.iter().any(|p| p.square == sq))
+            .collect();
+        let most = usize::from(state.returnable[side]).min(empty.len()) + 1;
+        for size in 0..=most.min(empty.len()) {
+            let mut sets = Vec::new();
+            subsets_of(&empty, size, &mut Vec::new(), &mut sets, 3000);
+            out.extend(
+                sets.into_iter()
+                    .map(|squares| ev(Action::Spell(Spell::Revenge { squares }))),
+            );
+        }
         // Koschei's sets in reverse order: any order of a right set applies.
         for e in replay.legal_actions() {
             if let Action::Spell(Spell::Revenge { squares }) = e.action {
@@ -374,7 +408,7 @@ fn owed_reveals(replay: &Replay) -> Vec<Event> {
 
 #[test]
 fn magic_draughts_legal_actions_are_exactly_the_legal_ones() {
-    let (mut spells, mut captures) = (0, 0);
+    let (mut spells, mut captures, mut revenges) = (0, 0, 0);
     for seed in 0..5 {
         let h = header(&[
             ("Game", "magic-draughts"),
@@ -387,14 +421,18 @@ fn magic_draughts_legal_actions_are_exactly_the_legal_ones() {
         let replay = Replay::new(&h).expect("supported");
         let played = walk(replay, seed, 130, draughts_candidates, owed_reveals);
         spells += played.iter().filter(|e| matches!(e.action, Action::Spell(_))).count();
+        revenges += played
+            .iter()
+            .filter(|e| matches!(&e.action, Action::Spell(Spell::Revenge { squares }) if !squares.is_empty()))
+            .count();
         captures += played
             .iter()
             .filter(|e| matches!(e.action, Action::Draughts { capture: true, .. }))
             .count();
     }
     assert!(
-        spells >= 10 && captures >= 20,
-        "too little magic: {spells} spells, {captures} captures"
+        spells >= 10 && captures >= 20 && revenges >= 1,
+        "too little magic: {spells} spells ({revenges} returning checkers), {captures} captures"
     );
 }
 
