@@ -593,3 +593,54 @@ fn great_war_chess_games_from_the_generator_keep_the_promises() {
     }
     assert!(decided >= 2, "only {decided} of 4 generated games reach a result");
 }
+
+/// Guards the legal-action list on positions the random walks seldom
+/// reach, such as Koschei's Revenge returning two checkers (the corpus has
+/// several): at every position of every valid magic-draughts corpus log,
+/// each listed action applies, none is listed twice, and the log's own
+/// next move or spell is listed.
+#[test]
+fn every_listed_action_applies_at_every_position_of_the_magic_draughts_corpus() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/magic-draughts/valid");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the corpus folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "fgn"))
+        .collect();
+    paths.sort();
+    let (mut positions, mut revenges) = (0, 0);
+    for path in &paths {
+        let game = fgn_notation::parse(&std::fs::read(path).expect("a readable log"))
+            .document
+            .game;
+        let mut replay = Replay::new(&game.header).expect("a supported header");
+        for (i, event) in game.events.iter().enumerate() {
+            let legal = replay.legal_actions();
+            let context = format!("{}, event {i}", path.display());
+            for e in &legal {
+                if let Err(err) = replay.clone().apply(i, e) {
+                    panic!("{context}: listed `{e}` is refused: {err}");
+                }
+                if matches!(&e.action, Action::Spell(Spell::Revenge { squares }) if squares.len() >= 2) {
+                    revenges += 1;
+                }
+            }
+            let mut listed: Vec<String> = legal.iter().map(|e| e.to_string()).collect();
+            listed.sort();
+            listed.dedup();
+            assert_eq!(listed.len(), legal.len(), "{context}: an action is listed twice");
+            if matches!(event.action, Action::Draughts { .. } | Action::Spell(_)) {
+                let mut own = event.clone();
+                own.clock_ms = None;
+                if let Action::Spell(Spell::Revenge { squares }) = &mut own.action {
+                    squares.sort();
+                }
+                assert!(legal.contains(&own), "{context}: the log's `{event}` is not listed");
+            }
+            replay.apply(i, event).expect("a valid corpus log");
+            positions += 1;
+        }
+    }
+    assert!(positions > 500, "{positions} positions");
+    assert!(revenges > 0, "no position offers a revenge of two checkers");
+}
