@@ -450,7 +450,7 @@ pub use error::{Fault, Place, Rule, RuleError};
 pub use game::Viewer;
 pub use hash::Digest;
 pub use ruleset::{Overridden, Params, RulesFile, Ruleset};
-pub use session::{Decision, Engine, Phase, Session, Turn};
+pub use session::{Decision, Engine, Phase, Session, Spelling, Turn};
 pub use state::{Knowledge, KnownPosition, Position, Progress, State};
 pub use view::{replayable, view, ViewError, ViewWriter};
 
@@ -828,107 +828,67 @@ pub fn complete_markers(game: &Game) -> Game {
 /// [`complete_markers`] of a game one owns, without copying it: what `fgn
 /// fmt` does to each log it reads.
 pub fn complete_markers_in_place(game: &mut Game) {
-    // Only chess moves have markers to fill in ([`Replay::canonical`]
-    // rewrites nothing else), so the draughts and great-war-chess logs,
-    // which have none, need no replay.
+    completion(game).apply_to(game);
+}
+
+/// What [`complete_markers`] rewrites in `game`, without rewriting it.
+pub fn completion(game: &Game) -> Completion {
+    // Only chess moves have markers to fill in ([`Engine::spelled`]), so
+    // the draughts and great-war-chess logs, which have none, need no
+    // replay.
     if matches!(
         game.kind(),
         Some(fgn_notation::GameKind::MagicDraughts | fgn_notation::GameKind::GreatWarChess)
     ) {
-        return;
+        return Completion::default();
     }
-    let Ok(mut replay) = Replay::new(&game.header) else {
-        return;
-    };
-    if let Replay::Survival(s) = &mut replay {
-        // As in `run`: the log's next move proves that the side to move
-        // has one, so the search for one is skipped; where that proves
-        // wrong, the log is completed again from its start without it.
-        // The moves are written only once a pass has ended, since the
-        // second pass needs them as the log has them.
-        let mut written = Vec::new();
-        let done = s.engine.may_assume_moves() && {
-            let mut assuming = s.clone();
-            complete_survival(&mut assuming, &game.events, &mut written, true).is_ok()
-        };
-        if !done {
-            written.clear();
-            let _ = complete_survival(s, &game.events, &mut written, false);
-        }
-        for (i, m) in written {
-            game.events[i].action = fgn_notation::Action::Move(m);
-        }
-        return;
-    }
-    for i in 0..game.events.len() {
-        if let Some(full) = replay.canonical(&game.events[i]) {
-            game.events[i] = full;
-        }
-        if replay.apply(i, &game.events[i]).is_err() {
-            break;
-        }
-    }
+    validate_completing(game).map(|(_, c)| c).unwrap_or_default()
 }
 
-/// The moves [`complete_markers`] writes in a survival-chess log, pushed
-/// onto `written` with their places where they differ from the log's. A
-/// move is played once, as written (a marker it lacks is no lie, one it
-/// has must be true), and written with the markers the position after it
-/// shows; a refused move is written as [`Replay::canonical`] writes it
-/// before the completion stops. With `assume`, a move the log follows with
-/// a move skips the search for the opponent's moves
-/// ([`Session::apply_in_log`]); `Err` when that proved wrong, and `written`
-/// is then half done.
-fn complete_survival(
-    s: &mut Session<survival::Survival>,
-    events: &[Event],
-    written: &mut Vec<(usize, fgn_notation::ChessMove)>,
-    assume: bool,
-) -> Result<(), ()> {
-    for (i, event) in events.iter().enumerate() {
-        let reply_next = assume
-            && events
-                .get(i + 1)
-                .is_some_and(|e| matches!((e.actor, &e.action), (Actor::Player(_), Action::Move(_))));
-        let applied = match s.apply_in_log(i, event, reply_next) {
-            Ok(()) => true,
-            Err(LogStop::Refused(_)) => false,
-            Err(LogStop::Replay) => return Err(()),
-        };
-        let (fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) = (&event.action, event.actor) else {
-            if !applied {
-                break;
-            }
-            continue;
-        };
-        let full = if applied {
-            // The check marker is read from the position after the move:
-            // the side to move in check, mated when the game is then
-            // decided by mate (never so under the assumption, which the
-            // next move proves).
-            let mated = matches!(s.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate);
-            let check = match (s.engine.in_check(), mated) {
-                (false, _) => None,
-                (true, false) => Some(fgn_notation::Check::Check),
-                (true, true) => Some(fgn_notation::Check::Mate),
-            };
-            // Both squares are there: a full log's move without them is refused.
-            Some(
-                s.engine
-                    .written(side, m, check)
-                    .unwrap_or(fgn_notation::ChessMove { check, ..*m }),
-            )
-        } else {
-            s.engine.canonical_move(side, m)
-        };
-        if let Some(full) = full.filter(|full| full != m) {
-            written.push((i, full));
-        }
-        if !applied {
-            break;
+/// The moves of a log whose canonical spelling differs from the log's, as
+/// far as the log replays ([`complete_markers`]), each with its event's
+/// index, in log order.
+///
+/// ```
+/// use fgn_notation::parse;
+///
+/// let text = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+///     0 w place Ke1 Qd1\n0 b place Ke8 Pf7\n0 w ready\n0 b ready\n1 w Qd1-e2\n";
+/// let mut game = parse(text.as_bytes()).document.game;
+/// let (verdict, completion) = fgn_replay::validate_completing(&game).unwrap();
+/// assert_eq!(verdict.error, None);
+/// // The queen's move gives check, which the log left unmarked.
+/// let moves: Vec<_> = completion.moves().iter().map(|(i, m)| (*i, m.to_string())).collect();
+/// assert_eq!(moves, [(4, "Qd1-e2+".to_string())]);
+/// completion.apply_to(&mut game);
+/// assert_eq!(game.events[4].to_string(), "1 w Qd1-e2+");
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Completion {
+    moves: Vec<(usize, fgn_notation::ChessMove)>,
+}
+
+impl Completion {
+    /// The moves to rewrite, with the indices of their events.
+    pub fn moves(&self) -> &[(usize, fgn_notation::ChessMove)] {
+        &self.moves
+    }
+
+    /// The event at `index` of `game` as the completion writes it: the
+    /// rewritten move, or `None` when the event stays as it is.
+    pub fn move_at(&self, index: usize) -> Option<&fgn_notation::ChessMove> {
+        self.moves
+            .binary_search_by_key(&index, |(i, _)| *i)
+            .ok()
+            .map(|k| &self.moves[k].1)
+    }
+
+    /// Rewrites the moves of `game`, the game the completion was made of.
+    pub fn apply_to(&self, game: &mut Game) {
+        for (i, m) in &self.moves {
+            game.events[*i].action = Action::Move(*m);
         }
     }
-    Ok(())
 }
 
 /// The outcome of replaying a whole log.
@@ -961,14 +921,25 @@ pub struct Verdict {
 /// ```
 pub fn validate(game: &Game) -> Result<Verdict, StartError> {
     let replay = Replay::new(&game.header)?;
-    Ok(run(replay, game, Vec::new()))
+    Ok(run(replay, game, Vec::new(), None))
+}
+
+/// [`validate`] and [`complete_markers`] in one replay: the verdict, and
+/// the moves canonical FGN writes otherwise than the log as far as it
+/// replays. What a summary needs, whose log hash is over the completed
+/// log; the replay stops at the first rule error for both.
+pub fn validate_completing(game: &Game) -> Result<(Verdict, Completion), StartError> {
+    let replay = Replay::new(&game.header)?;
+    let mut completion = Completion::default();
+    let verdict = run(replay, game, Vec::new(), Some(&mut completion.moves));
+    Ok((verdict, completion))
 }
 
 /// Replays a whole game under `rules` as a base the header's tags change,
 /// stopping at the first rule error.
 pub fn validate_with(game: &Game, rules: Ruleset) -> Result<Verdict, StartError> {
     let replay = Replay::with_rules(&game.header, rules)?;
-    Ok(run(replay, game, Vec::new()))
+    Ok(run(replay, game, Vec::new(), None))
 }
 
 /// Replays a whole game under its defaults and header changed by a rules
@@ -980,25 +951,38 @@ pub fn validate_with(game: &Game, rules: Ruleset) -> Result<Verdict, StartError>
 #[inline(never)]
 pub fn validate_with_params(game: &Game, params: Option<&Params>) -> Result<Verdict, StartError> {
     let (replay, overridden) = Replay::with_params(&game.header, params)?;
-    Ok(run(replay, game, overridden))
+    Ok(run(replay, game, overridden, None))
 }
 
-fn run(mut replay: Replay, game: &Game, overridden: Vec<Overridden>) -> Verdict {
+/// Replays `game` from `replay`, and pushes onto `written`, when it is
+/// given, the moves whose canonical spelling differs from the log's.
+fn run(
+    mut replay: Replay,
+    game: &Game,
+    overridden: Vec<Overridden>,
+    mut written: Option<&mut Vec<(usize, fgn_notation::ChessMove)>>,
+) -> Verdict {
     // The game is matched once for the whole log, not once per event, so
     // that each game's loop calls its own session directly. A game whose
     // engine may assume that the side to move can move (and whose log then
     // proves it) keeps its start, in case the assumption fails and the log
-    // must be replayed without it.
+    // must be replayed without it; the moves written by then are dropped,
+    // since the second pass writes them again.
     let start = each_game!(&replay, s => s.engine.may_assume_moves()).then(|| replay.clone());
     let stopped = match start {
-        Some(start) => match each_game!(&mut replay, s => apply_all_assuming(s, &game.events)) {
+        Some(start) => match each_game!(&mut replay, s => apply_all(s, &game.events, true, written.as_deref_mut())) {
             Ok(stopped) => stopped,
             Err(()) => {
                 replay = start;
-                each_game!(&mut replay, s => apply_all(s, &game.events))
+                if let Some(written) = written.as_deref_mut() {
+                    written.clear();
+                }
+                each_game!(&mut replay, s => apply_all(s, &game.events, false, written))
+                    .expect("a replay without the assumption never starts again")
             }
         },
-        None => each_game!(&mut replay, s => apply_all(s, &game.events)),
+        None => each_game!(&mut replay, s => apply_all(s, &game.events, false, written))
+            .expect("a replay without the assumption never starts again"),
     };
     debug_assert!(!each_game!(&replay, s => s.has_unproved_moves()));
     let (applied, error) = match stopped {
@@ -1015,26 +999,47 @@ fn run(mut replay: Replay, game: &Game, overridden: Vec<Overridden>) -> Verdict 
 
 /// Applies `events` in order until one is refused; returns its index and
 /// the error, or `None` when every event was applied.
-fn apply_all<E: Engine>(session: &mut Session<E>, events: &[Event]) -> Option<(usize, RuleError)> {
-    events
-        .iter()
-        .enumerate()
-        .find_map(|(i, event)| session.apply(i, event).err().map(|e| (i, e)))
-}
-
-/// [`apply_all`] letting the engine assume, at a move the log follows with
-/// a player's move, that the side to move has one
-/// ([`Session::apply_in_log`]); `Err` when that was wrong somewhere, and the
-/// log must be replayed without it.
-fn apply_all_assuming<E: Engine>(session: &mut Session<E>, events: &[Event]) -> Result<Option<(usize, RuleError)>, ()> {
+///
+/// With `assume`, at a move the log follows with a player's move the
+/// engine may assume that the side to move has one
+/// ([`Session::apply_in_log`]); `Err` when that was wrong somewhere, and
+/// the log must be replayed without it. Without it the answer is never
+/// `Err`.
+///
+/// With `written`, each player's move, played or refused, is spelled as
+/// canonical FGN writes it ([`Engine::spelled`]) and pushed there with its
+/// index where that differs from the log.
+fn apply_all<E: Engine>(
+    session: &mut Session<E>,
+    events: &[Event],
+    assume: bool,
+    mut written: Option<&mut Vec<(usize, fgn_notation::ChessMove)>>,
+) -> Result<Option<(usize, RuleError)>, ()> {
     for (i, event) in events.iter().enumerate() {
-        let reply_next = events
-            .get(i + 1)
-            .is_some_and(|e| matches!((e.actor, &e.action), (Actor::Player(_), Action::Move(_))));
-        match session.apply_in_log(i, event, reply_next) {
-            Ok(()) => {}
-            Err(LogStop::Refused(error)) => return Ok(Some((i, error))),
+        let reply_next = assume
+            && events
+                .get(i + 1)
+                .is_some_and(|e| matches!((e.actor, &e.action), (Actor::Player(_), Action::Move(_))));
+        let refused = match session.apply_in_log(i, event, reply_next) {
+            Ok(()) => None,
+            Err(LogStop::Refused(error)) => Some(error),
             Err(LogStop::Replay) => return Err(()),
+        };
+        if let (Some(written), Action::Move(m), Actor::Player(side)) =
+            (written.as_deref_mut(), &event.action, event.actor)
+        {
+            let spelling = match refused {
+                None => session::Spelling::Played {
+                    mated: matches!(session.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate),
+                },
+                Some(_) => session::Spelling::Refused,
+            };
+            if let Some(full) = session.engine.spelled(side, m, spelling).filter(|full| full != m) {
+                written.push((i, full));
+            }
+        }
+        if let Some(error) = refused {
+            return Ok(Some((i, error)));
         }
     }
     Ok(None)
@@ -1187,7 +1192,7 @@ mod tests {
             };
         }
         let mut replay = Replay::new(&log.header).expect("a header");
-        let stopped = each_game!(&mut replay, s => super::apply_all_assuming(s, &log.events));
+        let stopped = each_game!(&mut replay, s => super::apply_all(s, &log.events, true, None));
         assert!(matches!(stopped, Ok(Some((i, _))) if i == j), "{stopped:?}");
     }
 
@@ -1251,9 +1256,9 @@ mod tests {
                     let start = Replay::new(&variant.header).expect("a header");
                     let mut probe = start.clone();
                     replayed += usize::from(
-                        each_game!(&mut probe, s => super::apply_all_assuming(s, &variant.events)).is_err(),
+                        each_game!(&mut probe, s => super::apply_all(s, &variant.events, true, None)).is_err(),
                     );
-                    let assuming = super::run(start.clone(), variant, Vec::new());
+                    let assuming = super::run(start.clone(), variant, Vec::new(), None);
                     // What a server applying the events one by one gets.
                     let mut plain = start;
                     let stopped = variant
@@ -1287,6 +1292,16 @@ mod tests {
                         }
                     }
                     assert_eq!(complete_markers(variant), reference, "seed {seed} on {size:?}");
+                    // The summary's one replay gives both at once.
+                    let (verdict, completion) = super::validate_completing(variant).expect("a header");
+                    assert_eq!(
+                        (verdict.applied, &verdict.error),
+                        (applied, &error),
+                        "seed {seed} on {size:?}"
+                    );
+                    let mut completed = variant.clone();
+                    completion.apply_to(&mut completed);
+                    assert_eq!(completed, reference, "seed {seed} on {size:?}");
                     checked += 1;
                 }
             }

@@ -9,10 +9,11 @@
 //! square, a `+` left out) hash alike, because moves are first completed to
 //! their canonical markers by replaying the log ([`crate::complete_markers`]).
 
-use fgn_notation::{Color, Game};
+use fgn_notation::{Action, Color, Event, Game};
 
 use crate::hash::Digest;
 use crate::view::{view, ViewError};
+use crate::Completion;
 
 /// The derive_key context of the header's value.
 pub const HEADER_CONTEXT: &str = "fgn 2026-12-01 log header v1";
@@ -80,16 +81,31 @@ pub fn fold(previous: Digest, line: &str) -> Digest {
 /// assert_eq!(fgn_replay::loghash::fold(chain.events[0], "1 b d6-c5"), chain.log_hash());
 /// ```
 pub fn chain(game: &Game) -> Chain {
-    let canonical = crate::complete_markers(game);
-    let header = header_value(&canonical);
+    chain_completed(game, &crate::completion(game))
+}
+
+/// The chain of `game` with `completion`'s moves written in place of the
+/// log's: [`chain`] where the completion is known already, as a summary
+/// knows it from the replay that validated the log
+/// ([`crate::validate_completing`]).
+pub fn chain_completed(game: &Game, completion: &Completion) -> Chain {
+    let header = header_value(game);
     let mut value = header;
     let mut line = String::new();
-    let events = canonical
+    let events = game
         .events
         .iter()
-        .map(|e| {
+        .enumerate()
+        .map(|(i, e)| {
             line.clear();
-            e.write_line(&mut line);
+            match completion.move_at(i) {
+                Some(m) => Event {
+                    action: Action::Move(*m),
+                    ..e.clone()
+                }
+                .write_line(&mut line),
+                None => e.write_line(&mut line),
+            }
             value = fold(value, &line);
             value
         })

@@ -19,7 +19,7 @@
 //! moves `Result`s of faults through every step and asks the engine its
 //! questions one at a time.
 
-use fgn_notation::{Action, Actor, ByColor, Clock, Color, Event, MoveNumber, Outcome, Reason, TimeControl};
+use fgn_notation::{Action, Actor, ByColor, ChessMove, Clock, Color, Event, MoveNumber, Outcome, Reason, TimeControl};
 
 use crate::error::{Fault, Place, Rule, RuleError};
 use crate::seed::Salts;
@@ -228,6 +228,30 @@ pub trait Engine {
     fn owed_world_event(&self) -> Option<String> {
         None
     }
+
+    /// How canonical FGN writes `m`, a move of `side`'s in this log, as
+    /// [`crate::complete_markers`] writes it: `None` where the engine has
+    /// nothing to fill in, which is every game but the chess ones. The
+    /// engine is in the position `m` left when it was played, in the one it
+    /// was refused in otherwise ([`Spelling`]).
+    fn spelled(&self, _side: Color, _m: &ChessMove, _spelling: Spelling) -> Option<ChessMove> {
+        None
+    }
+}
+
+/// What [`Engine::spelled`] is told of the move it spells.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Spelling {
+    /// The move was played, and the game is decided by mate after it or
+    /// not: its check marker is read from the position it left.
+    Played {
+        /// Whether the move mated.
+        mated: bool,
+    },
+    /// The move was refused and changed nothing: it is spelled as playing
+    /// it on a copy of the position would (a move that cannot be played
+    /// that way keeps the log's spelling).
+    Refused,
 }
 
 /// Where the shared rules stand.

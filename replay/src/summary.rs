@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::error::{Place, RuleError};
 use crate::hash::Digest;
 use crate::session::Phase;
-use crate::{locate, loghash, tag_line, validate, StartError};
+use crate::{locate, loghash, tag_line, validate_completing, Completion, StartError};
 
 /// What a log is, for the rules: the spellings of `fgn validate --format
 /// json`'s `status`.
@@ -146,8 +146,15 @@ pub fn summarize(parsed: &Parsed) -> Summary {
         });
         return summary;
     }
-    summary.log_hash = Some(loghash::chain(&doc.game).log_hash());
-    match validate(&doc.game) {
+    // One replay validates the log and completes its markers for the log
+    // hash; a header the rules cannot start from leaves the log as written.
+    let validated = validate_completing(&doc.game);
+    let completion = match &validated {
+        Ok((_, completion)) => completion,
+        Err(_) => &Completion::default(),
+    };
+    summary.log_hash = Some(loghash::chain_completed(&doc.game, completion).log_hash());
+    match validated.map(|(verdict, _)| verdict) {
         Err(StartError::Unsupported(g)) => {
             summary.status = Status::Unsupported;
             summary.error = Some(Fault {

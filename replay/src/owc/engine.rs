@@ -1,12 +1,12 @@
 //! Turns and the engine glue: who may act now, how a turn ends, and the
 //! [`Engine`] interface the session drives.
 
-use fgn_notation::{Action, Color, MoveNumber, Square};
+use fgn_notation::{Action, ChessMove, Color, MoveNumber, Square};
 
 use super::resolve::Owed;
 use super::OpenWorld;
 use crate::error::{Fault, Rule};
-use crate::session::{next_turn, Decision, Engine, Turn};
+use crate::session::{next_turn, Decision, Engine, Spelling, Turn};
 
 impl Engine for OpenWorld {
     fn turn(&self) -> Turn {
@@ -23,6 +23,13 @@ impl Engine for OpenWorld {
 
     fn checkpoint(&mut self) {
         self.save();
+    }
+
+    // Open-world chess has no check markers; a move's only completion is
+    // the promotion piece, which depends on the board's size and the mover
+    // alone, so the position before or after the move spells it alike.
+    fn spelled(&self, side: Color, m: &ChessMove, _spelling: Spelling) -> Option<ChessMove> {
+        self.canonical_move(side, m)
     }
 
     fn rollback(&mut self) {

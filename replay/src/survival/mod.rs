@@ -14,7 +14,7 @@ use fgn_notation::{
 
 use crate::error::{Fault, Rule};
 use crate::ruleset::SurvivalRules;
-use crate::session::{next_turn, turn_after, Decision, Engine, Turn};
+use crate::session::{next_turn, turn_after, Decision, Engine, Spelling, Turn};
 use crate::setup;
 use board::{Board, Move, Piece};
 
@@ -410,6 +410,25 @@ impl Survival {
 impl Engine for Survival {
     fn turn(&self) -> Turn {
         self.turn
+    }
+
+    fn spelled(&self, side: Color, m: &ChessMove, spelling: Spelling) -> Option<ChessMove> {
+        match spelling {
+            // The position after the move shows its marker: the side to
+            // move in check, mated when the session found the game decided
+            // by mate (never so under the validation loop's assumption,
+            // which the next move proves).
+            Spelling::Played { mated } => {
+                let check = match (self.check, mated) {
+                    (false, _) => None,
+                    (true, false) => Some(Check::Check),
+                    (true, true) => Some(Check::Mate),
+                };
+                // Both squares are there: a full log's move without them is refused.
+                Some(self.written(side, m, check).unwrap_or(ChessMove { check, ..*m }))
+            }
+            Spelling::Refused => self.canonical_move(side, m),
+        }
     }
 
     #[inline]
