@@ -32,21 +32,44 @@ fn err<T>(expected: &'static str) -> Result<T, ValueError> {
     Err(ValueError { expected })
 }
 
-/// Implements `Serialize` and `Deserialize` through `Display` and `FromStr`,
-/// so that JSON carries exactly the FGN spelling of a value.
+/// Implements `Serialize` and `Deserialize` through the FGN spelling and
+/// `FromStr`, so that JSON carries exactly the FGN spelling of a value.
+/// The spelling is `Display`'s; a value spelled by one letter (`char`) or a
+/// fixed name (`name`) is written as that string directly, since
+/// `collect_str` goes through the formatting machinery, which costs a JSON
+/// export more than the rest of such a value.
 macro_rules! serde_via_str {
-    ($t:ty) => {
-        impl Serialize for $t {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(self)
-            }
-        }
+    (@deserialize $t:ty) => {
         impl<'de> Deserialize<'de> for $t {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
                 text.parse().map_err(serde::de::Error::custom)
             }
         }
+    };
+    ($t:ty, char) => {
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.char().encode_utf8(&mut [0; 4]))
+            }
+        }
+        serde_via_str!(@deserialize $t);
+    };
+    ($t:ty, name) => {
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
+        }
+        serde_via_str!(@deserialize $t);
+    };
+    ($t:ty) => {
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+        serde_via_str!(@deserialize $t);
     };
 }
 
@@ -101,7 +124,7 @@ impl FromStr for File {
         }
     }
 }
-serde_via_str!(File);
+serde_via_str!(File, char);
 
 /// A square: file and rank, both zero-based, each below [`MAX_BOARD_DIM`].
 ///
@@ -328,7 +351,7 @@ impl FromStr for Color {
         }
     }
 }
-serde_via_str!(Color);
+serde_via_str!(Color, char);
 
 /// Who an event belongs to: a player or the world (referee, clock, randomness).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -339,12 +362,19 @@ pub enum Actor {
     World,
 }
 
+impl Actor {
+    /// The FGN letter: `w`, `b`, or `@` for the world.
+    pub const fn char(self) -> char {
+        match self {
+            Actor::Player(c) => c.char(),
+            Actor::World => '@',
+        }
+    }
+}
+
 impl fmt::Display for Actor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Actor::Player(c) => c.fmt(f),
-            Actor::World => f.write_str("@"),
-        }
+        f.write_str(self.char().encode_utf8(&mut [0; 4]))
     }
 }
 
@@ -359,7 +389,7 @@ impl FromStr for Actor {
         }
     }
 }
-serde_via_str!(Actor);
+serde_via_str!(Actor, char);
 
 /// The full-move number an event carries (0 for setup).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
@@ -560,7 +590,7 @@ impl FromStr for PieceKind {
         }
     }
 }
-serde_via_str!(PieceKind);
+serde_via_str!(PieceKind, char);
 
 /// A great-war-chess unit kind.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -626,7 +656,7 @@ impl FromStr for UnitKind {
         }
     }
 }
-serde_via_str!(UnitKind);
+serde_via_str!(UnitKind, char);
 
 /// A non-empty set of the movable great-war-chess units (`I`, `C`, `A`),
 /// written in canonical order `I C A` (`ICA`, `IC`, `I`).
@@ -725,7 +755,7 @@ impl FromStr for Figure {
         err("a piece letter (K Q R B N P) or unit letter (I C A F)")
     }
 }
-serde_via_str!(Figure);
+serde_via_str!(Figure, char);
 
 /// The four games FGN records.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -789,7 +819,7 @@ impl FromStr for GameKind {
         })
     }
 }
-serde_via_str!(GameKind);
+serde_via_str!(GameKind, name);
 
 #[cfg(test)]
 mod tests {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use fgn_notation::json::JsonDocument;
 use fgn_notation::{parse, Color, Game};
-use fgn_replay::summary::summarize;
+use fgn_replay::summary::{summarize, Summary};
 use fgn_replay::{complete_markers_in_place, loghash, validate, view, Replay};
 
 use crate::best_of;
@@ -23,10 +23,11 @@ enum Stage {
     StateHashes,
     View,
     Json,
+    JsonWriting,
     FmtCheck,
 }
 
-const STAGES: [Stage; 8] = [
+const STAGES: [Stage; 9] = [
     Stage::Parse,
     Stage::Validate,
     Stage::Replay,
@@ -34,6 +35,7 @@ const STAGES: [Stage; 8] = [
     Stage::StateHashes,
     Stage::View,
     Stage::Json,
+    Stage::JsonWriting,
     Stage::FmtCheck,
 ];
 
@@ -47,20 +49,33 @@ impl Stage {
             Stage::StateHashes => "hash --states",
             Stage::View => "view",
             Stage::Json => "json",
+            Stage::JsonWriting => "json, writing alone",
             Stage::FmtCheck => "fmt --check",
         }
     }
 
     /// Runs the stage over one log; `false` when the stage refuses it
     /// (a view of a game that has none, say), so it is left out.
-    fn run(self, text: &str, game: &Game, out: &mut Vec<u8>) -> bool {
-        if self == Stage::Replay {
-            return validate(game).is_ok_and(|v| black_box(v.error).is_none());
+    /// `summary` is the log's, made beforehand for the stage that only
+    /// writes JSON.
+    fn run(self, text: &str, game: &Game, summary: &Summary, out: &mut Vec<u8>) -> bool {
+        match self {
+            Stage::Replay => return validate(game).is_ok_and(|v| black_box(v.error).is_none()),
+            Stage::JsonWriting => {
+                // What `json` does beyond parsing, validating and hashing:
+                // serde_json writing the document of a parsed game whose
+                // summary is known. `json` is held against parse +
+                // validate plus this (issue #11: "no slower than validation
+                // plus writing its output").
+                out.clear();
+                return serde_json::to_writer(&mut *out, &JsonDocument::new(game, None, Some(summary))).is_ok();
+            }
+            _ => {}
         }
         let parsed = parse(text.as_bytes());
         match self {
             Stage::Parse => black_box(parsed.document.game.events.len()) > 0,
-            Stage::Validate | Stage::Replay => {
+            Stage::Validate | Stage::Replay | Stage::JsonWriting => {
                 validate(&parsed.document.game).is_ok_and(|v| black_box(v.error).is_none())
             }
             Stage::LogHash => {
@@ -143,13 +158,15 @@ pub fn profile(corpus: Corpus, games: u64, time: Duration) {
 fn measure(corpus: Corpus, games: u64, min: Duration) -> Row {
     let parsed = games_of(corpus, games);
     let texts: Vec<String> = parsed.iter().map(Game::canonical_text).collect();
+    let summaries: Vec<Summary> = texts.iter().map(|t| summarize(&parse(t.as_bytes()))).collect();
     let mut out = Vec::new();
     let times = STAGES
         .iter()
         .map(|&stage| {
             // Every log must pass the stage once before it is timed: a
             // refused log would time an early return.
-            if !texts.iter().zip(&parsed).all(|(t, g)| stage.run(t, g, &mut out)) {
+            let logs = || texts.iter().zip(&parsed).zip(&summaries);
+            if !logs().all(|((t, g), sum)| stage.run(t, g, sum, &mut out)) {
                 eprintln!(
                     "bench: {} refuses some {} logs; left out",
                     stage.title(),
@@ -158,8 +175,8 @@ fn measure(corpus: Corpus, games: u64, min: Duration) -> Row {
                 return None;
             }
             Some(best_of(min, || {
-                for (t, g) in texts.iter().zip(&parsed) {
-                    stage.run(t, g, &mut out);
+                for ((t, g), sum) in logs() {
+                    stage.run(t, g, sum, &mut out);
                 }
             }))
         })
