@@ -884,9 +884,13 @@ impl Completion {
     }
 
     /// Rewrites the moves of `game`, the game the completion was made of.
+    /// An index past the end of another, shorter game is skipped rather
+    /// than a panic: the completion of one game says nothing of another.
     pub fn apply_to(&self, game: &mut Game) {
         for (i, m) in &self.moves {
-            game.events[*i].action = Action::Move(*m);
+            if let Some(event) = game.events.get_mut(*i) {
+                event.action = Action::Move(*m);
+            }
         }
     }
 }
@@ -1302,6 +1306,16 @@ mod tests {
                     let mut completed = variant.clone();
                     completion.apply_to(&mut completed);
                     assert_eq!(completed, reference, "seed {seed} on {size:?}");
+                    // Applied to a shorter game, it rewrites what is there
+                    // and never indexes past its end.
+                    let mut shorter = variant.clone();
+                    shorter.events.truncate(shorter.events.len() / 2);
+                    completion.apply_to(&mut shorter);
+                    assert_eq!(
+                        shorter.events[..],
+                        reference.events[..shorter.events.len()],
+                        "seed {seed} on {size:?}"
+                    );
                     checked += 1;
                 }
             }
