@@ -82,7 +82,16 @@ fn check_append_only_and_idempotent(game: &Game, cuts: &[usize]) {
             );
         }
         assert_eq!(the_view(&full, side).canonical_text(), full.canonical_text());
-        assert!(matches!(view(&full, side.opponent()), Err(ViewError::OtherSide { .. })));
+        let other = view(&full, side.opponent());
+        assert!(matches!(other, Err(ViewError::OtherSide { .. })));
+        assert!(
+            !other.unwrap_err().is_unsupported(),
+            "asking for the other side is a fault, not a missing engine"
+        );
+        // A server writing the view as the log grows starts the file with
+        // the same header as the view made at once.
+        let writer = ViewWriter::new(&game.header, side).expect("a supported game");
+        assert_eq!(writer.header(), &full.header);
     }
 }
 
@@ -714,4 +723,72 @@ fn a_view_whose_opponent_set_up_infantry_in_a_fortification_replays() {
             replay.knowledge_hash(Viewer::of(side))
         );
     }
+}
+
+fn parsed(text: &str) -> Game {
+    let parsed = fgn_notation::parse(text.as_bytes());
+    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+    parsed.document.game
+}
+
+/// Guards the setup timeout in `replayable` (mutation testing): a side
+/// readied by `@ timeout` in setup, not by `ready`, is revealed at its
+/// timeout, and a world event before the opponent's reveal is not that
+/// reveal. Corpus game 12 has black time out in setup after white's
+/// `ready`; every view prefix of it must replay.
+#[test]
+fn views_of_a_setup_timeout_replay_at_every_prefix() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/survival-chess/valid/12-setup-timeout-auto-ready.fgn"
+    );
+    let text = std::fs::read_to_string(path).expect("corpus game 12");
+    let game = parsed(&text);
+    assert!(game
+        .events
+        .iter()
+        .any(|e| e.n.0 == 0 && matches!(e.action, Action::Timeout { .. })));
+    assert!(setup_prefixes_replay_to_the_same_knowledge(&game) > 0);
+}
+
+/// Guards the stand-in setup's place (mutation testing): the `place` that
+/// stands in for an opponent's unrevealed setup goes right before the
+/// opponent's `ready` and stands with it, not before some earlier event
+/// of the opponent's such as a chat.
+#[test]
+fn a_stand_in_setup_stands_with_the_opponents_ready() {
+    let game = parsed(
+        "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n\
+         0 w place Ke1 Pe2 {t=4}\n0 w chat \"ready soon\" {t=9}\n0 w ready {t=31}\n",
+    );
+    let v = the_view(&game, Color::Black);
+    let shown: Vec<&Action> = v.events.iter().map(|e| &e.action).collect();
+    assert!(matches!(shown[..], [Action::Chat { .. }, Action::Ready]), "{shown:?}");
+    let (full, side, origins) = fgn_replay::replayable(&v).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(side, Color::Black);
+    let actions: Vec<&Action> = full.events.iter().map(|e| &e.action).collect();
+    assert!(
+        matches!(actions[..], [Action::Chat { .. }, Action::Place { .. }, Action::Ready]),
+        "{}",
+        full.canonical_text()
+    );
+    assert_eq!(origins, [0, 1, 1]);
+}
+
+/// Guards `ViewError::is_unsupported` (mutation testing), which tells
+/// `fgn hash` and `fgn diff` a view that cannot be made (exit status 2)
+/// from a faulty log (status 1).
+#[test]
+fn a_view_error_tells_a_missing_engine_from_a_faulty_log() {
+    let owc = the_view(&owc_game(3), Color::White);
+    let not_alone = fgn_replay::replayable(&owc).expect_err("an open-world-chess view does not replay alone");
+    assert!(matches!(not_alone, ViewError::NotReplayable(_)) && not_alone.is_unsupported());
+
+    let unknown_rules = parsed("[Game \"survival-chess\"]\n[Rules \"9.9\"]\n\n0 w place Ke1\n");
+    let e = view(&unknown_rules, Color::White).expect_err("no engine for rules 9.9");
+    assert!(matches!(e, ViewError::Start(_)) && e.is_unsupported(), "{e}");
+
+    let faulty = parsed("[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n0 w place Kd1\n");
+    let e = view(&faulty, Color::White).expect_err("a second white king breaks a rule");
+    assert!(matches!(e, ViewError::Rule { .. }) && !e.is_unsupported(), "{e}");
 }
