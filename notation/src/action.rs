@@ -272,6 +272,19 @@ impl Path {
         })
     }
 
+    /// The path of the first `len` (2 to [`MAX_PATH`]) of `squares`, whose
+    /// other entries already repeat the start square as [`Path::new`]
+    /// pads them (equality and hashing see the whole array): the one-pass
+    /// reader builds the array in place and need not copy it again.
+    #[inline(always)]
+    pub(crate) fn from_padded(squares: [Square; MAX_PATH], len: usize) -> Path {
+        debug_assert!((2..=MAX_PATH).contains(&len) && squares[len..].iter().all(|&s| s == squares[0]));
+        Path {
+            len: len as u8,
+            squares,
+        }
+    }
+
     /// The squares, start first.
     pub fn squares(&self) -> &[Square] {
         &self.squares[..usize::from(self.len)]

@@ -262,29 +262,38 @@ pub fn parse_seed_commit(s: &str) -> Result<[u8; 32], ValueError> {
 /// order. Unknown tags (and rule parameters, which `replay` checks) pass as
 /// they are.
 pub fn normalize_known_tag(name: &str, value: &str) -> Result<String, ValueError> {
-    let same = || Ok(value.to_string());
+    Ok(respelled_known_tag(name, value)?.unwrap_or_else(|| value.to_string()))
+}
+
+/// [`normalize_known_tag`] without a copy of a value that is already
+/// canonical: `None` when `value` is kept as it is written (nearly every
+/// tag of a log), so that the reader keeps the string it has.
+pub(crate) fn respelled_known_tag(name: &str, value: &str) -> Result<Option<String>, ValueError> {
+    let respelled = |canonical: String| (canonical != value).then_some(canonical);
     match name {
-        "Game" => value.parse::<GameKind>().map(|g| g.name().to_string()),
+        "Game" => value
+            .parse::<GameKind>()
+            .map(|g| (g.name() != value).then(|| g.name().to_string())),
         "Rules" if value.is_empty() => Err(ValueError {
             expected: "a rules version such as 1.0",
         }),
         // NOTATION.md lists `all` (the full log, as when the tag is absent)
         // among the values, and other programs write it; it is kept as written.
-        "Perspective" => value.parse::<Perspective>().map(|_| value.to_string()),
+        "Perspective" => value.parse::<Perspective>().map(|_| None),
         "Mode" => match value {
-            "single" | "multiplayer" => same(),
+            "single" | "multiplayer" => Ok(None),
             _ => Err(ValueError {
                 expected: "single or multiplayer",
             }),
         },
-        "Board" => value.parse::<BoardSize>().map(|b| b.to_string()),
+        "Board" => value.parse::<BoardSize>().map(|b| respelled(b.to_string())),
         "TimeControl" => {
             let tc = value.parse::<TimeControl>()?;
             let parts: Vec<String> = [("setup", tc.setup_seconds), ("move", tc.move_seconds)]
                 .into_iter()
                 .filter_map(|(k, v)| v.map(|v| format!("{k}={v}")))
                 .collect();
-            Ok(parts.join(" "))
+            Ok(respelled(parts.join(" ")))
         }
         "Merchants" => {
             let mut squares = parse_square_list(value)?;
@@ -294,9 +303,11 @@ pub fn normalize_known_tag(name: &str, value: &str) -> Result<String, ValueError
                     expected: "distinct squares",
                 });
             }
-            Ok(squares.iter().map(Square::to_string).collect::<Vec<_>>().join(" "))
+            Ok(respelled(
+                squares.iter().map(Square::to_string).collect::<Vec<_>>().join(" "),
+            ))
         }
-        "SeedCommit" => parse_seed_commit(value).map(|_| value.to_string()),
-        _ => same(),
+        "SeedCommit" => parse_seed_commit(value).map(|_| None),
+        _ => Ok(None),
     }
 }

@@ -36,7 +36,7 @@ use crate::action::{
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Anchor, Comment, Document};
 use crate::forms::check_form;
-use crate::header::{is_tag_name, normalize_known_tag, Tag};
+use crate::header::{is_tag_name, respelled_known_tag, Tag};
 use crate::quick::quick_event;
 use crate::types::{Actor, Clock, Color, Figure, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet};
 
@@ -439,8 +439,8 @@ impl LogParser {
                 message: format!("the tag `{name}` appears twice"),
             });
         }
-        let value = match normalize_known_tag(name, &value) {
-            Ok(v) => v,
+        let value = match respelled_known_tag(name, &value) {
+            Ok(respelled) => respelled.unwrap_or(value),
             Err(e) => {
                 return Err(Fault {
                     start: value_start,

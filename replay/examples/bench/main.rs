@@ -8,7 +8,7 @@
 //! cargo run --release -p fgn-replay --example bench -- stages [GAMES] [SECONDS] [CORPUS...]
 //! cargo run --release -p fgn-replay --example bench -- sizes [MAX_BYTES] [SECONDS]
 //! cargo run --release -p fgn-replay --example bench -- write DIR CORPUS FILES [MAX_EVENTS]
-//! cargo run --release -p fgn-replay --example bench -- profile CORPUS [SECONDS] [GAMES]
+//! cargo run --release -p fgn-replay --example bench -- profile CORPUS [SECONDS] [GAMES] [STAGE]
 //! ```
 //!
 //! `stages` and `sizes` print markdown tables for docs/performance.md.
@@ -18,8 +18,10 @@
 //! what the code costs; no file is read, so the figures are the libraries'
 //! alone. `write` writes one corpus as one canonical `.fgn` file per game
 //! and prints how many files, events and bytes it wrote. `profile`
-//! validates GAMES (400) of one corpus's parsed games over and over, for a profiler
-//! (`perf record`, `valgrind --tool=callgrind`) to look at one engine.
+//! runs one stage (STAGE, `replay` by default: validating parsed games)
+//! over GAMES (400) logs of one corpus, over and over for SECONDS (0: once),
+//! for a profiler (`perf record`, `valgrind --tool=callgrind`) to look at
+//! one engine or stage.
 
 mod corpora;
 mod stages;
@@ -56,7 +58,7 @@ fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T, what: &str) 
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: bench stages [GAMES] [SECONDS] [CORPUS...] | bench sizes [MAX_BYTES] [SECONDS] | bench write DIR CORPUS FILES [MAX_EVENTS] | bench profile CORPUS [SECONDS] [GAMES]";
+    let usage = "usage: bench stages [GAMES] [SECONDS] [CORPUS...] | bench sizes [MAX_BYTES] [SECONDS] | bench write DIR CORPUS FILES [MAX_EVENTS] | bench profile CORPUS [SECONDS] [GAMES] [STAGE]";
     match args.first().map(String::as_str) {
         Some("stages") => {
             let games = arg(&args, 1, 400u64, "GAMES");
@@ -81,7 +83,11 @@ fn main() {
             let corpus = corpus_arg(&args[1]);
             let secs = arg(&args, 2, 5.0f64, "SECONDS");
             let games = arg(&args, 3, 400u64, "GAMES");
-            stages::profile(corpus, games, Duration::from_secs_f64(secs));
+            let stage = args.get(4).map_or("replay", String::as_str);
+            if !stages::profile(corpus, games, Duration::from_secs_f64(secs), stage) {
+                eprintln!("bench: no stage `{stage}`; one of {}", stages::stage_slugs().join(", "));
+                std::process::exit(2)
+            }
         }
         _ => {
             eprintln!("{usage}");

@@ -54,11 +54,26 @@ impl Stage {
         }
     }
 
+    /// The one-word name `profile` takes for the stage.
+    fn slug(self) -> &'static str {
+        match self {
+            Stage::Parse => "parse",
+            Stage::Validate => "validate",
+            Stage::Replay => "replay",
+            Stage::LogHash => "hash",
+            Stage::StateHashes => "states",
+            Stage::View => "view",
+            Stage::Json => "json",
+            Stage::JsonWriting => "json-writing",
+            Stage::FmtCheck => "fmt-check",
+        }
+    }
+
     /// Runs the stage over one log; `false` when the stage refuses it
     /// (a view of a game that has none, say), so it is left out.
     /// `summary` is the log's, made beforehand for the stage that only
-    /// writes JSON.
-    fn run(self, text: &str, game: &Game, summary: &Summary, out: &mut Vec<u8>) -> bool {
+    /// writes JSON (which refuses a log without it).
+    fn run(self, text: &str, game: &Game, summary: Option<&Summary>, out: &mut Vec<u8>) -> bool {
         match self {
             Stage::Replay => return validate(game).is_ok_and(|v| black_box(v.error).is_none()),
             Stage::JsonWriting => {
@@ -68,7 +83,8 @@ impl Stage {
                 // validate plus this (issue #11: "no slower than validation
                 // plus writing its output").
                 out.clear();
-                return serde_json::to_writer(&mut *out, &JsonDocument::new(game, None, Some(summary))).is_ok();
+                return summary.is_some()
+                    && serde_json::to_writer(&mut *out, &JsonDocument::new(game, None, summary)).is_ok();
             }
             _ => {}
         }
@@ -140,19 +156,35 @@ fn games_of(corpus: Corpus, games: u64) -> Vec<Game> {
     (0..games).map(|i| corpus.game(i, max)).collect()
 }
 
-/// Validates `games` parsed games of `corpus`, at least once and again
-/// and again for `time`.
-pub fn profile(corpus: Corpus, games: u64, time: Duration) {
+/// The names `profile` takes for the stages.
+pub fn stage_slugs() -> Vec<&'static str> {
+    STAGES.iter().map(|s| s.slug()).collect()
+}
+
+/// Runs one stage (by its slug; see [`stage_slugs`]) over `games` logs of
+/// `corpus`, at least once and again and again for `time`, for a profiler
+/// to look at; `false` when no stage has that slug.
+pub fn profile(corpus: Corpus, games: u64, time: Duration, stage: &str) -> bool {
+    let Some(stage) = STAGES.into_iter().find(|s| s.slug() == stage) else {
+        return false;
+    };
     let games = games_of(corpus, games);
+    let texts: Vec<String> = games.iter().map(Game::canonical_text).collect();
+    let summaries: Vec<Summary> = match stage {
+        Stage::JsonWriting => texts.iter().map(|t| summarize(&parse(t.as_bytes()))).collect(),
+        _ => Vec::new(),
+    };
+    let mut out = Vec::new();
     let start = Instant::now();
     loop {
-        for g in &games {
-            black_box(validate(g).map(|v| v.applied).ok());
+        for (i, (t, g)) in texts.iter().zip(&games).enumerate() {
+            black_box(stage.run(t, g, summaries.get(i), &mut out));
         }
         if start.elapsed() >= time {
             break;
         }
     }
+    true
 }
 
 fn measure(corpus: Corpus, games: u64, min: Duration) -> Row {
@@ -166,7 +198,7 @@ fn measure(corpus: Corpus, games: u64, min: Duration) -> Row {
             // Every log must pass the stage once before it is timed: a
             // refused log would time an early return.
             let logs = || texts.iter().zip(&parsed).zip(&summaries);
-            if !logs().all(|((t, g), sum)| stage.run(t, g, sum, &mut out)) {
+            if !logs().all(|((t, g), sum)| stage.run(t, g, Some(sum), &mut out)) {
                 eprintln!(
                     "bench: {} refuses some {} logs; left out",
                     stage.title(),
@@ -176,7 +208,7 @@ fn measure(corpus: Corpus, games: u64, min: Duration) -> Row {
             }
             Some(best_of(min, || {
                 for ((t, g), sum) in logs() {
-                    stage.run(t, g, sum, &mut out);
+                    stage.run(t, g, Some(sum), &mut out);
                 }
             }))
         })
