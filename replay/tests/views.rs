@@ -625,8 +625,9 @@ proptest! {
 
 /// Every prefix of `game` up to the first move after setup, as each side's
 /// view, replays alone to that side's knowledge of the prefix. The prefixes
-/// where the opponent is ready and the player not, before any `@ setup`
-/// reveals it, are the ones that guard the stand-in setup.
+/// where the opponent is readied and the player not, before any `@ setup`
+/// reveals it, are the ones that guard the stand-in setup; how many there
+/// were is returned.
 fn setup_prefixes_replay_to_the_same_knowledge(game: &Game) -> usize {
     let setup_len = game.events.iter().take_while(|e| e.n.0 == 0).count();
     let mut opponent_ready_unseen = 0;
@@ -638,10 +639,13 @@ fn setup_prefixes_replay_to_the_same_knowledge(game: &Game) -> usize {
         }
         for side in SIDES {
             let v = the_view(&part, side);
+            // Readied by its `ready`, or by the world when its setup time ran out.
             let ready = |c: Color| {
-                v.events
-                    .iter()
-                    .any(|e| e.actor == Actor::Player(c) && e.action == Action::Ready)
+                v.events.iter().any(|e| match (e.actor, &e.action) {
+                    (Actor::Player(p), Action::Ready) => p == c,
+                    (Actor::World, Action::Timeout { color }) => e.n.0 == 0 && *color == c,
+                    _ => false,
+                })
             };
             let revealed = v.events.iter().any(|e| matches!(e.action, Action::Setup { .. }));
             if ready(side.opponent()) && !ready(side) && !revealed {
@@ -706,21 +710,23 @@ fn a_view_whose_opponent_set_up_infantry_in_a_fortification_replays() {
                 0 w place Fc3 Ic3 Ff3 Ia2 Ib2 Cb2 Id2 Ie2 Ce2 If2 Ib1 Ab1 Ie1 Ae1\n\
                 0 b place Fa4 Ia4 Fe5 Ib5 Cb5 Ic5 Ia6 Ib6 Ab6 Id6 Ie6 Ce6 Ae6 If6\n\
                 0 w ready\n0 b ready\n1 w ICe2-d3\n";
-    let parsed = fgn_notation::parse(text.as_bytes());
-    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
-    let game = parsed.document.game;
-    let mut replay = Replay::new(&game.header).expect("a supported game");
-    for (i, e) in game.events.iter().enumerate() {
-        replay.apply(i, e).expect("a valid log");
-    }
+    each_view_replays_to_its_knowledge(&parsed(text));
+}
+
+/// Each side's view of the whole valid log `game` replays alone, without
+/// a rule error, to that side's knowledge of the log.
+fn each_view_replays_to_its_knowledge(game: &Game) {
+    let verdict = fgn_replay::validate(game).expect("a supported game");
+    assert!(verdict.error.is_none(), "{:?}", verdict.error);
     for side in SIDES {
-        let v = the_view(&game, side);
+        let v = the_view(game, side);
         let (full, _, _) = fgn_replay::replayable(&v).unwrap_or_else(|e| panic!("{e}"));
-        let verdict = fgn_replay::validate(&full).expect("a replayable view starts");
-        assert_eq!(verdict.error, None, "{side:?}:\n{}", full.canonical_text());
+        let again = fgn_replay::validate(&full).expect("a replayable view starts");
+        assert_eq!(again.error, None, "{side:?}:\n{}", full.canonical_text());
         assert_eq!(
+            again.replay.knowledge_hash(Viewer::of(side)),
             verdict.replay.knowledge_hash(Viewer::of(side)),
-            replay.knowledge_hash(Viewer::of(side))
+            "{side:?}"
         );
     }
 }
@@ -733,8 +739,7 @@ fn parsed(text: &str) -> Game {
 
 /// Guards the setup timeout in `replayable` (mutation testing): a side
 /// readied by `@ timeout` in setup, not by `ready`, is revealed at its
-/// timeout, and a world event before the opponent's reveal is not that
-/// reveal. Corpus game 12 has black time out in setup after white's
+/// timeout. Corpus game 12 has black time out in setup after white's
 /// `ready`; every view prefix of it must replay.
 #[test]
 fn views_of_a_setup_timeout_replay_at_every_prefix() {
@@ -749,6 +754,39 @@ fn views_of_a_setup_timeout_replay_at_every_prefix() {
         .iter()
         .any(|e| e.n.0 == 0 && matches!(e.action, Action::Timeout { .. })));
     assert!(setup_prefixes_replay_to_the_same_knowledge(&game) > 0);
+}
+
+/// Found by mutation testing (`revealed` with `||` for `&&` in
+/// `replayable` survived): white's view of a log in which black's setup
+/// time ran out while white was still setting up, `0 @ timeout b`, was
+/// replayed with black readied with nothing (its placements are hidden
+/// from white), so `fgn show` of the view said the game was aborted
+/// (`no-king`) where the game went on. The stand-in setup now stands
+/// before an opponent's setup timeout as before its `ready`.
+#[test]
+fn a_view_in_setup_with_the_opponent_timed_out_unseen_replays() {
+    let game = parsed(
+        "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[TimeControl \"setup=120 move=60\"]\n\n\
+         0 w place Kf1 Pe2 {t=10}\n0 b place Kg12 Qd10 {t=22}\n\
+         0 @ timeout b {t=120.5}\n0 @ timeout w {t=120.5}\n1 w e2-e3 {t=130}\n",
+    );
+    assert!(fgn_replay::validate(&game).expect("supported").error.is_none());
+    assert!(setup_prefixes_replay_to_the_same_knowledge(&game) > 0);
+}
+
+/// The other side of the fix above: when the opponent's setup time ran
+/// out with no king placed, the log aborts the game there, before the
+/// player is ready (so no `@ setup` ever reveals the opponent's), and the
+/// view, which shows the abort, must replay to it with nothing placed for
+/// the opponent rather than a stand-in king.
+#[test]
+fn a_view_of_a_setup_aborted_at_the_opponents_timeout_replays_to_the_abort() {
+    let game = parsed(
+        "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[TimeControl \"setup=120 move=60\"]\n\n\
+         0 w place Kf1 Pe2 {t=10}\n0 b place Qd10 {t=22}\n\
+         0 @ timeout b {t=120.5}\n0 @ result abort no-king\n",
+    );
+    each_view_replays_to_its_knowledge(&game);
 }
 
 /// Guards the stand-in setup's place (mutation testing): the `place` that

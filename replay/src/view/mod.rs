@@ -9,7 +9,9 @@
 
 mod owc;
 
-use fgn_notation::{Action, Actor, Color, Event, Figure, Game, GameKind, Header, Placement, Tag, UnitKind};
+use fgn_notation::{
+    Action, Actor, Color, Event, Figure, Game, GameKind, Header, Outcome, Placement, Reason, Tag, UnitKind,
+};
 
 use crate::error::RuleError;
 use crate::gwc::GreatWar;
@@ -221,21 +223,43 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
     Ok((Game { header, events }, side, origins))
 }
 
-/// Gives the opponent a stand-in setup before its `ready`, for a view that
-/// no `@ setup` of the opponent's has revealed yet: this happens only when
-/// a view ends in setup with the opponent ready and the view's own player
-/// not. The replay refuses a `ready` with nothing placed, yet what was
-/// placed is secret to the player and left out of the player's knowledge,
-/// so any legal setup gives the same knowledge. The stand-in takes the
-/// opponent's first legal placement, again and again, until its `ready`
-/// is legal (in survival-chess the first is the king). Where no such setup
-/// is found the events stay as they are, and the replay reports the
-/// refusal.
+/// Gives the opponent a stand-in setup before it is readied, for a view
+/// that no `@ setup` of the opponent's has revealed yet: this happens only
+/// when a view ends in setup with the opponent readied (by its `ready`, or
+/// by the world at `@ timeout` when its setup time ran out) and the view's
+/// own player not. The replay refuses a `ready` with nothing placed, and
+/// aborts the game at a timeout with no king (no infantry in
+/// great-war-chess), yet what was placed is secret to the player and left
+/// out of the player's knowledge, so any legal setup gives the same
+/// knowledge. The stand-in takes the opponent's first legal placement,
+/// again and again, until its `ready` is legal (in survival-chess the
+/// first is the king). A view that shows the game aborted after the
+/// opponent's timeout keeps nothing placed, as the log's abort says the
+/// opponent had; a view that ends at the timeout itself cannot tell, and
+/// is taken to go on, as a game does whose readied side can start. Where
+/// no such setup is found the events stay as they are, and the replay
+/// reports the refusal.
 fn stand_in_for_unrevealed_setup(header: &Header, opponent: Color, events: &mut Vec<(Event, usize)>) {
-    let is_ready = |e: &Event| e.actor == Actor::Player(opponent) && e.action == Action::Ready;
-    let Some(at) = events.iter().position(|(e, _)| is_ready(e)) else {
+    let readied = |e: &Event| match (e.actor, &e.action) {
+        (Actor::Player(c), Action::Ready) => c == opponent,
+        (Actor::World, Action::Timeout { color }) => *color == opponent,
+        _ => false,
+    };
+    let Some(at) = events.iter().position(|(e, _)| readied(e)) else {
         return;
     };
+    let aborted = |e: &Event| {
+        matches!(
+            e.action,
+            Action::Result {
+                outcome: Outcome::Abort,
+                reason: Reason::NoKing | Reason::NoInfantry,
+            }
+        )
+    };
+    if events[at..].iter().any(|(e, _)| aborted(e)) {
+        return;
+    }
     let Ok(mut replay) = Replay::new(header) else {
         return;
     };
