@@ -211,3 +211,58 @@ fn a_finished_game_owes_only_an_unrevealed_seed() {
         "{awaiting} of {finished} await their seed"
     );
 }
+
+/// The referee derives every world event of every valid corpus log (but
+/// its timeouts, which come from clocks): before each `@` event, the world
+/// events the rules owe under the log's revealed seed start with it, and a
+/// game whose seed is not in the log (none, or not yet revealed) owes its
+/// `@ result` (`Replay::owed_result`).
+/// cargo-mutants found unpinned that a decided game first gets the world
+/// events its last move owes (a reveal, a damage roll) and then its
+/// result.
+#[test]
+fn the_referee_owes_each_world_event_a_corpus_log_holds() {
+    let (mut checked, mut before_a_result) = (0, 0);
+    for game in GAMES {
+        for path in logs(&corpus().join(game).join("valid")) {
+            let log = parse(&std::fs::read(&path).expect("a readable corpus file"))
+                .document
+                .game;
+            let seed = log.events.iter().find_map(|e| match e.action {
+                Action::Seed { seed } => Some(seed.0),
+                _ => None,
+            });
+            let mut replay = fgn_replay::Replay::new(&log.header).expect("a valid log starts");
+            let mut previous_owed = false;
+            for (i, event) in log.events.iter().enumerate() {
+                let world = event.actor == fgn_notation::Actor::World;
+                let derived = !matches!(event.action, Action::Timeout { .. } | Action::Seed { .. });
+                // Without the seed only the result can be derived.
+                let checkable = seed.is_some() || matches!(event.action, Action::Result { .. });
+                if world && derived && checkable {
+                    let owed = match seed {
+                        Some(seed) => replay.owed_world_events(&seed).first().map(|e| e.action.clone()),
+                        None => replay.owed_result().map(|e| e.action),
+                    };
+                    assert_eq!(
+                        owed.as_ref(),
+                        Some(&event.action),
+                        "{} event {i}: {event}",
+                        path.display()
+                    );
+                    checked += 1;
+                    if matches!(event.action, Action::Result { .. }) && previous_owed {
+                        before_a_result += 1;
+                    }
+                }
+                previous_owed = world && derived && !matches!(event.action, Action::Result { .. });
+                replay.apply(i, event).expect("a valid log");
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} world events checked");
+    assert!(
+        before_a_result > 0,
+        "no corpus game owes a world event between its deciding move and its result"
+    );
+}
