@@ -35,6 +35,21 @@ fn logs(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// One line (or a few) for one log, as the engines see it.
+/// Every corpus log of `kind` (`valid`, `invalid`) of every game, parsed,
+/// with its path.
+fn corpus_logs(kind: &str) -> Vec<(PathBuf, fgn_notation::Game)> {
+    GAMES
+        .iter()
+        .flat_map(|game| logs(&corpus().join(game).join(kind)))
+        .map(|path| {
+            let game = parse(&std::fs::read(&path).expect("a readable corpus file"))
+                .document
+                .game;
+            (path, game)
+        })
+        .collect()
+}
+
 fn verdict_of(kind: &str, text: &[u8]) -> String {
     let parsed = parse(text);
     if !parsed.is_ok() {
@@ -182,28 +197,23 @@ fn a_refused_event_changes_nothing() {
 #[test]
 fn a_finished_game_owes_only_an_unrevealed_seed() {
     let (mut finished, mut awaiting) = (0, 0);
-    for game in GAMES {
-        for path in logs(&corpus().join(game).join("valid")) {
-            let log = parse(&std::fs::read(&path).expect("a readable corpus file"))
-                .document
-                .game;
-            let verdict = validate(&log).expect("a valid log starts");
-            if !matches!(verdict.replay.phase(), fgn_replay::Phase::Over(_)) {
-                continue;
-            }
-            let committed = log.header.tags.iter().any(|t| t.name == "SeedCommit");
-            let revealed = log.events.iter().any(|e| matches!(e.action, Action::Seed { .. }));
-            let offered = fgn_replay::referee::Referee::new([7; 32]).next(&verdict.replay);
-            let owed = committed && !revealed;
-            assert_eq!(
-                offered.map(|e| e.action),
-                owed.then_some(Action::Seed { seed: Seed([7; 32]) }),
-                "{}",
-                path.display()
-            );
-            finished += 1;
-            awaiting += usize::from(owed);
+    for (path, log) in corpus_logs("valid") {
+        let verdict = validate(&log).expect("a valid log starts");
+        if !matches!(verdict.replay.phase(), fgn_replay::Phase::Over(_)) {
+            continue;
         }
+        let committed = log.header.tags.iter().any(|t| t.name == "SeedCommit");
+        let revealed = log.events.iter().any(|e| matches!(e.action, Action::Seed { .. }));
+        let offered = fgn_replay::referee::Referee::new([7; 32]).next(&verdict.replay);
+        let owed = committed && !revealed;
+        assert_eq!(
+            offered.map(|e| e.action),
+            owed.then_some(Action::Seed { seed: Seed([7; 32]) }),
+            "{}",
+            path.display()
+        );
+        finished += 1;
+        awaiting += usize::from(owed);
     }
     assert!(finished >= 4 * 15, "only {finished} corpus games are finished");
     assert!(
@@ -223,41 +233,36 @@ fn a_finished_game_owes_only_an_unrevealed_seed() {
 #[test]
 fn the_referee_owes_each_world_event_a_corpus_log_holds() {
     let (mut checked, mut before_a_result) = (0, 0);
-    for game in GAMES {
-        for path in logs(&corpus().join(game).join("valid")) {
-            let log = parse(&std::fs::read(&path).expect("a readable corpus file"))
-                .document
-                .game;
-            let seed = log.events.iter().find_map(|e| match e.action {
-                Action::Seed { seed } => Some(seed.0),
-                _ => None,
-            });
-            let mut replay = fgn_replay::Replay::new(&log.header).expect("a valid log starts");
-            let mut previous_owed = false;
-            for (i, event) in log.events.iter().enumerate() {
-                let world = event.actor == fgn_notation::Actor::World;
-                let derived = !matches!(event.action, Action::Timeout { .. } | Action::Seed { .. });
-                // Without the seed only the result can be derived.
-                let checkable = seed.is_some() || matches!(event.action, Action::Result { .. });
-                if world && derived && checkable {
-                    let owed = match seed {
-                        Some(seed) => replay.owed_world_events(&seed).first().map(|e| e.action.clone()),
-                        None => replay.owed_result().map(|e| e.action),
-                    };
-                    assert_eq!(
-                        owed.as_ref(),
-                        Some(&event.action),
-                        "{} event {i}: {event}",
-                        path.display()
-                    );
-                    checked += 1;
-                    if matches!(event.action, Action::Result { .. }) && previous_owed {
-                        before_a_result += 1;
-                    }
+    for (path, log) in corpus_logs("valid") {
+        let seed = log.events.iter().find_map(|e| match e.action {
+            Action::Seed { seed } => Some(seed.0),
+            _ => None,
+        });
+        let mut replay = fgn_replay::Replay::new(&log.header).expect("a valid log starts");
+        let mut previous_owed = false;
+        for (i, event) in log.events.iter().enumerate() {
+            let world = event.actor == fgn_notation::Actor::World;
+            let derived = !matches!(event.action, Action::Timeout { .. } | Action::Seed { .. });
+            // Without the seed only the result can be derived.
+            let checkable = seed.is_some() || matches!(event.action, Action::Result { .. });
+            if world && derived && checkable {
+                let owed = match seed {
+                    Some(seed) => replay.owed_world_events(&seed).first().map(|e| e.action.clone()),
+                    None => replay.owed_result().map(|e| e.action),
+                };
+                assert_eq!(
+                    owed.as_ref(),
+                    Some(&event.action),
+                    "{} event {i}: {event}",
+                    path.display()
+                );
+                checked += 1;
+                if matches!(event.action, Action::Result { .. }) && previous_owed {
+                    before_a_result += 1;
                 }
-                previous_owed = world && derived && !matches!(event.action, Action::Result { .. });
-                replay.apply(i, event).expect("a valid log");
             }
+            previous_owed = world && derived && !matches!(event.action, Action::Result { .. });
+            replay.apply(i, event).expect("a valid log");
         }
     }
     assert!(checked > 500, "only {checked} world events checked");
