@@ -154,9 +154,7 @@ impl Draws {
     /// A uniform integer in `0..n` for the draw named `label` (`n` > 0).
     pub fn below(&self, label: &str, n: u64) -> u64 {
         assert!(n > 0, "a draw needs a non-empty range");
-        // The largest multiple of n that fits: values at or above it would
-        // make the smallest results more likely, so they are drawn again.
-        let zone = u64::MAX - (u64::MAX % n + 1) % n;
+        let zone = acceptance_limit(n);
         let mut reader = blake3::Hasher::new_keyed(&self.key)
             .update(label.as_bytes())
             .finalize_xof();
@@ -188,6 +186,14 @@ impl Draws {
             items.swap(i, j);
         }
     }
+}
+
+/// The largest word a draw in `0..n` accepts (`n` > 0): one below the
+/// largest multiple of `n` that fits in 2^64 words. Words above it would
+/// make the smallest results more likely, so they are drawn again.
+fn acceptance_limit(n: u64) -> u64 {
+    // 2^64 mod n, computed without 2^64: (u64::MAX mod n + 1) mod n.
+    u64::MAX - (u64::MAX % n + 1) % n
 }
 
 /// Appends `n` in decimal, as `Display` writes it, without the formatting
@@ -323,11 +329,31 @@ mod tests {
         assert_eq!(b, [2, 0, 3, 5, 1, 0, 3, 0, 4, 5, 2, 4]);
     }
 
+    /// The words a draw accepts are exactly the largest multiple of `n`
+    /// words that fits: none more (the smallest results would be more
+    /// likely) and none fewer (a draw would be redrawn for nothing).
     #[test]
-    fn the_rejection_zone_is_a_multiple_of_the_range() {
-        for n in [1u64, 2, 3, 5, 6, 7, 1 << 63, u64::MAX] {
-            let zone = u64::MAX - (u64::MAX % n + 1) % n;
-            assert_eq!((zone as u128 + 1) % n as u128, 0, "n = {n}");
+    fn a_draw_accepts_the_largest_multiple_of_its_range() {
+        for n in [
+            1u64,
+            2,
+            3,
+            5,
+            6,
+            7,
+            10,
+            1 << 32,
+            (1 << 63) - 1,
+            1 << 63,
+            (1 << 63) + 1,
+            u64::MAX,
+        ] {
+            let accepted = u128::from(acceptance_limit(n)) + 1;
+            assert_eq!(accepted % u128::from(n), 0, "n = {n}");
+            assert!(
+                accepted + u128::from(n) > 1 << 64,
+                "n = {n}: another {n} words would fit"
+            );
         }
     }
 }
