@@ -64,12 +64,12 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
         paths,
         rep,
         |log, rep| {
+            if fgn_replay::is_canonical(&log.parsed, &log.bytes) {
+                return false;
+            }
             let Some(doc) = completed(&log.input, log.parsed, write, rep) else {
                 return false;
             };
-            if doc.is_formatted(&log.bytes) {
-                return false;
-            }
             let text = doc.formatted();
             match &log.input {
                 _ if check => {

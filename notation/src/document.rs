@@ -98,47 +98,99 @@ impl Document {
     /// without writing it: what `fgn fmt --check` asks of every file, where
     /// writing the text only to compare it cost as much as reading the file.
     pub fn is_formatted(&self, text: &[u8]) -> bool {
-        let mut matcher = Matcher { rest: text, same: true };
+        self.matches(Matcher::new(text, None))
+    }
+
+    /// [`Document::is_formatted`] of `text`, the text this document was
+    /// parsed from as it was parsed, where every event but those of
+    /// `general_events` (indices, in order) was read by the one-pass
+    /// reader: what `Parsed::is_formatted` asks.
+    pub(crate) fn is_formatted_as_read(&self, text: &[u8], general_events: &[u32]) -> bool {
+        let read = ReadLines {
+            event_lines: &self.event_lines,
+            general_events,
+        };
+        self.matches(Matcher::new(text, Some(read)))
+    }
+
+    fn matches(&self, mut matcher: Matcher<'_>) -> bool {
         self.write_formatted(&mut matcher);
         matcher.same && matcher.rest.is_empty()
     }
 
     /// Writes [`Document::formatted`]'s text to `out`: the one place that
     /// says what it is, for both the text and the comparison with it.
-    fn write_formatted<W: Ascii + fmt::Write>(&self, out: &mut W) {
+    fn write_formatted<W: Sink>(&self, out: &mut W) {
         let mut comments = self.comments.iter().peekable();
-        let mut take = |out: &mut W, anchor: Anchor, own_line: bool| {
-            while let Some(c) = comments.next_if(|c| c.anchor == anchor) {
-                if !own_line {
-                    // An end-of-line comment goes before the line end that
-                    // the caller has not written yet.
-                    out.push_ascii(b' ');
-                }
-                out.push_ascii(b';');
-                if !c.text.is_empty() {
-                    out.push_ascii(b' ');
-                    let _ = out.write_str(&c.text);
-                }
-                if own_line {
-                    out.push_ascii(b'\n');
-                }
-            }
-        };
         for (i, tag) in self.game.header.tags.iter().enumerate() {
-            take(out, Anchor::BeforeTag(i), true);
+            write_comments(out, &mut comments, Anchor::BeforeTag(i));
             let _ = write!(out, "{tag}");
-            take(out, Anchor::OnTag(i), false);
+            write_comments(out, &mut comments, Anchor::OnTag(i));
             out.push_ascii(b'\n');
         }
         out.push_ascii(b'\n');
         for (i, event) in self.game.events.iter().enumerate() {
-            take(out, Anchor::BeforeEvent(i), true);
-            event.write_line_to(out);
-            take(out, Anchor::OnEvent(i), false);
+            // Most events have no comment, which one look at the next
+            // comment tells.
+            let commented = comments
+                .peek()
+                .is_some_and(|c| matches!(c.anchor, Anchor::BeforeEvent(j) | Anchor::OnEvent(j) if j == i));
+            if commented {
+                write_comments(out, &mut comments, Anchor::BeforeEvent(i));
+            }
+            out.event_line(i, event);
+            if commented {
+                write_comments(out, &mut comments, Anchor::OnEvent(i));
+            }
             out.push_ascii(b'\n');
         }
-        take(out, Anchor::End, true);
+        write_comments(out, &mut comments, Anchor::End);
     }
+}
+
+/// Writes the comments at `anchor` that come next: a comment on a line of
+/// its own with its line end, one at the end of a line before the line end
+/// that the caller has not written yet.
+fn write_comments<'a, W: Sink>(
+    out: &mut W,
+    comments: &mut std::iter::Peekable<impl Iterator<Item = &'a Comment>>,
+    anchor: Anchor,
+) {
+    let own_line = !matches!(anchor, Anchor::OnTag(_) | Anchor::OnEvent(_));
+    while let Some(c) = comments.next_if(|c| c.anchor == anchor) {
+        if !own_line {
+            out.push_ascii(b' ');
+        }
+        out.push_ascii(b';');
+        if !c.text.is_empty() {
+            out.push_ascii(b' ');
+            let _ = out.write_str(&c.text);
+        }
+        if own_line {
+            out.push_ascii(b'\n');
+        }
+    }
+}
+
+/// Where [`Document::write_formatted`] writes: a text being written, or
+/// a [`Matcher`] comparing.
+trait Sink: Ascii + fmt::Write + Sized {
+    /// Writes the line of event `index`, without its line end.
+    fn event_line(&mut self, _index: usize, event: &Event) {
+        event.write_line_to(self);
+    }
+}
+
+impl Sink for String {}
+
+/// What a matcher knows of the lines of the text it compares with, when
+/// that is the text the document was parsed from.
+struct ReadLines<'a> {
+    /// The line of each event.
+    event_lines: &'a [u32],
+    /// The events the general reader read, not yet passed; every other
+    /// event's line is canonical as it stands.
+    general_events: &'a [u32],
 }
 
 /// A sink that compares what is written with a text instead of keeping it.
@@ -147,21 +199,61 @@ struct Matcher<'a> {
     rest: &'a [u8],
     /// Whether everything written so far matched.
     same: bool,
+    /// The line `rest` starts in (1-based), while `same`.
+    line: u32,
+    read: Option<ReadLines<'a>>,
 }
 
-impl Matcher<'_> {
+impl<'a> Matcher<'a> {
+    fn new(text: &'a [u8], read: Option<ReadLines<'a>>) -> Matcher<'a> {
+        Matcher {
+            rest: text,
+            same: true,
+            line: 1,
+            read,
+        }
+    }
+
     fn matches(&mut self, bytes: &[u8]) {
         match self.rest.strip_prefix(bytes) {
-            Some(rest) if self.same => self.rest = rest,
+            Some(rest) if self.same => {
+                self.rest = rest;
+                self.line += bytes.iter().filter(|&&b| b == b'\n').count() as u32;
+            }
             _ => self.same = false,
         }
+    }
+}
+
+impl Sink for Matcher<'_> {
+    fn event_line(&mut self, index: usize, event: &Event) {
+        if let Some(read) = &mut self.read {
+            let general = read.general_events.first() == Some(&(index as u32));
+            if general {
+                read.general_events = &read.general_events[1..];
+            } else if self.same && read.event_lines.get(index) == Some(&self.line) {
+                // Everything so far matched, so `rest` starts at the line
+                // the event was read from: the one-pass reader took it,
+                // and it takes only a line that is the event's canonical
+                // spelling, so the line matches as it stands.
+                match crate::parse::memchr_newline(self.rest) {
+                    Some(end) => self.rest = &self.rest[end..],
+                    None => self.same = false,
+                }
+                return;
+            }
+        }
+        event.write_line_to(self);
     }
 }
 
 impl Ascii for Matcher<'_> {
     fn push_ascii(&mut self, byte: u8) {
         match self.rest.split_first() {
-            Some((&first, rest)) if first == byte && self.same => self.rest = rest,
+            Some((&first, rest)) if first == byte && self.same => {
+                self.rest = rest;
+                self.line += u32::from(byte == b'\n');
+            }
             _ => self.same = false,
         }
     }
@@ -205,5 +297,47 @@ mod tests {
         assert!(!doc.is_formatted(&bytes[..bytes.len() - 1]));
         assert!(!doc.is_formatted(format!("{text}\n").as_bytes()));
         assert!(!doc.is_formatted(b""));
+    }
+
+    /// `Parsed::is_formatted` skips the lines the one-pass reader took;
+    /// of every text it must say what writing every line would say.
+    #[test]
+    fn a_parsed_text_is_formatted_exactly_when_its_document_says_so() {
+        let bytes = LOG.as_bytes();
+        let same = |text: &[u8]| {
+            let parsed = parse(text);
+            let formatted = parsed.document.is_formatted(text);
+            assert_eq!(
+                parsed.is_formatted(text),
+                formatted,
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+            formatted
+        };
+        assert!(same(bytes));
+        let mut formatted = 0;
+        for at in 0..bytes.len() {
+            for byte in [b'x', b' ', b'\n', b'0', b'1', b'e', b'E', b'P', b'+', b';'] {
+                let mut changed = bytes.to_vec();
+                changed[at] = byte;
+                formatted += usize::from(same(&changed));
+                changed.insert(at, byte);
+                formatted += usize::from(same(&changed));
+            }
+            let mut dropped = bytes.to_vec();
+            dropped.remove(at);
+            formatted += usize::from(same(&dropped));
+        }
+        // Some changes keep the log canonical (another digit in a clock, a
+        // letter in a comment), so both answers are tried.
+        assert!(formatted > 50, "{formatted} changed logs are canonical");
+        // A text of another length than the parsed one is compared in full.
+        let parsed = parse(bytes);
+        assert!(!parsed.is_formatted(&bytes[..bytes.len() - 1]));
+        let mut other = bytes.to_vec();
+        let at = LOG.find("Qd1-d7").unwrap();
+        other[at + 1] = b'e';
+        assert!(!parsed.is_formatted(format!("{}\n", String::from_utf8_lossy(&other)).as_bytes()));
     }
 }

@@ -17,6 +17,10 @@
 //! for the games and actors that admit it (a world event only for `@`, a
 //! spell only in magic-draughts, a pawn promotion only on a pawn move, a
 //! check marker only in survival-chess, the seed only in a full log, ...).
+//! It also accepts only lines written exactly as canonical FGN writes their
+//! event (a lower-case square, no pawn letter, units in the order `ICA`, a
+//! clock without trailing zeros), so that `Parsed::is_formatted` need not
+//! write them again to compare them; a debug build asserts it of each.
 //! Every other line — a run of spaces, a comment, a quoted chat, a hidden
 //! square, an upper-case keyword, any fault — gives `None` and goes to
 //! the general reader, so every diagnostic is the general reader's. The
@@ -166,8 +170,13 @@ fn clock(b: &[u8], i: usize) -> Option<(Option<Clock>, usize)> {
             // which splits the line there.
             let len = rest.iter().position(|&c| !(c.is_ascii_digit() || c == b'.'))?;
             // A longer clock (leading zeros) is the general reader's, which
-            // keeps every line this reader takes short.
+            // keeps every line this reader takes short; so is a fraction
+            // with a trailing zero (`12.50`, `3.0`), which canonical FGN
+            // leaves out: every line this reader takes is canonical.
             if len > MAX_CLOCK_CHARS || rest.get(len..len + 2) != Some(b"}\n") {
+                return None;
+            }
+            if rest[..len].last() == Some(&b'0') && rest[..len].contains(&b'.') {
                 return None;
             }
             let clock = std::str::from_utf8(&rest[..len]).ok()?.parse::<Clock>().ok()?;
@@ -402,7 +411,12 @@ fn spell(b: &[u8], i: usize) -> Option<(Action, usize)> {
     Some(match digit {
         1 => {
             let at = space(b, at)?;
-            let file = File::from_char(char::from(*b.get(at)?))?;
+            let letter = *b.get(at)?;
+            // An upper-case file is not canonical: the general reader's.
+            if !letter.is_ascii_lowercase() {
+                return None;
+            }
+            let file = File::from_char(char::from(letter))?;
             if !ends(b, at + 1) {
                 return None;
             }
@@ -441,6 +455,9 @@ fn chess_move(b: &[u8], mut i: usize, game: GameKind) -> Option<(ChessMove, usiz
     // A capital letter is the piece, as `letters_then_square` splits a token;
     // a pawn move has none.
     let piece = match *b.get(i)? {
+        // A pawn's letter is left out in canonical FGN, so `Pe2-e4` is the
+        // general reader's.
+        b'P' => return None,
         c if c.is_ascii_uppercase() => {
             i += 1;
             PieceKind::from_char(char::from(c))?
@@ -508,7 +525,9 @@ fn unit_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
             b'A' => UnitKind::Artillery,
             _ => return None,
         };
-        if kinds[..count].contains(&kind) {
+        // Canonical FGN writes the units in the order I, C, A; a repeated
+        // letter or another order is the general reader's.
+        if count > 0 && kinds[count - 1] as u8 >= kind as u8 {
             return None;
         }
         kinds[count] = kind;
@@ -572,14 +591,13 @@ fn draughts_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
     Some((Action::Draughts { path, capture }, at))
 }
 
-/// The square at byte `i` of `b` as [`Square::read_prefix`] reads it (a
-/// file letter of either case, a rank from 1 to 26 without a leading zero)
+/// The square at byte `i` of `b` as [`Square::read_prefix`] reads it, in
+/// its canonical spelling (a lower-case file letter, a rank from 1 to 26
+/// without a leading zero: an upper-case file is the general reader's),
 /// and its length in bytes.
 #[inline(always)]
 pub(crate) fn quick_square(b: &[u8], i: usize) -> Option<(Square, usize)> {
-    // Setting bit 5 lowers the case of a letter and makes every other byte
-    // something that is not a lower-case letter.
-    let file = b.get(i)? | 0x20;
+    let file = *b.get(i)?;
     if !file.is_ascii_lowercase() {
         return None;
     }

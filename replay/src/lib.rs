@@ -831,6 +831,28 @@ pub fn complete_markers_in_place(game: &mut Game) {
     completion(game).apply_to(game);
 }
 
+/// Whether `text`, the bytes `parsed` was read from, is its log's
+/// canonical text, the one `fgn fmt` writes: the text of the document as
+/// parsed ([`fgn_notation::Parsed::is_formatted`]), with no move whose
+/// canonical spelling differs ([`completion`]). What `fgn fmt --check`
+/// asks of each file; a text with a line that could not be read, or a
+/// torn last line, is not canonical.
+///
+/// ```
+/// let text = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+///     0 w place Ke1 Qd1\n0 b place Ke8 Pf7\n0 w ready\n0 b ready\n1 w Qd1-e2+\n";
+/// assert!(fgn_replay::is_canonical(&fgn_notation::parse(text), text));
+/// // Without the check marker the rules derive, it is not.
+/// let text = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+///     0 w place Ke1 Qd1\n0 b place Ke8 Pf7\n0 w ready\n0 b ready\n1 w Qd1-e2\n";
+/// assert!(!fgn_replay::is_canonical(&fgn_notation::parse(text), text));
+/// ```
+pub fn is_canonical(parsed: &fgn_notation::Parsed, text: &[u8]) -> bool {
+    // The text is compared first: it costs little beside the replay the
+    // completion needs, and a text that differs needs no replay.
+    parsed.is_formatted(text) && completion(&parsed.document.game).moves().is_empty()
+}
+
 /// What [`complete_markers`] rewrites in `game`, without rewriting it.
 pub fn completion(game: &Game) -> Completion {
     // Only chess moves have markers to fill in ([`Engine::spelled`]), so
@@ -1038,7 +1060,7 @@ fn apply_all<E: Engine>(
                 },
                 Some(_) => session::Spelling::Refused,
             };
-            if let Some(full) = session.engine.spelled(side, m, spelling).filter(|full| full != m) {
+            if let Some(full) = session.engine.spelled(side, m, spelling) {
                 written.push((i, full));
             }
         }

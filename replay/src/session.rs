@@ -230,10 +230,11 @@ pub trait Engine {
     }
 
     /// How canonical FGN writes `m`, a move of `side`'s in this log, as
-    /// [`crate::complete_markers`] writes it: `None` where the engine has
-    /// nothing to fill in, which is every game but the chess ones. The
-    /// engine is in the position `m` left when it was played, in the one it
-    /// was refused in otherwise ([`Spelling`]).
+    /// [`crate::complete_markers`] writes it, where that is not `m` itself:
+    /// `None` where the log's spelling is canonical already, and always
+    /// where the engine has nothing to fill in, which is every game but the
+    /// chess ones. The engine is in the position `m` left when it was
+    /// played, in the one it was refused in otherwise ([`Spelling`]).
     fn spelled(&self, _side: Color, _m: &ChessMove, _spelling: Spelling) -> Option<ChessMove> {
         None
     }

@@ -29,7 +29,7 @@ impl Engine for OpenWorld {
     // the promotion piece, which depends on the board's size and the mover
     // alone, so the position before or after the move spells it alike.
     fn spelled(&self, side: Color, m: &ChessMove, _spelling: Spelling) -> Option<ChessMove> {
-        self.canonical_move(side, m)
+        self.canonical_move(side, m).filter(|full| full != m)
     }
 
     fn rollback(&mut self) {

@@ -384,12 +384,7 @@ impl Survival {
     /// promotion piece filled in where a pawn reaches the far rank.
     pub fn written(&self, side: Color, m: &ChessMove, check: Option<Check>) -> Option<ChessMove> {
         let (from, to) = (m.from?, m.to?);
-        let far = if side == Color::White {
-            self.rules.board.0.ranks - 1
-        } else {
-            0
-        };
-        let promotes = m.piece == PieceKind::Pawn && to.rank_index() == far;
+        let promotes = self.promotes(side, m);
         Some(ChessMove {
             from: Some(from),
             to: Some(to),
@@ -397,6 +392,16 @@ impl Survival {
             check,
             ..*m
         })
+    }
+
+    /// Whether `m`, a move of `side`'s, takes a pawn to the far rank.
+    fn promotes(&self, side: Color, m: &ChessMove) -> bool {
+        let far = if side == Color::White {
+            self.rules.board.0.ranks - 1
+        } else {
+            0
+        };
+        m.piece == PieceKind::Pawn && m.to.is_some_and(|to| to.rank_index() == far)
     }
 
     fn turn_number(&self) -> MoveNumber {
@@ -424,11 +429,18 @@ impl Engine for Survival {
                     (true, false) => Some(Check::Check),
                     (true, true) => Some(Check::Mate),
                 };
+                // Nearly every move of a log is spelled canonically, which
+                // its marker and promotion piece tell without building the
+                // canonical move to compare it.
+                if m.check == check && m.promotion.is_some() == self.promotes(side, m) {
+                    return None;
+                }
                 // Both squares are there: a full log's move without them is refused.
                 Some(self.written(side, m, check).unwrap_or(ChessMove { check, ..*m }))
             }
             Spelling::Refused => self.canonical_move(side, m),
         }
+        .filter(|full| full != m)
     }
 
     #[inline]
