@@ -28,6 +28,7 @@ use nom::combinator::{all_consuming, cut, map, opt};
 use nom::error::{ContextError, ErrorKind, ParseError};
 use nom::sequence::preceded;
 use nom::IResult;
+use std::ops::Range;
 
 use crate::action::{
     Action, Check, ChessMove, Event, Item, MagicNumber, ObjectKind, Outcome, Path, Placement, Reason, SeenPiece, Spell,
@@ -223,7 +224,7 @@ impl LogParser {
                 if let Some((action_start, end)) =
                     quick_event(&src[start..], game, self.view, &mut self.doc.game.events)
                 {
-                    self.pushed_quick_event(line_no, action_start, &src[start..start + end]);
+                    self.pushed_quick_event(line_no, action_start, src, start..start + end);
                     start += end + 1;
                     continue;
                 }
@@ -273,7 +274,7 @@ impl LogParser {
                     if let Some((action_start, _)) =
                         quick_event(&src[line_start..], game, self.view, &mut self.doc.game.events)
                     {
-                        self.pushed_quick_event(line_no, action_start, line);
+                        self.pushed_quick_event(line_no, action_start, src, line_start..line_start + line.len());
                         if self.cap_diagnostics(line_no) {
                             return self.finish(line_no);
                         }
@@ -610,25 +611,30 @@ impl LogParser {
     }
 
     /// Records where the event the one-pass reader has just pushed from
-    /// `line` (without its line feed) stands: line `line_no`, its action
-    /// at byte `action_start` (the line is ASCII, so its columns are its
-    /// bytes); and gives it the comments that came before it (it has none
-    /// of its own).
+    /// the bytes `line` of `src` (without its line feed) stands: line
+    /// `line_no`, its action at byte `action_start` (the line is ASCII, so
+    /// its columns are its bytes); and gives it the comments that came
+    /// before it (it has none of its own).
     #[inline(always)]
-    fn pushed_quick_event(&mut self, line_no: u32, action_start: usize, line: &[u8]) {
+    fn pushed_quick_event(&mut self, line_no: u32, action_start: usize, src: &[u8], line: Range<usize>) {
         let index = self.doc.game.events.len() - 1;
-        let event = &self.doc.game.events[index];
-        debug_assert!(
-            check_form(self.quick.expect("a game"), self.view, event).is_ok(),
-            "{event:?}"
-        );
-        // `Parsed::is_formatted` trusts this of every line the one-pass
-        // reader takes.
-        debug_assert_eq!(
-            event.to_string().as_bytes(),
-            line,
-            "the one-pass reader took a line that is not canonical"
-        );
+        // Only a debug build looks at the event and the line: the slicing
+        // and indexing would cost a release build a few instructions an
+        // event even with the assertions gone.
+        if cfg!(debug_assertions) {
+            let event = &self.doc.game.events[index];
+            assert!(
+                check_form(self.quick.expect("a game"), self.view, event).is_ok(),
+                "{event:?}"
+            );
+            // `Parsed::is_formatted` trusts this of every line the one-pass
+            // reader takes.
+            assert_eq!(
+                event.to_string().as_bytes(),
+                &src[line],
+                "the one-pass reader took a line that is not canonical"
+            );
+        }
         if !self.pending_comments.is_empty() {
             self.flush_comments(Anchor::BeforeEvent(index));
         }
