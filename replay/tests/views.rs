@@ -440,6 +440,48 @@ fn owc_a_spawn_in_sight_shows() {
 }
 
 #[test]
+fn owc_a_promotion_into_the_fog_does_not_show_the_piece() {
+    // Black clears the squares within 2 of h8 and keeps pawns on f5 and g5,
+    // which see h7 but not h8: it sees White's pawn leave h7 and not the
+    // queen it became. (An attack into the fog cannot happen: the piece
+    // attacked is the player's own, whose square it always sees.)
+    let log = r#"[Game "open-world-chess"]
+[Rules "1.2"]
+[Mode "single"]
+[White "Mira"]
+[Black "Lev"]
+
+1 w g2-g3
+1 w g3-g4
+1 w end
+1 b h7-h6
+1 b h6-h5
+1 b g7-g6
+2 w end
+2 b g6-g5
+2 b f7-f6
+2 b f6-f5
+3 w end
+3 b e7-e6
+3 b Bf8-c5
+3 b Ng8-e7
+4 w end
+4 b e6-e5
+4 b Rh8-h6
+4 b Rh6-a6
+5 w g4xh5
+5 w h5-h6
+5 w h6-h7
+5 b end
+6 w h7-h8
+"#;
+    let game = parsed(log);
+    let last = |side| the_view(&game, side).events.last().map(ToString::to_string);
+    assert_eq!(last(Color::White).as_deref(), Some("6 w h7-h8=Q"));
+    assert_eq!(last(Color::Black).as_deref(), Some("6 w Ph7-?"));
+}
+
+#[test]
 fn owc_views_hide_moves_and_observe() {
     // Not vacuous: the generated games do have moves seen in part or not at
     // all, hidden purchase targets and observations.
