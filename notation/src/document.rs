@@ -104,11 +104,20 @@ impl Document {
     /// [`Document::is_formatted`] of `text`, the text this document was
     /// parsed from as it was parsed, where every event but those of
     /// `general_events` (indices, in order) was read by the one-pass
-    /// reader: what `Parsed::is_formatted` asks.
-    pub(crate) fn is_formatted_as_read(&self, text: &[u8], general_events: &[u32]) -> bool {
+    /// reader, and the text ends in a run of such events' lines from
+    /// `quick_tail` (the first one's index and byte offset) on: what
+    /// `Parsed::is_formatted` asks.
+    pub(crate) fn is_formatted_as_read(
+        &self,
+        text: &[u8],
+        general_events: &[u32],
+        quick_tail: Option<(u32, usize)>,
+    ) -> bool {
         let read = ReadLines {
             event_lines: &self.event_lines,
             general_events,
+            quick_tail,
+            len: text.len(),
         };
         self.matches(Matcher::new(text, Some(read)))
     }
@@ -137,6 +146,9 @@ impl Document {
                 .is_some_and(|c| matches!(c.anchor, Anchor::BeforeEvent(j) | Anchor::OnEvent(j) if j == i));
             if commented {
                 write_comments(out, &mut comments, Anchor::BeforeEvent(i));
+            }
+            if out.matched_from(i) {
+                return;
             }
             out.event_line(i, event);
             if commented {
@@ -179,6 +191,13 @@ trait Sink: Ascii + fmt::Write + Sized {
     fn event_line(&mut self, _index: usize, event: &Event) {
         event.write_line_to(self);
     }
+
+    /// Whether all that is left to write, from the line of event `index`
+    /// on, is known to match already (a matcher that reached the canonical
+    /// tail of the text it was parsed from); the writing then stops.
+    fn matched_from(&mut self, _index: usize) -> bool {
+        false
+    }
 }
 
 impl Sink for String {}
@@ -191,6 +210,11 @@ struct ReadLines<'a> {
     /// The events the general reader read, not yet passed; every other
     /// event's line is canonical as it stands.
     general_events: &'a [u32],
+    /// The first event of the run of one-pass lines that ends the text,
+    /// and the byte offset of its line.
+    quick_tail: Option<(u32, usize)>,
+    /// The length of the text.
+    len: usize,
 }
 
 /// A sink that compares what is written with a text instead of keeping it.
@@ -244,6 +268,23 @@ impl Sink for Matcher<'_> {
             }
         }
         event.write_line_to(self);
+    }
+
+    fn matched_from(&mut self, index: usize) -> bool {
+        let Some(read) = &self.read else {
+            return false;
+        };
+        // Where everything before the tail's first line matched (`rest` has
+        // moved on exactly that far), the text holds from there on only
+        // lines the one-pass reader took, each its event's canonical
+        // spelling, one after the other to the end with nothing between
+        // them (no comment): the rest of the canonical text is the rest of
+        // the text. A matcher that differs already stays so.
+        let at_tail = read.quick_tail == Some((index as u32, read.len - self.rest.len()));
+        if at_tail {
+            self.rest = &[];
+        }
+        at_tail
     }
 }
 
@@ -301,9 +342,26 @@ mod tests {
 
     /// `Parsed::is_formatted` skips the lines the one-pass reader took;
     /// of every text it must say what writing every line would say.
+    /// [`LOG`] ending in lines the one-pass reader takes, after a line it
+    /// does not (a comment): the tail `Parsed::is_formatted` need not
+    /// compare once all before it matched.
+    const TAIL_LOG: &str = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+        0 w place Ke1 Qd1\n0 b place Ke8 {t=1.5}\n0 w ready\n0 b ready\n1 w Qd1-d7+ {t=12}\n1 b Ke8xd7 ; takes\n\
+        2 w Ke1-e2\n2 b Kd7-d6 {t=3}\n3 w Ke2-e3\n";
+
     #[test]
     fn a_parsed_text_is_formatted_exactly_when_its_document_says_so() {
-        let bytes = LOG.as_bytes();
+        for log in [LOG, TAIL_LOG] {
+            a_parsed_text_is_formatted_exactly_when_its_document_says_so_of(log);
+        }
+        // The second log has its tail from `2 w Ke1-e2` on, the first none.
+        assert_eq!(parse(LOG.as_bytes()).quick_tail(), None);
+        let at = TAIL_LOG.find("2 w").unwrap();
+        assert_eq!(parse(TAIL_LOG.as_bytes()).quick_tail(), Some((6, at)));
+    }
+
+    fn a_parsed_text_is_formatted_exactly_when_its_document_says_so_of(log: &str) {
+        let bytes = log.as_bytes();
         let same = |text: &[u8]| {
             let parsed = parse(text);
             let formatted = parsed.document.is_formatted(text);
@@ -336,7 +394,7 @@ mod tests {
         let parsed = parse(bytes);
         assert!(!parsed.is_formatted(&bytes[..bytes.len() - 1]));
         let mut other = bytes.to_vec();
-        let at = LOG.find("Qd1-d7").unwrap();
+        let at = log.find("Qd1-d7").unwrap();
         other[at + 1] = b'e';
         assert!(!parsed.is_formatted(format!("{}\n", String::from_utf8_lossy(&other)).as_bytes()));
     }

@@ -70,6 +70,12 @@ pub struct Parsed {
 struct ReadAs {
     len: usize,
     general_events: Vec<u32>,
+    /// Where the last lines of the text, every one of them taken by the
+    /// one-pass reader, begin: the index of their first event and its byte
+    /// offset. Nothing but canonical event lines stands from there to the
+    /// end of the text (no comment, blank line or torn line), so a
+    /// comparison that has matched everything before that offset is done.
+    quick_tail: Option<(u32, usize)>,
 }
 
 impl Parsed {
@@ -82,6 +88,12 @@ impl Parsed {
     /// Whether the last line was torn (had no line end) and was left out.
     pub fn is_torn(&self) -> bool {
         self.diagnostics.iter().any(|d| d.severity == Severity::Warning)
+    }
+
+    /// Where the text's tail of one-pass lines begins (`ReadAs::quick_tail`).
+    #[cfg(test)]
+    pub(crate) fn quick_tail(&self) -> Option<(u32, usize)> {
+        self.read.quick_tail
     }
 
     /// Whether `text`, the bytes this was parsed from, is exactly the
@@ -108,7 +120,8 @@ impl Parsed {
         if text.len() != self.read.len {
             return self.document.is_formatted(text);
         }
-        self.document.is_formatted_as_read(text, &self.read.general_events)
+        self.document
+            .is_formatted_as_read(text, &self.read.general_events, self.read.quick_tail)
     }
 }
 
@@ -163,6 +176,9 @@ fn parse_with(src: &[u8], mut p: LogParser) -> Parsed {
     };
     let mut parsed = p.read_lines(src);
     if bom {
+        // The tail's offset counts from after the mark; a text with one is
+        // not canonical anyway, so the comparison is left to do in full.
+        parsed.read.quick_tail = None;
         // Columns on line 1 count the mark, as an editor shows them.
         for d in parsed.diagnostics.iter_mut().skip(1).filter(|d| d.line == 1) {
             d.column += 1;
@@ -214,6 +230,12 @@ impl LogParser {
         self.doc.event_columns.reserve(lines);
         let mut line_no = 0u32;
         let mut start = 0;
+        // Where the lines after the last one the general reader took begin
+        // (`ReadAs::quick_tail`): the index of their first event and their
+        // byte offset. Only the general reader's lines move it, so that the
+        // one-pass reader's loop pays nothing for it (kept in `self`, not in
+        // a local that would take a register from that loop).
+        self.read.quick_tail = Some((0, 0));
         while start < src.len() {
             line_no += 1;
             // Most lines are one of a few plain forms, `12 w Ng1-f3+` above
@@ -259,6 +281,7 @@ impl LogParser {
             );
                 torn.severity = Severity::Warning;
                 self.diag(torn);
+                self.read.quick_tail = None;
                 break;
             }
             let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -283,10 +306,16 @@ impl LogParser {
                 }
             }
             self.line(line_no, line);
+            self.read.quick_tail = Some((self.doc.game.events.len() as u32, start));
             if self.cap_diagnostics(line_no) {
                 return self.finish(line_no);
             }
         }
+        // Only a text read to its end has a tail, and only one with an event
+        // in it: a torn line ends the loop with none (its bytes follow), and
+        // the cap on diagnostics drops it, with lines left unread.
+        let events = self.doc.game.events.len();
+        self.read.quick_tail = self.read.quick_tail.filter(|&(first, _)| (first as usize) < events);
         self.finish(line_no)
     }
 }
@@ -667,6 +696,8 @@ impl LogParser {
             return false;
         }
         self.diagnostics.truncate(MAX_DIAGNOSTICS);
+        // The lines after this one are not read, so no tail ends the text.
+        self.read.quick_tail = None;
         self.diag(Diagnostic::at_bytes(
             line_no,
             "",
