@@ -347,3 +347,36 @@ proptest! {
         }
     }
 }
+
+/// RULES.md §2 "clone: ... an adjacent square is empty, on the board and
+/// not a merchant": at each corner of an empty 10x8 board (no merchants
+/// off 8x8) a knight's clone may go to exactly the three neighbours on
+/// the board, and beside an edge to the five. cargo-mutants found the
+/// lower edge of the board unguarded: no corpus game clones a piece on
+/// the first rank.
+#[test]
+fn a_clone_goes_only_to_neighbours_on_the_board() {
+    let rules = OpenWorldRules {
+        board: crate::ruleset::Board(fgn_notation::BoardSize { files: 10, ranks: 8 }),
+        ..OpenWorldRules::default()
+    };
+    let mut game = OpenWorld::new(rules, None);
+    for sq in game.squares().collect::<Vec<_>>() {
+        game.set(sq, None);
+    }
+    let knight = game.fresh_unit(Color::White, PieceKind::Knight);
+    let squares = |list: &str| -> Vec<Square> { list.split(' ').map(|s| s.parse().expect("a square")).collect() };
+    for (at, expected) in [
+        ("a1", "b1 a2 b2"),
+        ("j1", "i1 i2 j2"),
+        ("a8", "a7 b7 b8"),
+        ("j8", "i7 j7 i8"),
+        ("e1", "d1 f1 d2 e2 f2"),
+        ("a4", "a3 b3 b4 a5 b5"),
+        ("j5", "i4 j4 i5 i6 j6"),
+        ("e8", "d7 e7 f7 d8 f8"),
+    ] {
+        let at: Square = at.parse().expect("a square");
+        assert_eq!(game.clone_squares(knight, at), squares(expected), "a clone beside {at}");
+    }
+}
