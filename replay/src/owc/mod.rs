@@ -102,8 +102,6 @@ struct World {
     spawns: SpawnWindow,
     /// A king died: the result is the next event.
     decided: bool,
-    /// The full-move number and event index of the last move.
-    last_cause: Option<(u32, usize)>,
     /// The side whose turn ended with a move onto a merchant square, and
     /// that turn's number: it may still buy.
     late_shop: Option<(Color, MoveNumber)>,
@@ -127,7 +125,6 @@ impl Clone for World {
             owed,
             spawns,
             decided,
-            last_cause,
             late_shop,
             seed_seen,
         } = self;
@@ -145,7 +142,6 @@ impl Clone for World {
             owed: owed.clone(),
             spawns: spawns.clone(),
             decided: *decided,
-            last_cause: *last_cause,
             late_shop: *late_shop,
             seed_seen: *seed_seen,
         }
@@ -166,7 +162,6 @@ impl Clone for World {
             owed,
             spawns,
             decided,
-            last_cause,
             late_shop,
             seed_seen,
         } = self;
@@ -184,7 +179,6 @@ impl Clone for World {
         owed.clone_from(&source.owed);
         spawns.clone_from(&source.spawns);
         *decided = source.decided;
-        *last_cause = source.last_cause;
         *late_shop = source.late_shop;
         *seed_seen = source.seed_seen;
     }
@@ -220,7 +214,6 @@ impl OpenWorld {
             owed: None,
             spawns: SpawnWindow::default(),
             decided: false,
-            last_cause: None,
             late_shop: None,
             seed_seen: false,
         };

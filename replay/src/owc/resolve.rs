@@ -252,7 +252,6 @@ impl OpenWorld {
         self.world.shop_open = false;
         self.close_spawn_window();
         self.set(from, None);
-        self.world.last_cause = Some((n.0, self.event));
         self.world.transit = Some(Transit {
             unit,
             to,
