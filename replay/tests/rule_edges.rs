@@ -250,3 +250,23 @@ fn an_open_world_engine_tells_the_moves_left_and_whether_its_shop_is_open() {
     assert_eq!(play("1 w Nd5-b4"), (3, false), "black's turn, of three moves");
     assert_eq!(play("1 b e7-e6"), (2, false));
 }
+
+/// RULES.md §4 names the five spells; `fgn show` and the messages about a
+/// spell that is due use these names. cargo-mutants found three of them
+/// unpinned (a deleted name read "plain").
+#[test]
+fn the_spells_have_the_names_rules_md_gives_them() {
+    let names: Vec<&str> = (0..=6).map(fgn_replay::magic::spell_name).collect();
+    assert_eq!(
+        names,
+        [
+            "plain",
+            "Gorynych's Fury",
+            "Baba Yaga's Potion",
+            "Leshy's Charm",
+            "Firebird's Call",
+            "Koschei's Revenge",
+            "plain"
+        ]
+    );
+}
