@@ -151,6 +151,19 @@ pub fn check(name: &str, doc: &Document, params: Option<&Params>, rep: &mut Repo
         return Checked::Invalid;
     }
     let verdict = fgn_replay::validate_with_params(game, params);
+    let at = |error: &RuleError| (locate(doc, error), message(doc, error));
+    report_verdict(name, doc, verdict, at, rep)
+}
+
+/// Reports what validating the log `name` found, as [`check`] does:
+/// `at` gives a rule error's line, column and message.
+fn report_verdict(
+    name: &str,
+    doc: &Document,
+    verdict: Result<fgn_replay::Verdict, StartError>,
+    at: impl Fn(&RuleError) -> ((u32, u32), String),
+    rep: &mut Reporter,
+) -> Checked {
     if let Ok(v) = &verdict {
         report_overrides(name, &v.overridden, rep);
     }
@@ -170,13 +183,94 @@ pub fn check(name: &str, doc: &Document, params: Option<&Params>, rep: &mut Repo
         }
         Ok(v) => match v.error {
             Some(error) => {
-                let (line, col) = locate(doc, &error);
-                rep.rule_error(name, line, col, error.rule.name(), &message(doc, &error));
+                let ((line, col), message) = at(&error);
+                rep.rule_error(name, line, col, error.rule.name(), &message);
                 Checked::Invalid
             }
             None => Checked::Valid(Box::new(v.replay)),
         },
     }
+}
+
+/// How a log read in runs stands once its header is known.
+enum Start {
+    /// Its game's events are being validated.
+    Validating(Box<fgn_replay::Validation>),
+    /// The header names no game.
+    NoGame,
+    /// The rules file has no parameters for its game.
+    NotTheirs(GameKind),
+    /// Its header cannot start a replay.
+    Refused(StartError),
+}
+
+impl Start {
+    fn of(header: &fgn_notation::Header, rules: &Rules) -> Start {
+        let Some(game) = header.game() else {
+            return Start::NoGame;
+        };
+        let Ok(params) = rules.params(game) else {
+            return Start::NotTheirs(game);
+        };
+        match fgn_replay::Validation::new(header, params) {
+            Ok(v) => Start::Validating(Box::new(v)),
+            Err(e) => Start::Refused(e),
+        }
+    }
+}
+
+/// Reads and checks one log as [`check`] does after a parse, but
+/// validating its events a run at a time as they are read
+/// ([`fgn_notation::parse_in_runs`]), so that a long log's events are never
+/// all kept: its syntax errors, then its first rule error. `Err` with the
+/// log's game when the rules file has no parameters for it.
+fn check_read(read: &crate::pipeline::Read, rules: &Rules, rep: &mut Reporter) -> Result<Checked, GameKind> {
+    let name = &read.name;
+    // Validation starts with the first run, which comes once the header is
+    // complete; a log without events starts it after the parse.
+    let mut start = None;
+    let streamed = fgn_notation::parse_in_runs(&read.bytes, |run| {
+        if let Start::Validating(v) = start.get_or_insert_with(|| Start::of(run.header, rules)) {
+            v.feed(run);
+        }
+    });
+    crate::pipeline::report_syntax(rep, name, &streamed.diagnostics);
+    if !streamed.is_ok() {
+        return Ok(Checked::Invalid);
+    }
+    let doc = &streamed.document;
+    let start = start.unwrap_or_else(|| Start::of(&doc.game.header, rules));
+    Ok(match start {
+        Start::NotTheirs(game) => return Err(game),
+        Start::NoGame => {
+            rep.invalid(name, "the header names no game");
+            Checked::Invalid
+        }
+        Start::Refused(e) => report_verdict(name, doc, Err(e), |e| ((1, 1), e.message.clone()), rep),
+        Start::Validating(v) => match v.finish() {
+            Some(validated) => {
+                let (refused, last_line) = (validated.refused, validated.last_line);
+                let at = |error: &RuleError| match (&refused, error.place) {
+                    (Some(r), Place::Event(_)) => ((r.line, r.column), format!("`{}`: {}", r.event, error.message)),
+                    (_, Place::End) => (
+                        (last_line.or(doc.tag_lines.last().copied()).unwrap_or(1), 1),
+                        error.message.clone(),
+                    ),
+                    _ => ((1, 1), error.message.clone()),
+                };
+                report_verdict(name, doc, Ok(validated.verdict), at, rep)
+            }
+            // Rarely the log must be validated whole (an unmarked mate, or
+            // a revealed seed refuting an outcome of an earlier run): it is
+            // parsed again, with its events kept, and checked as the other
+            // commands check a log.
+            None => {
+                let parsed = fgn_notation::parse(&read.bytes);
+                let params = parsed.document.game.kind().and_then(|g| rules.params(g).ok().flatten());
+                check(name, &parsed.document, params, rep)
+            }
+        },
+    })
 }
 
 fn result_text(replay: &Replay) -> String {
@@ -208,22 +302,16 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
     let (mut valid, mut invalid, mut unsupported) = (0, 0, 0);
     let mut stopped = false;
     let rules = &rules;
-    let walked = crate::pipeline::each_until(
+    let walked = crate::pipeline::each_read_until(
         paths,
         rep,
-        |log, rep| {
-            let name = &log.name;
-            let p = &log.parsed;
-            if !p.is_ok() {
-                rep.file_status(name, "invalid", None);
-                return Tally::Invalid;
-            }
-            let params = match p.document.game.kind().map(|g| (g, rules.params(g))) {
-                Some((game, Err(_))) => return Tally::NotTheirs(game, name.clone()),
-                Some((_, Ok(params))) => params,
-                None => None,
+        |read, rep| {
+            let name = &read.name;
+            let checked = match check_read(&read, rules, rep) {
+                Ok(checked) => checked,
+                Err(game) => return Tally::NotTheirs(game, name.clone()),
             };
-            match check(name, &p.document, params, rep) {
+            match checked {
                 Checked::Valid(replay) => {
                     let result = result_text(&replay);
                     if verbose && rep.format == Format::Text {

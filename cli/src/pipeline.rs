@@ -60,6 +60,26 @@ pub struct Log {
     pub parsed: Parsed,
 }
 
+/// One input, read but not parsed: for a command that parses as it works
+/// ([`each_read_until`]).
+#[derive(Debug)]
+pub struct Read {
+    /// Where it came from.
+    pub input: Input,
+    /// Its name in messages.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Reports the syntax diagnostics of the input `name`, as every command
+/// does before it works on a log.
+pub fn report_syntax(rep: &mut Reporter, name: &str, diagnostics: &[fgn_notation::Diagnostic]) {
+    for d in diagnostics {
+        rep.diagnostic(name, d, "syntax");
+    }
+}
+
 /// What a worker hands back for one input: its report (kept, to be written
 /// in order), the status it raised, and the command's value for it (`None`
 /// when the input could not be read).
@@ -99,10 +119,33 @@ where
 /// [`each`], stopped when `sink` breaks: nothing of the inputs after the
 /// one it broke on is reported or handed on (whatever the workers had done
 /// ahead is dropped), so where a run stops does not depend on `--jobs`.
-pub fn each_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S) -> Walked
+pub fn each_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, sink: S) -> Walked
 where
     R: Send,
     W: Fn(Log, &mut Reporter) -> R + Sync,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()>,
+{
+    let work = |read: Read, rep: &mut Reporter| {
+        let parsed = parse(&read.bytes);
+        report_syntax(rep, &read.name, &parsed.diagnostics);
+        let log = Log {
+            input: read.input,
+            name: read.name,
+            bytes: read.bytes,
+            parsed,
+        };
+        work(log, rep)
+    };
+    each_read_until(paths, rep, work, sink)
+}
+
+/// [`each_until`] with the inputs read but not parsed: `work` parses each
+/// as it needs (`fgn validate` reads a log in runs of events) and reports
+/// its syntax errors itself ([`report_syntax`]).
+pub fn each_read_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S) -> Walked
+where
+    R: Send,
+    W: Fn(Read, &mut Reporter) -> R + Sync,
     S: FnMut(R, &mut Reporter) -> ControlFlow<()>,
 {
     let template = rep.for_file();
@@ -122,17 +165,7 @@ where
             }
             Ok((input, bytes)) => {
                 let name = input.name();
-                let parsed = parse(&bytes);
-                for d in &parsed.diagnostics {
-                    file_rep.diagnostic(&name, d, "syntax");
-                }
-                let log = Log {
-                    input,
-                    name,
-                    bytes,
-                    parsed,
-                };
-                let value = work(log, &mut file_rep);
+                let value = work(Read { input, name, bytes }, &mut file_rep);
                 file_rep.flush();
                 Some(value)
             }

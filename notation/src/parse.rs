@@ -37,7 +37,7 @@ use crate::action::{
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Anchor, Comment, Document};
 use crate::forms::check_form;
-use crate::header::{is_tag_name, respelled_known_tag, Tag};
+use crate::header::{is_tag_name, respelled_known_tag, Header, Tag};
 use crate::quick::quick_event;
 use crate::types::{Actor, Clock, Color, Figure, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet};
 
@@ -82,7 +82,7 @@ impl Parsed {
     /// Whether every complete line was read without fault (a torn last
     /// line is only a warning).
     pub fn is_ok(&self) -> bool {
-        self.diagnostics.iter().all(|d| d.severity == Severity::Warning)
+        no_error(&self.diagnostics)
     }
 
     /// Whether the last line was torn (had no line end) and was left out.
@@ -125,6 +125,11 @@ impl Parsed {
     }
 }
 
+/// Whether `diagnostics` hold only warnings (a torn last line).
+fn no_error(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().all(|d| d.severity == Severity::Warning)
+}
+
 /// How far into a file [`parse`] looks for a NUL byte to tell a binary
 /// file from a log, as git does: text never holds one, and binary formats
 /// nearly always have one near their start.
@@ -135,7 +140,88 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Reads a log from its bytes.
 pub fn parse(src: &[u8]) -> Parsed {
-    parse_with(src, LogParser::default())
+    parse_with(src, LogParser::default(), None)
+}
+
+/// About how many bytes of a text [`parse_in_runs`] reads before it hands
+/// their events on: a few thousand events, whose lists stay in the
+/// processor's cache.
+const RUN_BYTES: usize = 32 << 10;
+
+/// Events as [`parse_in_runs`] hands them on: the next run of a log's
+/// events in file order, with where each stands.
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    /// The header (complete: the first event closed it).
+    pub header: &'a Header,
+    /// The index in the log of the run's first event.
+    pub first: usize,
+    /// The events.
+    pub events: &'a [Event],
+    /// The 1-based line of each event ([`Document::event_lines`]).
+    pub lines: &'a [u32],
+    /// The 1-based column of each event's action ([`Document::event_columns`]).
+    pub columns: &'a [u32],
+}
+
+/// A log read by [`parse_in_runs`]: all of it but the events, which went
+/// to the caller.
+#[derive(Debug)]
+pub struct Streamed {
+    /// The header, the tags' lines and the comments; no events, and no
+    /// event lines or columns.
+    pub document: Document,
+    /// What could not be read, in line order, as [`Parsed::diagnostics`].
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many events were read and handed on.
+    pub events: usize,
+}
+
+impl Streamed {
+    /// Whether every complete line was read without fault, as [`Parsed::is_ok`].
+    pub fn is_ok(&self) -> bool {
+        no_error(&self.diagnostics)
+    }
+}
+
+/// Reads a log as [`parse`] does, with the same diagnostics, but hands its
+/// events to `each` a run at a time as it reads them instead of keeping
+/// them: what a caller that looks at each event once (validation) needs,
+/// in memory and time that do not grow with the log beyond its text. Runs
+/// come in file order, none empty, each after the header is complete.
+///
+/// ```
+/// let text = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n0 w place Ke1\n0 b place Ke8\n";
+/// let mut seen = Vec::new();
+/// let streamed = fgn_notation::parse_in_runs(text, |run| {
+///     seen.extend(run.events.iter().zip(run.lines).map(|(e, line)| (e.to_string(), *line)));
+/// });
+/// assert!(streamed.is_ok());
+/// assert_eq!(streamed.events, 2);
+/// assert_eq!(seen, [("0 w place Ke1".to_string(), 5), ("0 b place Ke8".to_string(), 6)]);
+/// assert!(streamed.document.game.events.is_empty());
+/// ```
+pub fn parse_in_runs(src: &[u8], each: impl FnMut(Run<'_>)) -> Streamed {
+    parse_in_runs_of(src, RUN_BYTES, each)
+}
+
+/// [`parse_in_runs`] with runs of about `run_bytes` of text (0: a line).
+fn parse_in_runs_of(src: &[u8], run_bytes: usize, mut each: impl FnMut(Run<'_>)) -> Streamed {
+    let mut events = 0;
+    let mut count = |run: Run<'_>| {
+        events += run.events.len();
+        each(run);
+    };
+    let parser = LogParser {
+        run_bytes,
+        ..LogParser::default()
+    };
+    let parsed = parse_with(src, parser, Some(&mut count));
+    Streamed {
+        document: parsed.document,
+        diagnostics: parsed.diagnostics,
+        events,
+    }
 }
 
 /// [`parse`] with every line taken by the general reader, for the tests
@@ -146,10 +232,10 @@ fn parse_general(src: &[u8]) -> Parsed {
         general_only: true,
         ..LogParser::default()
     };
-    parse_with(src, p)
+    parse_with(src, p, None)
 }
 
-fn parse_with(src: &[u8], mut p: LogParser) -> Parsed {
+fn parse_with(src: &[u8], mut p: LogParser, each: Option<&mut dyn FnMut(Run<'_>)>) -> Parsed {
     p.read.len = src.len();
     // A file that is not a log at all gets one diagnostic that says so,
     // not the errors of every line it happens to break.
@@ -174,7 +260,7 @@ fn parse_with(src: &[u8], mut p: LogParser) -> Parsed {
         }
         None => (src, false),
     };
-    let mut parsed = p.read_lines(src);
+    let mut parsed = p.read_lines(src, each);
     if bom {
         // The tail's offset counts from after the mark; a text with one is
         // not canonical anyway, so the comparison is left to do in full.
@@ -220,22 +306,84 @@ fn not_a_log(src: &[u8]) -> Option<String> {
 }
 
 impl LogParser {
-    /// Reads every line of `src` (at most [`MAX_FILE_BYTES`], not empty).
-    fn read_lines(mut self, src: &[u8]) -> Parsed {
-        // Room for the events from the start (a move line is about ten bytes),
-        // up to a bound, so that a log is not copied as its lists grow.
-        let lines = (src.len() / 10).min(RESERVED_EVENTS);
-        self.doc.game.events.reserve(lines);
-        self.doc.event_lines.reserve(lines);
-        self.doc.event_columns.reserve(lines);
-        let mut line_no = 0u32;
-        let mut start = 0;
+    /// Reads every line of `src` (at most [`MAX_FILE_BYTES`], not empty),
+    /// and with `each`, hands the events on in runs as it goes
+    /// ([`parse_in_runs`]) instead of keeping them.
+    fn read_lines(mut self, src: &[u8], each: Option<&mut dyn FnMut(Run<'_>)>) -> Parsed {
         // Where the lines after the last one the general reader took begin
         // (`ReadAs::quick_tail`): the index of their first event and their
         // byte offset. Only the general reader's lines move it, so that the
         // one-pass reader's loop pays nothing for it (kept in `self`, not in
         // a local that would take a register from that loop).
         self.read.quick_tail = Some((0, 0));
+        let Some(each) = each else {
+            // Room for the events from the start (a move line is about ten
+            // bytes), up to a bound, so that a log is not copied as its lists
+            // grow.
+            let lines = (src.len() / 10).min(RESERVED_EVENTS);
+            self.doc.game.events.reserve(lines);
+            self.doc.event_lines.reserve(lines);
+            self.doc.event_columns.reserve(lines);
+            let line_no = match self.read_stretch(src, 0, 0) {
+                Ok((_, line_no)) => line_no,
+                Err(capped_at) => return self.finish(capped_at),
+            };
+            // Only a text read to its end has a tail, and only one with an
+            // event in it: a torn line ends the loop with none (its bytes
+            // follow), and the cap on diagnostics drops it, with lines left
+            // unread.
+            let events = self.doc.game.events.len();
+            self.read.quick_tail = self.read.quick_tail.filter(|&(first, _)| (first as usize) < events);
+            return self.finish(line_no);
+        };
+        // The text is read a stretch of whole lines at a time, and the
+        // events of each stretch are handed on and dropped: the lists stay
+        // the size of a stretch, in the processor's cache, however long the
+        // log is.
+        let lines = (self.run_bytes / 10).min(RESERVED_EVENTS);
+        self.doc.game.events.reserve(lines);
+        self.doc.event_lines.reserve(lines);
+        self.doc.event_columns.reserve(lines);
+        let (mut start, mut line_no) = (0, 0);
+        while start < src.len() {
+            let cut = (start + self.run_bytes).min(src.len());
+            let end = memchr_newline(&src[cut..]).map_or(src.len(), |i| cut + i + 1);
+            let read = self.read_stretch(&src[..end], start, line_no);
+            self.hand_on(each);
+            match read {
+                Ok(at) => (start, line_no) = at,
+                Err(capped_at) => return self.finish(capped_at),
+            }
+        }
+        // Nothing of the text is kept to compare it with.
+        self.read.quick_tail = None;
+        self.finish(line_no)
+    }
+
+    /// Hands the events read so far to `each` and drops them.
+    fn hand_on(&mut self, each: &mut dyn FnMut(Run<'_>)) {
+        if self.doc.game.events.is_empty() {
+            return;
+        }
+        each(Run {
+            header: &self.doc.game.header,
+            first: self.handed_on,
+            events: &self.doc.game.events,
+            lines: &self.doc.event_lines,
+            columns: &self.doc.event_columns,
+        });
+        self.handed_on += self.doc.game.events.len();
+        self.doc.game.events.clear();
+        self.doc.event_lines.clear();
+        self.doc.event_columns.clear();
+    }
+
+    /// Reads the lines of `src` from byte `start` (the start of a line; the
+    /// lines before it were numbered up to `line_no`) to its end; returns
+    /// where it stopped (the end of `src`) and the number of the last line
+    /// read, or `Err` with that number when the cap on diagnostics was
+    /// reached and nothing more is to be read.
+    fn read_stretch(&mut self, src: &[u8], mut start: usize, mut line_no: u32) -> Result<(usize, u32), u32> {
         while start < src.len() {
             line_no += 1;
             // Most lines are one of a few plain forms, `12 w Ng1-f3+` above
@@ -299,7 +447,7 @@ impl LogParser {
                     {
                         self.pushed_quick_event(line_no, action_start, src, line_start..line_start + line.len());
                         if self.cap_diagnostics(line_no) {
-                            return self.finish(line_no);
+                            return Err(line_no);
                         }
                         continue;
                     }
@@ -308,15 +456,10 @@ impl LogParser {
             self.line(line_no, line);
             self.read.quick_tail = Some((self.doc.game.events.len() as u32, start));
             if self.cap_diagnostics(line_no) {
-                return self.finish(line_no);
+                return Err(line_no);
             }
         }
-        // Only a text read to its end has a tail, and only one with an event
-        // in it: a torn line ends the loop with none (its bytes follow), and
-        // the cap on diagnostics drops it, with lines left unread.
-        let events = self.doc.game.events.len();
-        self.read.quick_tail = self.read.quick_tail.filter(|&(first, _)| (first as usize) < events);
-        self.finish(line_no)
+        Ok((start, line_no))
     }
 }
 
@@ -338,6 +481,11 @@ struct LogParser {
     general_only: bool,
     /// How the lines were read, for [`Parsed::is_formatted`].
     read: ReadAs,
+    /// How many events were handed on and dropped ([`parse_in_runs`]).
+    handed_on: usize,
+    /// How many bytes [`parse_in_runs`] reads before it hands their events
+    /// on (a stretch ends at the end of the line this many bytes in).
+    run_bytes: usize,
 }
 
 /// A fault within a line: where (bytes) and what was expected.
@@ -623,7 +771,7 @@ impl LogParser {
     /// Adds an event read from line `line_no`, its action starting at
     /// `column`, with the comments before it and its own.
     fn push_event(&mut self, line_no: u32, event: Event, comment: Option<String>, column: u32) {
-        let index = self.doc.game.events.len();
+        let index = self.handed_on + self.doc.game.events.len();
         self.read.general_events.push(index as u32);
         if !self.pending_comments.is_empty() {
             self.flush_comments(Anchor::BeforeEvent(index));
@@ -665,7 +813,7 @@ impl LogParser {
             );
         }
         if !self.pending_comments.is_empty() {
-            self.flush_comments(Anchor::BeforeEvent(index));
+            self.flush_comments(Anchor::BeforeEvent(self.handed_on + index));
         }
         self.doc.event_lines.push(line_no);
         self.doc.event_columns.push(action_start as u32 + 1);
@@ -1811,6 +1959,79 @@ mod tests {
         }
         out.sort();
         out
+    }
+
+    /// A log read by [`parse_in_runs_of`] put back together: the runs'
+    /// events, lines and columns appended to the document, each run checked
+    /// to be non-empty, to follow the one before and to see the final header.
+    fn reassembled(src: &[u8], run_bytes: usize) -> (Document, Vec<Diagnostic>) {
+        let mut runs = Vec::new();
+        let streamed = parse_in_runs_of(src, run_bytes, |run| {
+            assert!(!run.events.is_empty(), "an empty run");
+            assert_eq!(run.events.len(), run.lines.len());
+            assert_eq!(run.events.len(), run.columns.len());
+            runs.push((
+                run.header.clone(),
+                run.first,
+                run.events.to_vec(),
+                run.lines.to_vec(),
+                run.columns.to_vec(),
+            ));
+        });
+        let mut doc = streamed.document;
+        assert!(doc.game.events.is_empty() && doc.event_lines.is_empty() && doc.event_columns.is_empty());
+        for (header, first, events, lines, columns) in runs {
+            assert_eq!(header, doc.game.header, "a run sees the whole header");
+            assert_eq!(first, doc.game.events.len(), "runs follow each other");
+            doc.game.events.extend(events);
+            doc.event_lines.extend(lines);
+            doc.event_columns.extend(columns);
+        }
+        assert_eq!(streamed.events, doc.game.events.len());
+        (doc, streamed.diagnostics)
+    }
+
+    /// `parse_in_runs` hands on exactly the events `parse` keeps, with their
+    /// lines and columns, and reads everything else alike (header, comments
+    /// anchored at the same events, every diagnostic), however the text is
+    /// cut into runs: a line at a time, a few lines, or the default's tens
+    /// of kilobytes. Over every corpus log, and logs with what a cut could
+    /// get wrong: a torn last line, a byte order mark, comments between
+    /// events, syntax errors past the first run, and the cap on diagnostics.
+    #[test]
+    fn a_parse_in_runs_reads_what_parse_reads() {
+        let mut logs = corpus_logs();
+        let head = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n".to_vec();
+        let mut long = head.clone();
+        for i in 0..3_000u32 {
+            long.extend_from_slice(format!("; before {i}\n0 w place Ke1 ; on {i}\n").as_bytes());
+            if i % 700 == 0 {
+                long.extend_from_slice(b"0 w place Kz99\n");
+            }
+        }
+        logs.push(long.clone());
+        long.extend_from_slice(b"0 w place Ke1");
+        logs.push(long);
+        let mut bom = b"\xEF\xBB\xBF".to_vec();
+        bom.extend_from_slice(&head);
+        bom.extend_from_slice(b"0 w place Ke1\n");
+        logs.push(bom);
+        let mut capped = head.clone();
+        for _ in 0..(MAX_DIAGNOSTICS + 20) {
+            capped.extend_from_slice(b"0 w place Kz99\n0 w place Ke1\n");
+        }
+        logs.push(capped);
+        let mut cut_often = 0;
+        for log in &logs {
+            let whole = parse(log);
+            for run_bytes in [0, 1, 37, 1_000, RUN_BYTES] {
+                let (doc, diagnostics) = reassembled(log, run_bytes);
+                assert_eq!(doc, whole.document, "runs of {run_bytes} bytes");
+                assert_eq!(diagnostics, whole.diagnostics, "runs of {run_bytes} bytes");
+            }
+            cut_often += usize::from(log.len() > 2 * RUN_BYTES);
+        }
+        assert!(cut_often >= 2, "{cut_often} logs span more than two default runs");
     }
 
     /// Regression guard for the one-pass reader: on every corpus log, and on

@@ -428,7 +428,7 @@ pub mod summary;
 pub mod survival;
 pub mod view;
 
-use fgn_notation::{Action, Actor, Document, Event, Game, GameKind, Header};
+use fgn_notation::{Action, Actor, Document, Event, Game, GameKind, Header, Run};
 
 use game::GameRules;
 use session::LogStop;
@@ -980,6 +980,210 @@ pub fn validate_with_params(game: &Game, params: Option<&Params>) -> Result<Verd
     Ok(run(replay, game, overridden, None))
 }
 
+/// A validation fed a log's events a run at a time, as
+/// [`fgn_notation::parse_in_runs`] reads them: what [`validate_with_params`]
+/// finds, in memory and time that do not grow with the log beyond its
+/// text. Each run is applied as it comes but for its last event, which
+/// waits for the next run to show whether a move follows it (what lets the
+/// engine assume, as [`validate`] does, that the side to move has one).
+///
+/// ```
+/// use fgn_notation::parse_in_runs;
+/// use fgn_replay::{Place, Validation};
+///
+/// let text = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n0 w place Ke1\n0 w place Ke2\n";
+/// let mut validation = None;
+/// let streamed = parse_in_runs(text, |run| {
+///     validation
+///         .get_or_insert_with(|| Validation::new(run.header, None).expect("a survival-chess header"))
+///         .feed(run);
+/// });
+/// assert!(streamed.is_ok());
+/// let validated = validation.expect("events were read").finish().expect("no replay of the whole log is needed");
+/// let error = validated.verdict.error.expect("a second king");
+/// assert_eq!(error.place, Place::Event(1));
+/// let refused = validated.refused.expect("the refused event");
+/// assert_eq!((refused.event.to_string().as_str(), refused.line, refused.column), ("0 w place Ke2", 6, 5));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Validation {
+    replay: Replay,
+    overridden: Vec<Overridden>,
+    /// Whether the engine may assume that the side to move can move.
+    assume: bool,
+    /// The last event of the last run, not yet applied.
+    held: Option<Located>,
+    /// How many events were handed in.
+    fed: usize,
+    /// The line of the last event handed in.
+    last_line: Option<u32>,
+    /// The index of the first refused event, its rule error, and the event
+    /// the error is at, if it is at one.
+    refused: Option<(usize, RuleError, Option<Located>)>,
+    /// The log must be validated whole: an assumption failed, or the error
+    /// is at an event of a run that is gone.
+    needs_whole: bool,
+}
+
+/// An event of a log with where it stands in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Located {
+    /// Its index in the log.
+    pub index: usize,
+    /// The event.
+    pub event: Event,
+    /// Its 1-based line.
+    pub line: u32,
+    /// The 1-based column of its action.
+    pub column: u32,
+}
+
+/// What a [`Validation`] found.
+#[derive(Clone, Debug)]
+pub struct Validated {
+    /// The verdict, as [`validate_with_params`] gives it.
+    pub verdict: Verdict,
+    /// The event the verdict's error is at, if it is at one.
+    pub refused: Option<Located>,
+    /// The line of the log's last event, where an error at the end points.
+    pub last_line: Option<u32>,
+}
+
+impl Validation {
+    /// Starts a validation of a log with `header`, under its defaults and
+    /// header changed by a rules file's `params` ([`Replay::with_params`]).
+    pub fn new(header: &Header, params: Option<&Params>) -> Result<Validation, StartError> {
+        let (replay, overridden) = Replay::with_params(header, params)?;
+        let assume = each_game!(&replay, s => s.engine.may_assume_moves());
+        Ok(Validation {
+            replay,
+            overridden,
+            assume,
+            held: None,
+            fed: 0,
+            last_line: None,
+            refused: None,
+            needs_whole: false,
+        })
+    }
+
+    /// Applies the next run of the log's events (the one after the last
+    /// run fed), up to its last event, which waits for the next run.
+    /// Nothing is applied once an event was refused.
+    pub fn feed(&mut self, run: Run<'_>) {
+        let (Some(last), Some(&line), Some(&column)) = (run.events.last(), run.lines.last(), run.columns.last()) else {
+            return;
+        };
+        debug_assert_eq!(run.first, self.fed, "runs come in order");
+        self.fed = run.first + run.events.len();
+        self.last_line = Some(line);
+        if self.is_done() {
+            return;
+        }
+        let held = self.held.take();
+        if let Some(held) = &held {
+            if let Some(refused) = self.apply(held.index, std::slice::from_ref(&held.event), run.events.first()) {
+                return self.refuse(refused, Some(held), Some(&run));
+            }
+        }
+        let body = &run.events[..run.events.len() - 1];
+        if let Some(refused) = self.apply(run.first, body, Some(last)) {
+            return self.refuse(refused, held.as_ref(), Some(&run));
+        }
+        if !self.is_done() {
+            self.held = Some(Located {
+                index: self.fed - 1,
+                event: last.clone(),
+                line,
+                column,
+            });
+        }
+    }
+
+    /// Whether nothing more is to be applied: an event was refused, or an
+    /// assumption failed.
+    fn is_done(&self) -> bool {
+        self.refused.is_some() || self.needs_whole
+    }
+
+    /// Keeps `error` with the event it is at, found among the event that
+    /// waited and the current run; an error at an event before them (a
+    /// revealed seed that refutes an outcome logged earlier) needs the whole
+    /// log to be shown.
+    fn refuse(&mut self, (index, error): (usize, RuleError), held: Option<&Located>, run: Option<&Run<'_>>) {
+        let located = match error.place {
+            Place::Event(i) => {
+                let in_run = run.and_then(|r| {
+                    let k = i.checked_sub(r.first).filter(|&k| k < r.events.len())?;
+                    Some(Located {
+                        index: i,
+                        event: r.events[k].clone(),
+                        line: r.lines[k],
+                        column: r.columns[k],
+                    })
+                });
+                match in_run.or_else(|| held.filter(|h| h.index == i).cloned()) {
+                    Some(located) => Some(located),
+                    None => {
+                        self.needs_whole = true;
+                        return;
+                    }
+                }
+            }
+            Place::End | Place::Header => None,
+        };
+        self.refused = Some((index, error, located));
+    }
+
+    /// Applies `events`, the log's from `first`, followed in the log by
+    /// `next`; returns the index and error of the one refused, if one was.
+    /// A failed assumption marks the validation as needing the whole log.
+    fn apply(&mut self, first: usize, events: &[Event], next: Option<&Event>) -> Option<(usize, RuleError)> {
+        let assume = self.assume;
+        match each_game!(&mut self.replay, s => apply_run(s, first, events, next, assume, None)) {
+            Ok(refused) => refused,
+            Err(()) => {
+                self.needs_whole = true;
+                None
+            }
+        }
+    }
+
+    /// Applies the event that waited and checks the end of the log. `None`
+    /// when the log must be validated whole, by [`validate_with_params`],
+    /// which finds the fault where it is: the engine's assumption that the
+    /// side to move could move was wrong somewhere (at a mate or stalemate
+    /// the log does not mark), or a revealed seed refuted an outcome of an
+    /// earlier run, which is gone.
+    pub fn finish(mut self) -> Option<Validated> {
+        if let Some(held) = self.held.take() {
+            if !self.is_done() {
+                if let Some(refused) = self.apply(held.index, std::slice::from_ref(&held.event), None) {
+                    self.refuse(refused, Some(&held), None);
+                }
+            }
+        }
+        if self.needs_whole {
+            return None;
+        }
+        debug_assert!(!each_game!(&self.replay, s => s.has_unproved_moves()));
+        let (applied, error, refused) = match self.refused {
+            Some((index, error, located)) => (index, Some(error), located),
+            None => (self.fed, self.replay.finish().err(), None),
+        };
+        Some(Validated {
+            verdict: Verdict {
+                replay: self.replay,
+                applied,
+                error,
+                overridden: self.overridden,
+            },
+            refused,
+            last_line: self.last_line,
+        })
+    }
+}
+
 /// Replays `game` from `replay`, and pushes onto `written`, when it is
 /// given, the moves whose canonical spelling differs from the log's.
 fn run(
@@ -1039,13 +1243,31 @@ fn apply_all<E: Engine>(
     session: &mut Session<E>,
     events: &[Event],
     assume: bool,
+    written: Option<&mut Vec<(usize, fgn_notation::ChessMove)>>,
+) -> Result<Option<(usize, RuleError)>, ()> {
+    apply_run(session, 0, events, None, assume, written)
+}
+
+/// Whether `event` is a player's move: what lets the engine assume, at the
+/// move before it, that the side to move has one.
+fn is_players_move(event: &Event) -> bool {
+    matches!((event.actor, &event.action), (Actor::Player(_), Action::Move(_)))
+}
+
+/// [`apply_all`] over a run of a log's events whose first is the log's
+/// event `first`, followed in the log by `next` (`None` at the log's end);
+/// the indices given and returned are the log's.
+fn apply_run<E: Engine>(
+    session: &mut Session<E>,
+    first: usize,
+    events: &[Event],
+    next: Option<&Event>,
+    assume: bool,
     mut written: Option<&mut Vec<(usize, fgn_notation::ChessMove)>>,
 ) -> Result<Option<(usize, RuleError)>, ()> {
-    for (i, event) in events.iter().enumerate() {
-        let reply_next = assume
-            && events
-                .get(i + 1)
-                .is_some_and(|e| matches!((e.actor, &e.action), (Actor::Player(_), Action::Move(_))));
+    for (k, event) in events.iter().enumerate() {
+        let i = first + k;
+        let reply_next = assume && events.get(k + 1).or(next).is_some_and(is_players_move);
         let refused = match session.apply_in_log(i, event, reply_next) {
             Ok(()) => None,
             Err(LogStop::Refused(error)) => Some(error),

@@ -34,7 +34,6 @@ fn logs(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// One line (or a few) for one log, as the engines see it.
 /// Every corpus log of `kind` (`valid`, `invalid`) of every game, parsed,
 /// with its path.
 fn corpus_logs(kind: &str) -> Vec<(PathBuf, fgn_notation::Game)> {
@@ -50,6 +49,7 @@ fn corpus_logs(kind: &str) -> Vec<(PathBuf, fgn_notation::Game)> {
         .collect()
 }
 
+/// One line (or a few) for one log, as the engines see it.
 fn verdict_of(kind: &str, text: &[u8]) -> String {
     let parsed = parse(text);
     if !parsed.is_ok() {
@@ -269,5 +269,122 @@ fn the_referee_owes_each_world_event_a_corpus_log_holds() {
     assert!(
         before_a_result > 0,
         "no corpus game owes a world event between its deciding move and its result"
+    );
+}
+
+/// `game`'s events fed to a [`fgn_replay::Validation`] in runs of `size`
+/// events, as `fgn_notation::parse_in_runs` would hand them on.
+fn validated_in_runs(doc: &fgn_notation::Document, size: usize) -> Option<fgn_replay::Validated> {
+    let mut validation = fgn_replay::Validation::new(&doc.game.header, None).expect("a log with an engine");
+    let mut first = 0;
+    while first < doc.game.events.len() {
+        let end = (first + size).min(doc.game.events.len());
+        validation.feed(fgn_notation::Run {
+            header: &doc.game.header,
+            first,
+            events: &doc.game.events[first..end],
+            lines: &doc.event_lines[first..end],
+            columns: &doc.event_columns[first..end],
+        });
+        first = end;
+    }
+    validation.finish()
+}
+
+/// A validation fed a log a run at a time (what `fgn validate` does, so
+/// that a long log's events are not all kept) finds what `validate` finds
+/// of the whole log, wherever the runs are cut: the events applied, the
+/// error, the state and phase at the end, and the refused event with its
+/// line and column; an error at the end points at the last event's line.
+/// Over every corpus log with an engine and long generated games of every
+/// game, in runs of one event up to the whole log. Where an assumption of
+/// the validation loop fails (a mate or stalemate the log does not mark),
+/// the validation says the log must be validated whole, as `fgn validate`
+/// then does.
+#[test]
+fn a_validation_fed_in_runs_finds_what_validate_finds() {
+    let mut docs: Vec<(String, fgn_notation::Document)> = Vec::new();
+    for game in GAMES {
+        for kind in ["valid", "invalid"] {
+            for path in logs(&corpus().join(game).join(kind)) {
+                let parsed = parse(&std::fs::read(&path).expect("a readable corpus file"));
+                if parsed.is_ok() && fgn_replay::Validation::new(&parsed.document.game.header, None).is_ok() {
+                    docs.push((path.display().to_string(), parsed.document));
+                }
+            }
+        }
+    }
+    for rules in [
+        "survival-chess",
+        "open-world-chess",
+        "great-war-chess",
+        "magic-draughts",
+    ] {
+        let game: fgn_notation::GameKind = rules.parse().expect("a game");
+        let defaults = fgn_replay::Ruleset::defaults(game).expect("an engine");
+        for seed in 0..3 {
+            let options = fgn_replay::gen::Options {
+                plies: 400,
+                ..fgn_replay::gen::Options::under(defaults.clone(), seed)
+            };
+            let text = fgn_replay::gen::generate(&options)
+                .expect("a generated game")
+                .canonical_text();
+            docs.push((
+                format!("{rules} generated from {seed}"),
+                parse(text.as_bytes()).document,
+            ));
+        }
+    }
+    let (mut compared, mut refused, mut assumed, mut refuted) = (0, 0, 0, 0);
+    for (name, doc) in &docs {
+        let whole = validate(&doc.game).expect("a log with an engine");
+        let len = doc.game.events.len();
+        for size in [1, 2, 3, 7, 64, len.max(1)] {
+            let Some(v) = validated_in_runs(doc, size) else {
+                // Only two things need the whole log: an error at an event
+                // before the refused one, which is gone (a revealed seed
+                // refutes an earlier outcome), and a failed assumption,
+                // which only survival-chess makes (the corpus holds logs
+                // that move on after an unmarked mate or stalemate).
+                let earlier = matches!(whole.error.as_ref().map(|e| e.place), Some(fgn_replay::Place::Event(i)) if i < whole.applied);
+                assert!(
+                    earlier || name.contains("survival-chess/invalid"),
+                    "{name} in runs of {size}"
+                );
+                if earlier {
+                    refuted += 1;
+                } else {
+                    assumed += 1;
+                }
+                continue;
+            };
+            let at = format!("{name} in runs of {size}");
+            assert_eq!(v.verdict.applied, whole.applied, "{at}");
+            assert_eq!(v.verdict.error, whole.error, "{at}");
+            assert_eq!(v.verdict.replay.phase(), whole.replay.phase(), "{at}");
+            assert_eq!(v.verdict.replay.state_hash(), whole.replay.state_hash(), "{at}");
+            let expected = match whole.error.as_ref().map(|e| e.place) {
+                Some(fgn_replay::Place::Event(i)) => {
+                    Some((doc.game.events[i].clone(), doc.event_lines[i], doc.event_columns[i]))
+                }
+                _ => None,
+            };
+            let found = v.refused.map(|r| (r.event, r.line, r.column));
+            assert_eq!(found, expected, "{at}");
+            assert_eq!(v.last_line, doc.event_lines.last().copied(), "{at}");
+            compared += 1;
+            refused += usize::from(expected.is_some());
+        }
+    }
+    assert!(compared > 1_000, "{compared} validations compared");
+    assert!(refused > 300, "{refused} refusals compared");
+    assert!(
+        assumed >= 3 && refuted >= 6,
+        "{assumed} failed assumptions, {refuted} earlier outcomes refuted"
+    );
+    assert!(
+        assumed + refuted < compared / 10,
+        "{assumed} + {refuted} validations needed the whole log"
     );
 }

@@ -5,9 +5,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fgn_notation::json::JsonDocument;
-use fgn_notation::{parse, Color, Game};
+use fgn_notation::{parse, parse_in_runs, Color, Game};
 use fgn_replay::summary::{summarize, Summary};
-use fgn_replay::{is_canonical, loghash, validate, view, Replay};
+use fgn_replay::{is_canonical, loghash, validate, view, Replay, Validation};
 
 use crate::best_of;
 use crate::corpora::Corpus;
@@ -18,6 +18,7 @@ use crate::corpora::Corpus;
 enum Stage {
     Parse,
     Validate,
+    ValidateInRuns,
     Replay,
     LogHash,
     StateHashes,
@@ -27,9 +28,10 @@ enum Stage {
     FmtCheck,
 }
 
-const STAGES: [Stage; 9] = [
+const STAGES: [Stage; 10] = [
     Stage::Parse,
     Stage::Validate,
+    Stage::ValidateInRuns,
     Stage::Replay,
     Stage::LogHash,
     Stage::StateHashes,
@@ -44,6 +46,7 @@ impl Stage {
         match self {
             Stage::Parse => "parse",
             Stage::Validate => "parse + validate",
+            Stage::ValidateInRuns => "parse + validate in runs",
             Stage::Replay => "validate (parsed)",
             Stage::LogHash => "hash",
             Stage::StateHashes => "hash --states",
@@ -59,6 +62,7 @@ impl Stage {
         match self {
             Stage::Parse => "parse",
             Stage::Validate => "validate",
+            Stage::ValidateInRuns => "validate-runs",
             Stage::Replay => "replay",
             Stage::LogHash => "hash",
             Stage::StateHashes => "states",
@@ -76,6 +80,7 @@ impl Stage {
     fn run(self, text: &str, game: &Game, summary: Option<&Summary>, out: &mut Vec<u8>) -> bool {
         match self {
             Stage::Replay => return validate(game).is_ok_and(|v| black_box(v.error).is_none()),
+            Stage::ValidateInRuns => return validate_in_runs(text),
             Stage::JsonWriting => {
                 // What `json` does beyond parsing, validating and hashing:
                 // serde_json writing the document of a parsed game whose
@@ -91,7 +96,7 @@ impl Stage {
         let parsed = parse(text.as_bytes());
         match self {
             Stage::Parse => black_box(parsed.document.game.events.len()) > 0,
-            Stage::Validate | Stage::Replay | Stage::JsonWriting => {
+            Stage::Validate | Stage::ValidateInRuns | Stage::Replay | Stage::JsonWriting => {
                 validate(&parsed.document.game).is_ok_and(|v| black_box(v.error).is_none())
             }
             Stage::LogHash => {
@@ -307,11 +312,29 @@ fn long_game(corpus: Corpus, max: usize) -> Game {
 
 /// Parses and validates single logs of growing length, from about a
 /// thousand events to `max_bytes` of text, and prints the time per event.
+/// Reads and validates one log as `fgn validate` does, its events a run at
+/// a time (`parse_in_runs` feeding a `Validation`); whether it is valid.
+fn validate_in_runs(text: &str) -> bool {
+    let mut validation = None;
+    let streamed = parse_in_runs(text.as_bytes(), |run| {
+        if let Ok(v) = validation.get_or_insert_with(|| Validation::new(run.header, None)) {
+            v.feed(run);
+        }
+    });
+    let Some(Ok(validation)) = validation else {
+        return false;
+    };
+    streamed.is_ok()
+        && validation
+            .finish()
+            .is_some_and(|v| black_box(v.verdict.error).is_none())
+}
+
 pub fn sizes(max_bytes: usize, min: Duration) {
-    println!("Time per event across log sizes, one log at a time on one core (parse + validate):");
+    println!("Time per event across log sizes, one log at a time on one core: parse + validate with the events kept, and read in runs as `fgn validate` does (`parse_in_runs` feeding a `Validation`):");
     println!();
-    println!("| corpus | events | MB | M events/s | ns per event |");
-    println!("| --- | ---: | ---: | ---: | ---: |");
+    println!("| corpus | events | MB | M events/s | ns per event | in runs: M events/s | ns per event |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for corpus in [
         Corpus::Survival(8),
         Corpus::Draughts(true),
@@ -344,14 +367,17 @@ pub fn sizes(max_bytes: usize, min: Duration) {
                 let verdict = validate(&doc.game).expect("a game with an engine");
                 assert!(verdict.error.is_none(), "generated games are legal");
             });
-            let s = time.as_secs_f64();
+            let in_runs = best_of(min, || assert!(validate_in_runs(&text), "generated games are legal"));
+            let (s, r) = (time.as_secs_f64(), in_runs.as_secs_f64());
             println!(
-                "| {} | {} | {:.2} | {:.2} | {:.0} |",
+                "| {} | {} | {:.2} | {:.2} | {:.0} | {:.2} | {:.0} |",
                 corpus.label(),
                 events,
                 text.len() as f64 / 1e6,
                 events as f64 / s / 1e6,
-                s * 1e9 / events as f64
+                s * 1e9 / events as f64,
+                events as f64 / r / 1e6,
+                r * 1e9 / events as f64
             );
             if text.len() * 10 > max_bytes * 9 {
                 break;
