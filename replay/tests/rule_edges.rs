@@ -270,3 +270,74 @@ fn the_spells_have_the_names_rules_md_gives_them() {
         ]
     );
 }
+
+/// The magic-draughts engine's own accessors, for a caller that drives it
+/// without a session (RULES.md §4: "After a capturing move, the world
+/// reveals the numbers of the captured checkers"; the owner of a captured
+/// numbered checker casts its spell; Koschei's Revenge returns captured
+/// plain checkers). cargo-mutants found them unpinned: nothing in the
+/// crate reads them. The moves are those of
+/// corpus/magic-draughts/valid/19-potion-and-charm-onto-first-ranks.fgn.
+#[test]
+fn a_magic_draughts_engine_tells_its_captures_spells_and_returnable_checkers() {
+    use fgn_notation::{Actor, Color};
+    use fgn_replay::magic::{Captured, MagicDraughts};
+    use fgn_replay::session::Engine;
+    let header = game("[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n").header;
+    let mut engine = MagicDraughts::new(Default::default(), None);
+    let mut play = |line: &str| {
+        let event = header.parse_event(line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        let applied = match event.actor {
+            Actor::Player(side) => engine.player(side, event.n, &event.action),
+            Actor::World => engine.world(&event.action),
+        };
+        applied.unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        (
+            engine.captured().to_vec(),
+            [Color::White, Color::Black].map(|c| engine.pending_spells(c).to_vec()),
+            [Color::White, Color::Black].map(|c| engine.returnable(c)),
+        )
+    };
+    let sq = |s: &str| -> fgn_notation::Square { s.parse().expect("a square") };
+    let none: Vec<u8> = Vec::new();
+    play("1 w c3-b4");
+    play("1 b d6-c5");
+    let c5 = Captured {
+        color: Color::Black,
+        square: sq("c5"),
+        origin: Some(sq("d6")),
+        number: None,
+    };
+    assert_eq!(
+        play("2 w b4:d6"),
+        (vec![c5], [none.clone(), none.clone()], [0, 0]),
+        "the capture waits for its reveal"
+    );
+    let c5 = Captured { number: Some(2), ..c5 };
+    assert_eq!(
+        play("2 @ reveal c5 2"),
+        (vec![c5], [none.clone(), vec![2]], [0, 0]),
+        "black casts the Potion"
+    );
+    assert_eq!(play("2 b spell 2 skip").1, [none.clone(), none.clone()]);
+    play("2 b c7:e5");
+    let (captured, spells, returnable) = play("2 @ reveal d6 0");
+    assert_eq!(
+        captured.last().map(|c| (c.color, c.number)),
+        Some((Color::White, Some(0)))
+    );
+    assert_eq!(
+        (spells, returnable),
+        ([none.clone(), none], [1, 0]),
+        "a plain white checker to return"
+    );
+    assert!(engine.magic());
+    assert!(!MagicDraughts::new(
+        fgn_replay::ruleset::DraughtsRules {
+            magic: false,
+            ..Default::default()
+        },
+        None
+    )
+    .magic());
+}

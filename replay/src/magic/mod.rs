@@ -248,11 +248,11 @@ impl MagicDraughts {
         pos.legal_moves(out);
     }
 
-    /// Whether `color` has at least one legal move now.
+    /// Whether `color` has at least one legal move now; the moves are kept
+    /// for the normal move that comes next, which takes its own from them.
+    /// (It is asked once a position: at the start of a turn, after the
+    /// last reveal or spell, so it never finds them kept already.)
     fn can_move(&mut self, color: Color) -> bool {
-        if self.moves_for == Some(color) {
-            return !self.moves_scratch.is_empty();
-        }
         self.moves_for = Some(color);
         let saved = self.pos.to_move();
         self.pos.set_to_move(color);
@@ -383,20 +383,17 @@ impl MagicDraughts {
             }
             Checker::Original { .. } if self.counts[owner][usize::from(n)] >= self.rules.numbers[usize::from(n)] => {
                 let have = self.rules.numbers[usize::from(n)];
-                let what = match (n, have) {
-                    (0, _) => format!("{have} plain checkers"),
-                    (_, 1) => format!("one checker numbered {n}"),
-                    _ => format!("{have} checkers numbered {n}"),
+                let (one, many) = match n {
+                    0 => ("plain checker".to_string(), "plain checkers".to_string()),
+                    _ => (format!("checker numbered {n}"), format!("checkers numbered {n}")),
                 };
-                let all = if have == 1 {
-                    "it is revealed already"
-                } else {
-                    "all of them are revealed already"
+                let owner = owner.name();
+                let message = match have {
+                    0 => format!("{owner} has no {one}"),
+                    1 => format!("{owner} has only one {one}, and it is revealed already"),
+                    _ => format!("{owner} has only {have} {many}, and all of them are revealed already"),
                 };
-                return Err(Fault::new(
-                    Rule::Reveal,
-                    format!("{} has only {what}, and {all}", owner.name()),
-                ));
+                return Err(Fault::new(Rule::Reveal, message));
             }
             _ => {}
         }
@@ -474,9 +471,15 @@ impl MagicDraughts {
             Spell::Skip { .. } => {}
             Spell::Fury { file } => {
                 let f = file.index();
+                if f >= 8 {
+                    return Err(Fault::new(
+                        Rule::Spell,
+                        format!("Gorynych's Fury names a file of the board, a to h, not {file}"),
+                    ));
+                }
                 let squares: Vec<Square> = (0..8)
                     .filter_map(|r| Square::new(f, r))
-                    .filter(|&sq| f < 8 && pos.piece_at(sq).is_some())
+                    .filter(|&sq| pos.piece_at(sq).is_some())
                     .collect();
                 if squares.is_empty() {
                     return Err(Fault::new(
