@@ -345,3 +345,174 @@ fn moves_are_unique_and_consistent() {
         }
     }
 }
+
+/// Where a king standing on `at` in the middle of a move that began on
+/// `start` may land after jumping `victim`: the squares beyond it on the
+/// line from `at`, up to the next piece. The start square is empty while the
+/// move is played; jumped pieces stay on the board until it ends.
+fn landings_beyond(pos: &Position, start: Square, at: Square, victim: Square) -> Vec<Square> {
+    let step = |a: u8, b: u8| i32::from(b).cmp(&i32::from(a)) as i32;
+    let (df, dr) = (
+        step(at.file_index(), victim.file_index()),
+        step(at.rank_index(), victim.rank_index()),
+    );
+    let (mut file, mut rank) = (i32::from(victim.file_index()) + df, i32::from(victim.rank_index()) + dr);
+    let mut out = Vec::new();
+    while (0..8).contains(&file) && (0..8).contains(&rank) {
+        let sq = Square::new(file as u8, rank as u8).expect("on the board");
+        if sq != start && pos.piece_at(sq).is_some() {
+            break;
+        }
+        out.push(sq);
+        file += df;
+        rank += dr;
+    }
+    out
+}
+
+#[test]
+fn a_wrong_landing_mid_capture_is_explained_by_the_landings_that_continue() {
+    // Random positions, and in each every legal capture cut after one of its
+    // jumps and sent on to a wrong square. A king (or a man that became one on
+    // the way) that lands beyond the piece it jumped, but not where the capture
+    // goes on, is told exactly which landings beyond that piece continue it;
+    // every other wrong square is simply not a legal move.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut random = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let dark: Vec<Square> = (0..8u8)
+        .flat_map(|rank| (0..8u8).map(move |file| (file, rank)))
+        .filter(|(file, rank)| (file + rank) % 2 == 0)
+        .map(|(file, rank)| Square::new(file, rank).expect("a square"))
+        .collect();
+    // How often each kind of explanation came up, so that the test shows it
+    // reached them all.
+    let (mut by_king, mut by_promotion, mut by_black_promotion, mut several, mut plain) = (0, 0, 0, 0, 0);
+    let mut legal = Vec::new();
+    for _ in 0..800 {
+        let (mut wm, mut wk, mut bm, mut bk) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for &sq in &dark {
+            match random() % 10 {
+                0 | 1 if sq.rank_index() < 7 => wm.push(sq),
+                2 => wk.push(sq),
+                3 | 4 if sq.rank_index() > 0 => bm.push(sq),
+                5 => bk.push(sq),
+                _ => {}
+            }
+        }
+        // The position as drawn with white to move, and turned round with the
+        // colours swapped and black to move, so that black's promotions on
+        // rank 1 come up as often as white's on rank 8.
+        let turned = |list: &[Square]| -> Vec<Square> {
+            list.iter()
+                .map(|sq| Square::new(7 - sq.file_index(), 7 - sq.rank_index()).expect("a square"))
+                .collect()
+        };
+        let twins = [
+            Position::from_pieces(&wm, &wk, &bm, &bk, Color::White),
+            Position::from_pieces(&turned(&bm), &turned(&bk), &turned(&wm), &turned(&wk), Color::Black),
+        ];
+        for pos in twins {
+            let pos = pos.expect("a valid position");
+            let to_move = pos.to_move();
+            pos.legal_moves(&mut legal);
+            let far_rank = if to_move == Color::White { 7 } else { 0 };
+            for mv in legal.iter().filter(|m| m.capture) {
+                let path = mv.path.squares();
+                let start = path[0];
+                let is_king = pos.piece_at(start).is_some_and(|(_, king)| king);
+                for done in 1..path.len() {
+                    let promoted = path[1..done].iter().any(|sq| sq.rank_index() == far_rank);
+                    for &landing in &dark {
+                        let mut written = path[..done].to_vec();
+                        written.push(landing);
+                        if legal.iter().any(|m| m.path.squares().starts_with(&written)) {
+                            continue;
+                        }
+                        // The legal captures that go through the same squares so
+                        // far, and whose next jump `landing` lies beyond.
+                        let mut options: Vec<Square> = legal
+                            .iter()
+                            .filter(|m| m.path.squares().len() > done && m.path.squares()[..done] == written[..done])
+                            .filter(|m| {
+                                landings_beyond(&pos, start, written[done - 1], m.captured()[done - 1])
+                                    .contains(&landing)
+                            })
+                            .map(|m| m.path.squares()[done])
+                            .collect();
+                        options.sort();
+                        options.dedup();
+                        let expected = if (is_king || promoted) && !options.is_empty() {
+                            if is_king {
+                                by_king += 1;
+                            } else if to_move == Color::White {
+                                by_promotion += 1;
+                            } else {
+                                by_black_promotion += 1;
+                            }
+                            if options.len() > 1 {
+                                several += 1;
+                            }
+                            MoveErrorKind::MustLandToContinue { landing, options }
+                        } else {
+                            plain += 1;
+                            MoveErrorKind::NotLegal
+                        };
+                        let path = Path::new(&written).expect("a path");
+                        let err = pos.find_move(&path, true).expect_err("not a legal move");
+                        assert_eq!(err.kind, expected, "{written:?} in {pos}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        by_king > 100 && by_promotion > 0 && by_black_promotion > 0 && several > 0 && plain > 100,
+        "the positions reached every explanation: {by_king} kings, {by_promotion} white and \
+         {by_black_promotion} black promotions, {several} with several landings, {plain} plain"
+    );
+}
+
+#[test]
+fn the_landings_that_continue_a_capture_are_listed_with_or() {
+    // The king on a1 takes c3. Landing on d4 it goes on to take e3, landing on
+    // e5 it goes on to take f4; from f6, g7 or h8 it could take nothing more.
+    let pos = position("Ka1", "c3 e3 f4", Color::White);
+    assert_eq!(
+        find(&pos, "a1:g7").expect_err("wrong landing").to_string(),
+        "the king may not land on g7: it must land where the capture continues (d4 or e5); \
+         legal moves: a1:d4:f2 a1:d4:g1 a1:e5:g3 a1:e5:h2"
+    );
+}
+
+#[test]
+fn a_man_crowned_mid_capture_must_land_where_the_capture_continues() {
+    // The man on b6 takes c7 and is crowned on d8; as a king it takes e7 and
+    // may land on f6, g5 or h4, but only from f6 can it go on (taking d4).
+    let pos = position("b6", "c7 e7 d4", Color::White);
+    assert_eq!(names(&pos), ["b6:d8:f6:a1", "b6:d8:f6:b2", "b6:d8:f6:c3"]);
+    assert_eq!(
+        error_kind(&pos, "b6:d8:g5"),
+        MoveErrorKind::MustLandToContinue {
+            landing: sq("g5"),
+            options: vec![sq("f6")]
+        }
+    );
+    // The same for black, crowned on rank 1.
+    let black = position("f2 d2 e5", "g3", Color::Black);
+    assert_eq!(names(&black), ["g3:e1:c3:f6", "g3:e1:c3:g7", "g3:e1:c3:h8"]);
+    assert_eq!(
+        error_kind(&black, "g3:e1:b4"),
+        MoveErrorKind::MustLandToContinue {
+            landing: sq("b4"),
+            options: vec![sq("c3")]
+        }
+    );
+    // A man not crowned on the way is not told where to land.
+    let man = position("c3", "d4 f6", Color::White);
+    assert_eq!(error_kind(&man, "c3:e5:h8"), MoveErrorKind::NotLegal);
+}
