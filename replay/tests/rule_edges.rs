@@ -341,3 +341,51 @@ fn a_magic_draughts_engine_tells_its_captures_spells_and_returnable_checkers() {
     )
     .magic());
 }
+
+#[test]
+fn a_great_war_engine_tells_its_rules_and_charges() {
+    // `GreatWar::rules` and `charges` are public accessors for a library
+    // user driving the engine directly; nothing in the crate reads the
+    // first, so only a test of its own holds it to the rules it was given.
+    use fgn_notation::{BoardSize, ByColor};
+    use fgn_replay::gwc::GreatWar;
+    use fgn_replay::ruleset::{Board, GreatWarRules};
+    use fgn_replay::session::Engine;
+    let rules = GreatWarRules {
+        board: Board(BoardSize { files: 10, ranks: 6 }),
+        fortifications: 2,
+        charges: 7,
+        ..GreatWarRules::default()
+    };
+    let mut engine = GreatWar::new(rules.clone());
+    assert_eq!(engine.rules(), &rules);
+    assert_eq!(engine.charges(), ByColor { white: 7, black: 7 });
+    // An attack costs its charge whether or not it succeeds: white's
+    // unsupported infantry attack on b4 spends one of white's seven.
+    let header = game("[Game \"great-war-chess\"]\n[Rules \"1.0\"]\n[Board \"10x6\"]\n[Fortifications \"2\"]\n").header;
+    for line in [
+        "0 w place Ia1 Ib1 Ic1 Id1 Ie1 If1 Ig1 Ih1 Cc1 Cd1 Ae1 Af1 Fi1 Fj1",
+        "0 b place Ia6 Ib6 Ic6 Id6 Ie6 If6 Ig6 Ih6 Cc6 Cd6 Ae6 Af6 Fi6 Fj6",
+        "0 w ready",
+        "0 b ready",
+        "1 w Ia1-a2",
+        "1 w end",
+        "1 b Ib6-b5",
+        "1 b end",
+        "2 w Ia2-a3",
+        "2 w end",
+        "2 b Ib5-b4",
+        "2 b end",
+        "3 w Ia3xb4",
+    ] {
+        let event = header.parse_event(line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        let Actor::Player(side) = event.actor else {
+            panic!("{line}: a player's event")
+        };
+        engine
+            .player(side, event.n, &event.action)
+            .unwrap_or_else(|e| panic!("{line}: {e:?}"));
+    }
+    assert_eq!(engine.charges(), ByColor { white: 6, black: 7 });
+    assert_eq!(engine.rules(), &rules);
+}
