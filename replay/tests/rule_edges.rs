@@ -389,3 +389,222 @@ fn a_great_war_engine_tells_its_rules_and_charges() {
     assert_eq!(engine.charges(), ByColor { white: 6, black: 7 });
     assert_eq!(engine.rules(), &rules);
 }
+
+#[test]
+fn a_rules_file_must_number_every_checker_and_keep_revenge_on_the_board() {
+    // The `Numbers` and `RevengeRanks` tags refuse such values as they are
+    // read, so only a rules file (`--rules`) reaches these checks of the
+    // magic-draughts parameters (RULES.md §4: "Each side's 12 checkers carry
+    // hidden numbers"; Koschei's Revenge returns checkers to the caster's own
+    // ranks).
+    use fgn_notation::GameKind::MagicDraughts;
+    let checked = |json: &str| Ruleset::from_json(MagicDraughts, json).and_then(|rules| rules.check());
+    assert_eq!(checked("{}"), Ok(()));
+    assert_eq!(
+        checked(r#"{"numbers": [0, 2, 2, 2, 2, 4], "revenge_ranks": 7}"#),
+        Ok(())
+    );
+    assert_eq!(
+        checked(r#"{"numbers": [1, 1, 1, 1, 1, 1]}"#),
+        Err(
+            "rules for magic-draughts: numbers must give each of a side's 12 checkers a number: they add up to 6"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        checked(r#"{"numbers": [3, 1, 2, 2, 2, 3]}"#),
+        Err(
+            "rules for magic-draughts: numbers must give each of a side's 12 checkers a number: they add up to 13"
+                .to_string()
+        )
+    );
+    for ranks in [0, 8] {
+        assert_eq!(
+            checked(&format!(r#"{{"revenge_ranks": {ranks}}}"#)),
+            Err(format!(
+                "rules for magic-draughts: revenge_ranks must be 1 to 7, not {ranks}"
+            ))
+        );
+    }
+}
+
+#[test]
+fn a_rules_file_must_leave_the_army_room_beside_the_fortifications() {
+    // Cavalry and artillery never stand on a fortification (RULES.md §3), so
+    // they need squares of their own on the half (docs/rules.md). With the
+    // default army the cavalry is always the first to run out of room; a
+    // rules file with one cavalry shows the artillery's own limit.
+    use fgn_notation::GameKind::GreatWarChess;
+    let checked = |json: &str| Ruleset::from_json(GreatWarChess, json).and_then(|rules| rules.check());
+    // 6x6: a half of 18 squares, 16 fortifications, two squares for the
+    // two cavalry and two artillery.
+    assert_eq!(checked(r#"{"board": "6x6", "fortifications": 16}"#), Ok(()));
+    assert_eq!(
+        checked(r#"{"board": "6x6", "fortifications": 17, "units": {"cavalry": 1}}"#),
+        Err("rules for great-war-chess: 2 artillery do not fit: a side's half has room for 1".to_string())
+    );
+    assert_eq!(
+        checked(r#"{"board": "6x6", "fortifications": 17, "units": {"cavalry": 1, "artillery": 1}}"#),
+        Ok(())
+    );
+}
+
+#[test]
+fn every_parameter_tag_sets_its_parameter() {
+    // Each game's parameter tags, every one given a value other than its
+    // default, must land in the ruleset the replay runs under. The corpus
+    // logs use only some of the tags (a log that needs, say, `DrainHp` to
+    // show would be long), so this holds every tag to its field at once.
+    use fgn_notation::{BoardSize, GameKind, Square};
+    use fgn_replay::ruleset::{
+        Board, BonusWeights, DraughtsRules, GreatWarRules, OpenWorldRules, PieceHp, SetupLimits, SurvivalRules,
+        UnitCounts,
+    };
+    let applied = |kind: GameKind, rules: &str, tags: &str| -> Ruleset {
+        let header = game(&format!("[Game \"{kind}\"]\n[Rules \"{rules}\"]\n{tags}")).header;
+        let mut ruleset = Ruleset::defaults(kind).expect("every game has defaults");
+        ruleset
+            .apply_header(&header, None)
+            .unwrap_or_else(|(tag, fault)| panic!("{kind}: tag {tag}: {}", fault.message));
+        ruleset
+    };
+    let sq = |s: &str| -> Square { s.parse().expect("a square") };
+    assert_eq!(
+        applied(
+            GameKind::SurvivalChess,
+            "1.0",
+            "[Board \"10x8\"]\n[SetupSeconds \"90\"]\n[MoveSeconds \"20\"]\n"
+        ),
+        Ruleset::Survival(SurvivalRules {
+            board: Board(BoardSize { files: 10, ranks: 8 }),
+            setup_seconds: Some(90),
+            move_seconds: Some(20),
+            limits: SetupLimits::default(),
+        })
+    );
+    assert_eq!(
+        applied(
+            GameKind::GreatWarChess,
+            "1.0",
+            "[Board \"10x6\"]\n[Fortifications \"3\"]\n[Charges \"25\"]\n[TimeControl \"setup=100 move=50\"]\n"
+        ),
+        Ruleset::GreatWar(GreatWarRules {
+            board: Board(BoardSize { files: 10, ranks: 6 }),
+            fortifications: 3,
+            charges: 25,
+            units: UnitCounts::default(),
+            setup_seconds: Some(100),
+            move_seconds: Some(50),
+        })
+    );
+    assert_eq!(
+        applied(
+            GameKind::MagicDraughts,
+            "1.0",
+            "[Magic \"off\"]\n[Board \"8x8\"]\n[Numbers \"0=2 1=2 2=2 3=2 4=2 5=2\"]\n[RevengeRanks \"2\"]\n[MoveSeconds \"15\"]\n"
+        ),
+        Ruleset::Draughts(DraughtsRules {
+            magic: false,
+            numbers: [2, 2, 2, 2, 2, 2],
+            revenge_ranks: 2,
+            move_seconds: Some(15),
+        })
+    );
+    // `Magic "on"` is the default written out.
+    assert_eq!(
+        applied(GameKind::MagicDraughts, "1.0", "[Magic \"on\"]\n"),
+        Ruleset::Draughts(DraughtsRules::default())
+    );
+    assert_eq!(
+        applied(
+            GameKind::OpenWorldChess,
+            "1.2",
+            "[Board \"10x8\"]\n[Merchants \"c3 h6\"]\n[MovesPerTurn \"2\"]\n[LightRadius \"3\"]\n\
+             [SpawnChance \"40\"]\n[CoinShare \"30\"]\n\
+             [BonusWeights \"regen=10 hp=20 damage=30 kinghp=15 clone=25\"]\n\
+             [DamageRampStart \"5\"]\n[DamageRampStep \"7\"]\n[DamageMax \"60\"]\n[FogAfter \"4\"]\n\
+             [ShopPrice \"9\"]\n[RegenHeal \"3\"]\n[DamageRoll \"4\"]\n[ShopHp \"5\"]\n[DrainHp \"6\"]\n\
+             [RangeSteps \"3\"]\n[PieceHp \"pawn=2 knight=4 bishop=6 rook=8 queen=11 king=12\"]\n\
+             [MoveSeconds \"45\"]\n"
+        ),
+        Ruleset::OpenWorld(OpenWorldRules {
+            board: Board(BoardSize { files: 10, ranks: 8 }),
+            merchants: Some(vec![sq("c3"), sq("h6")]),
+            moves_per_turn: 2,
+            light_radius: 3,
+            spawn_chance: 40,
+            coin_share: 30,
+            bonus_weights: BonusWeights {
+                regen: 10,
+                hp: 20,
+                damage: 30,
+                kinghp: 15,
+                clone: 25,
+            },
+            damage_ramp_start: 5,
+            damage_ramp_step: 7,
+            damage_max: 60,
+            fog_after: 4,
+            shop_price: 9,
+            regen_heal: 3,
+            damage_roll: 4,
+            shop_hp: 5,
+            drain_hp: 6,
+            range_steps: 3,
+            hp: PieceHp {
+                pawn: 2,
+                knight: 4,
+                bishop: 6,
+                rook: 8,
+                queen: 11,
+                king: 12,
+            },
+            move_seconds: Some(45),
+        })
+    );
+    // A board too small for open-world-chess in either direction is refused.
+    for board in ["7x8", "8x5"] {
+        let header = game(&format!(
+            "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[Board \"{board}\"]\n"
+        ))
+        .header;
+        let mut ruleset = Ruleset::defaults(GameKind::OpenWorldChess).expect("defaults");
+        let (tag, fault) = ruleset.apply_header(&header, None).expect_err(board);
+        assert_eq!(tag, "Board");
+        assert!(
+            fault.message.contains("at least 8 files and 6 ranks"),
+            "{board}: {}",
+            fault.message
+        );
+    }
+}
+
+#[test]
+fn a_rules_file_is_held_to_what_open_world_chess_requires() {
+    // Reached only through a rules file: the `Board` tag refuses a small
+    // board as it is read, and no tag sets the bonus weights to nothing.
+    use fgn_notation::GameKind::OpenWorldChess;
+    let checked = |json: &str| Ruleset::from_json(OpenWorldChess, json).and_then(|rules| rules.check());
+    assert_eq!(checked(r#"{"board": "8x6"}"#), Ok(()));
+    for board in ["7x8", "8x5"] {
+        assert_eq!(
+            checked(&format!(r#"{{"board": "{board}"}}"#)),
+            Err(format!(
+                "rules for open-world-chess: board {board}: open-world-chess needs at least 8 files and 6 ranks"
+            ))
+        );
+    }
+    // A bonus is regen, hp, kinghp or clone by weight (RULES.md §2); damage
+    // alone would leave nothing to draw.
+    let no_bonus = r#"{"bonus_weights": {"regen": 0, "hp": 0, "kinghp": 0, "clone": 0, "damage": 100}}"#;
+    assert_eq!(
+        checked(no_bonus),
+        Err("rules for open-world-chess: bonus_weights: regen, hp, kinghp and clone may not all be 0".to_string())
+    );
+    for one in ["regen", "hp", "kinghp", "clone"] {
+        let json = format!(
+            r#"{{"bonus_weights": {{"regen": 0, "hp": 0, "kinghp": 0, "clone": 0, "damage": 0, "{one}": 100}}}}"#
+        );
+        assert_eq!(checked(&json), Ok(()), "{one}");
+    }
+}
