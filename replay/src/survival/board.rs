@@ -447,6 +447,35 @@ mod tests {
     }
 
     #[test]
+    fn only_a_slider_pins_a_piece_to_its_king() {
+        // A knight beyond the piece on the king's line pins nothing: in each
+        // position white's king has no move and only that piece can move,
+        // so the 8x8 engine's legal-move search (what decides mate and
+        // stalemate) must find that piece's moves. The random games of the
+        // test below seldom leave a side so few moves. (The search tries a
+        // pinned piece's moves one by one, so a pin set too large costs it
+        // time only; this holds the answer, whatever the search trusts.)
+        let size = BoardSize { files: 8, ranks: 8 };
+        for placement in [
+            // Ka1, Ba2 on the a-file under a knight on a3; the rook on b8 and
+            // the knight take b1 and b2 from the king.
+            "1r5k/8/8/8/8/n7/B7/K7",
+            // Ka1, Rb2 on the long diagonal under a knight on c3, which
+            // takes a2 and b1 from the king.
+            "7k/8/8/8/8/2n5/1R6/K7",
+        ] {
+            let mut b = board_from_placement(placement, size, &[]).unwrap();
+            assert!(!b.in_check(Color::White), "{placement}");
+            let moves = b.legal_moves(Color::White);
+            assert!(
+                !moves.is_empty() && moves.iter().all(|m| m.from != sq("a1")),
+                "{placement}: {moves:?}"
+            );
+            assert!(b.has_legal_move_in(Color::White, false), "{placement}");
+        }
+    }
+
+    #[test]
     fn shortcuts_agree_with_the_plain_definitions_over_random_games() {
         // gives_check against in_check, is_pseudo_legal against the move
         // generator, on every legal move of many random positions.
