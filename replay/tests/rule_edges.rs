@@ -9,6 +9,12 @@
 use fgn_notation::{parse, Action, Actor, Color, Figure, Game, PieceKind};
 use fgn_replay::{complete_markers, validate_with, Place, Rule, Ruleset};
 
+/// What a rules file's parameters for `game` (a JSON object) come to: the
+/// ruleset's own check, or the error that stopped reading it.
+fn rules_file_check(game: fgn_notation::GameKind, json: &str) -> Result<(), String> {
+    Ruleset::from_json(game, json).and_then(|rules| rules.check())
+}
+
 fn game(text: &str) -> Game {
     let parsed = parse(text.as_bytes());
     assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
@@ -398,7 +404,7 @@ fn a_rules_file_must_number_every_checker_and_keep_revenge_on_the_board() {
     // hidden numbers"; Koschei's Revenge returns checkers to the caster's own
     // ranks).
     use fgn_notation::GameKind::MagicDraughts;
-    let checked = |json: &str| Ruleset::from_json(MagicDraughts, json).and_then(|rules| rules.check());
+    let checked = |json: &str| rules_file_check(MagicDraughts, json);
     assert_eq!(checked("{}"), Ok(()));
     assert_eq!(
         checked(r#"{"numbers": [0, 2, 2, 2, 2, 4], "revenge_ranks": 7}"#),
@@ -435,7 +441,7 @@ fn a_rules_file_must_leave_the_army_room_beside_the_fortifications() {
     // default army the cavalry is always the first to run out of room; a
     // rules file with one cavalry shows the artillery's own limit.
     use fgn_notation::GameKind::GreatWarChess;
-    let checked = |json: &str| Ruleset::from_json(GreatWarChess, json).and_then(|rules| rules.check());
+    let checked = |json: &str| rules_file_check(GreatWarChess, json);
     // 6x6: a half of 18 squares, 16 fortifications, two squares for the
     // two cavalry and two artillery.
     assert_eq!(checked(r#"{"board": "6x6", "fortifications": 16}"#), Ok(()));
@@ -584,7 +590,7 @@ fn a_rules_file_is_held_to_what_open_world_chess_requires() {
     // Reached only through a rules file: the `Board` tag refuses a small
     // board as it is read, and no tag sets the bonus weights to nothing.
     use fgn_notation::GameKind::OpenWorldChess;
-    let checked = |json: &str| Ruleset::from_json(OpenWorldChess, json).and_then(|rules| rules.check());
+    let checked = |json: &str| rules_file_check(OpenWorldChess, json);
     assert_eq!(checked(r#"{"board": "8x6"}"#), Ok(()));
     for board in ["7x8", "8x5"] {
         assert_eq!(

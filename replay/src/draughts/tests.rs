@@ -377,13 +377,7 @@ fn a_wrong_landing_mid_capture_is_explained_by_the_landings_that_continue() {
     // the way) that lands beyond the piece it jumped, but not where the capture
     // goes on, is told exactly which landings beyond that piece continue it;
     // every other wrong square is simply not a legal move.
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut random = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = crate::rng::Rng::new(7);
     let dark: Vec<Square> = (0..8u8)
         .flat_map(|rank| (0..8u8).map(move |file| (file, rank)))
         .filter(|(file, rank)| (file + rank) % 2 == 0)
@@ -396,7 +390,7 @@ fn a_wrong_landing_mid_capture_is_explained_by_the_landings_that_continue() {
     for _ in 0..800 {
         let (mut wm, mut wk, mut bm, mut bk) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for &sq in &dark {
-            match random() % 10 {
+            match rng.below(10) {
                 0 | 1 if sq.rank_index() < 7 => wm.push(sq),
                 2 => wk.push(sq),
                 3 | 4 if sq.rank_index() > 0 => bm.push(sq),
