@@ -553,17 +553,33 @@ pub fn parse_hex32(s: &str) -> Option<[u8; 32]> {
     if bytes.len() != 64 {
         return None;
     }
-    let digit = |b: u8| match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        _ => None,
-    };
+    // Every byte's digit value from a table, 16 for a byte that is not a
+    // digit; a pair holds one only if neither is 16, which one test of
+    // their `|` tells for the whole string at the end.
     let mut out = [0u8; 32];
-    for (i, pair) in bytes.chunks_exact(2).enumerate() {
-        out[i] = digit(pair[0])? << 4 | digit(pair[1])?;
+    let mut bad = 0;
+    for (o, pair) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+        let (hi, lo) = (HEX_DIGIT[usize::from(pair[0])], HEX_DIGIT[usize::from(pair[1])]);
+        bad |= hi | lo;
+        *o = hi << 4 | lo;
     }
-    Some(out)
+    (bad < 16).then_some(out)
 }
+
+/// The value of each lower-case hex digit, and 16 for every other byte.
+const HEX_DIGIT: [u8; 256] = {
+    let mut table = [16; 256];
+    let mut d = 0;
+    while d < 10 {
+        table[b'0' as usize + d] = d as u8;
+        d += 1;
+    }
+    while d < 16 {
+        table[b'a' as usize + d - 10] = d as u8;
+        d += 1;
+    }
+    table
+};
 
 /// The most bytes a player's salt may hold.
 pub const MAX_SALT_BYTES: usize = 64;
@@ -1008,13 +1024,14 @@ fn write_placements(f: &mut fmt::Formatter<'_>, placements: &[Placement]) -> fmt
 /// messages and tag values.
 pub fn write_quoted(f: &mut impl fmt::Write, text: &str) -> fmt::Result {
     f.write_char('"')?;
-    for c in text.chars() {
-        match c {
-            '"' => f.write_str("\\\"")?,
-            '\\' => f.write_str("\\\\")?,
-            c => f.write_char(c)?,
-        }
+    // The text between two characters to escape is written in one piece.
+    let mut rest = text;
+    while let Some(i) = rest.find(['"', '\\']) {
+        f.write_str(&rest[..i])?;
+        f.write_str(if rest.as_bytes()[i] == b'"' { "\\\"" } else { "\\\\" })?;
+        rest = &rest[i + 1..];
     }
+    f.write_str(rest)?;
     f.write_char('"')
 }
 
@@ -1074,5 +1091,36 @@ impl Event {
             text.push_ascii(b'}');
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_hex32;
+
+    /// The digit table takes exactly the sixteen lower-case hex digits, at
+    /// either place of a byte, and puts the first digit of a pair high.
+    #[test]
+    fn hex_reads_lower_case_digits_only() {
+        for c in (0u8..0x80).map(char::from) {
+            let digit = c.to_digit(16).filter(|_| !c.is_ascii_uppercase());
+            for at in [0, 1, 62, 63] {
+                let mut text = ['0'; 64];
+                text[at] = c;
+                let text: String = text.iter().collect();
+                let read = parse_hex32(&text);
+                assert_eq!(read.is_some(), digit.is_some(), "{c:?} at {at}");
+                if let (Some(bytes), Some(d)) = (read, digit) {
+                    let shift = if at % 2 == 0 { 4 } else { 0 };
+                    assert_eq!(u32::from(bytes[at / 2]), d << shift, "{c:?} at {at}");
+                    assert_eq!(bytes.iter().filter(|&&b| b != 0).count(), usize::from(d != 0));
+                }
+            }
+        }
+        let all: String = "0123456789abcdef".repeat(4);
+        let read = parse_hex32(&all).expect("64 digits");
+        assert_eq!(read[..8], [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef]);
+        assert_eq!(parse_hex32(&all[1..]), None, "63 digits");
+        assert_eq!(parse_hex32(&format!("{all}0")), None, "65 digits");
     }
 }

@@ -133,7 +133,7 @@ impl Document {
         let mut comments = self.comments.iter().peekable();
         for (i, tag) in self.game.header.tags.iter().enumerate() {
             write_comments(out, &mut comments, Anchor::BeforeTag(i));
-            let _ = write!(out, "{tag}");
+            let _ = tag.write_to(out);
             write_comments(out, &mut comments, Anchor::OnTag(i));
             out.push_ascii(b'\n');
         }

@@ -22,11 +22,22 @@ pub struct Tag {
     pub value: String,
 }
 
+impl Tag {
+    /// Writes the tag's line without its line end, as [`fmt::Display`]
+    /// shows it, straight to `out`: a canonical text's header is written
+    /// (or compared) this way without the formatting machinery.
+    pub(crate) fn write_to(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        out.write_char('[')?;
+        out.write_str(&self.name)?;
+        out.write_char(' ')?;
+        write_quoted(out, &self.value)?;
+        out.write_char(']')
+    }
+}
+
 impl fmt::Display for Tag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "[{} ", self.name)?;
-        write_quoted(f, &self.value)?;
-        f.write_str("]")
+        self.write_to(f)
     }
 }
 

@@ -286,18 +286,19 @@ fn not_a_log(src: &[u8]) -> Option<String> {
             "the file is larger than {MAX_FILE_BYTES} bytes (64 MiB), the most FGN reads; nothing is read"
         ));
     }
-    let probe = &src[..src.len().min(BINARY_PROBE_BYTES)];
-    let nul = memchr_byte(0, probe)?;
     // A file that starts as a log does (a tag, a comment, a blank line,
     // perhaps after a byte order mark) is read line by line even with a NUL
     // in it: a crash can leave a block of NULs after the last good line, and
     // the lines before them must not be lost. UTF-16 text ("[\0G\0...") has
-    // a NUL as its second byte, which no log has.
+    // a NUL as its second byte, which no log has. Such a file, every log,
+    // needs no search for a NUL at all.
     let text = src.strip_prefix(BOM).unwrap_or(src);
     let starts_like_a_log = matches!(text.first(), Some(b'[' | b';' | b' ' | b'\n' | b'\r')) && text.get(1) != Some(&0);
     if starts_like_a_log {
         return None;
     }
+    let probe = &src[..src.len().min(BINARY_PROBE_BYTES)];
+    let nul = memchr_byte(0, probe)?;
     let line = probe[..nul].iter().filter(|&&b| b == b'\n').count() + 1;
     Some(format!(
         "this is not a text file (a NUL byte at line {line}, byte {}); FGN logs are UTF-8 text",
@@ -524,6 +525,21 @@ impl LogParser {
     /// Reads one line; `known` is its text when the whole file is known to
     /// be valid UTF-8.
     fn line(&mut self, line_no: u32, bytes: &[u8]) {
+        // A header tag as the canonical text spells it, the usual line
+        // before the events, is read in one pass; any other spelling, and
+        // every fault, takes the general reader below.
+        if !self.seen_event_line && !self.general_only {
+            if let Some((name_end, close)) = plain_tag(bytes) {
+                if let Ok(text) = std::str::from_utf8(bytes) {
+                    let value = text[name_end + 2..close].to_string();
+                    let name = &text[1..name_end];
+                    if let Err(f) = self.add_tag(line_no, 1, name, value, name_end + 1..close + 1, None) {
+                        self.diag(Diagnostic::at_bytes(line_no, text, f.start, f.len, f.message));
+                    }
+                    return;
+                }
+            }
+        }
         // What kind of line it is shows in its first byte, even when the rest
         // cannot be read: an event line ends the header whether or not it is
         // readable, so that a tag after it is still reported.
@@ -652,9 +668,26 @@ impl LogParser {
         }
         pos += 1;
         let comment = trailing_comment(text, pos)?;
+        self.add_tag(line_no, open + 1, name, value, value_start..pos - 1, comment)
+    }
+
+    /// Records a tag read from line `line_no`, its name at byte
+    /// `name_start`, its value's quoted text at `quoted`, unless the header
+    /// refuses it: a second tag of the name, a known tag's value out of its
+    /// form, `Perspective` out of place.
+    fn add_tag(
+        &mut self,
+        line_no: u32,
+        name_start: usize,
+        name: &str,
+        value: String,
+        quoted: std::ops::Range<usize>,
+        comment: Option<String>,
+    ) -> Result<(), Fault> {
+        let name_len = name.len();
         if self.doc.game.header.get(name).is_some() {
             return Err(Fault {
-                start: open + 1,
+                start: name_start,
                 len: name_len,
                 message: format!("the tag `{name}` appears twice"),
             });
@@ -663,8 +696,8 @@ impl LogParser {
             Ok(respelled) => respelled.unwrap_or(value),
             Err(e) => {
                 return Err(Fault {
-                    start: value_start,
-                    len: used,
+                    start: quoted.start,
+                    len: quoted.len(),
                     message: format!("the value of `{name}`: {e}, found \"{value}\""),
                 })
             }
@@ -673,7 +706,7 @@ impl LogParser {
             let after_rules = self.doc.game.header.tags.last().is_some_and(|t| t.name == "Rules");
             if !after_rules {
                 return Err(Fault {
-                    start: open + 1,
+                    start: name_start,
                     len: name_len,
                     message: "the `Perspective` tag comes right after the `Rules` tag".into(),
                 });
@@ -893,6 +926,22 @@ fn memchr_byte(needle: u8, bytes: &[u8]) -> Option<usize> {
     }
     let done = bytes.len() - chunks.remainder().len();
     chunks.remainder().iter().position(|&b| b == needle).map(|p| done + p)
+}
+
+/// Where the name of a tag line in its canonical spelling ends and where
+/// its closing quote stands: `[Name "value"]` with nothing around it, one
+/// space, and a value of printable ASCII without quotes or backslashes
+/// (nothing to unescape). Any other line: `None`.
+fn plain_tag(b: &[u8]) -> Option<(usize, usize)> {
+    if b.len() > MAX_LINE_BYTES || b.first() != Some(&b'[') || !b.get(1)?.is_ascii_alphabetic() {
+        return None;
+    }
+    let name_end = 2 + b[2..].iter().position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))?;
+    let value = b[name_end..].strip_prefix(b" \"")?.strip_suffix(b"\"]")?;
+    let plain = value
+        .iter()
+        .all(|&c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\');
+    plain.then_some((name_end, name_end + 2 + value.len()))
 }
 
 /// Reads a double-quoted string with `\"` and `\\` escapes from the start of
@@ -2141,6 +2190,68 @@ mod tests {
         // square or marker), so the one-pass reader is compared where it
         // acts, too.
         assert!(quick_lines > 2_000, "{quick_lines} mutated lines read in one pass");
+    }
+
+    /// Regression guard for the one-pass tag reader (`plain_tag`): on the
+    /// header of every corpus log, and on every header made from one by
+    /// changing one byte of a tag line to a byte that matters to a tag's
+    /// grammar, the parse is the same as with the general reader alone.
+    #[test]
+    fn the_one_pass_tag_reader_changes_no_parse_of_mutated_headers() {
+        const BYTES: &[u8] = b" \"\\[]_;aZ09\t\x7f\xff";
+        let (mut compared, mut plain_lines) = (0usize, 0usize);
+        // Headers with the same tags in the same order are mutated once.
+        let mut shapes = std::collections::HashSet::new();
+        for log in corpus_logs() {
+            // The header and the first event line after it.
+            let lines: Vec<&[u8]> = log.split_inclusive(|&b| b == b'\n').collect();
+            let Some(first_event) = lines.iter().position(|l| l.first().is_some_and(u8::is_ascii_digit)) else {
+                continue;
+            };
+            let base: Vec<u8> = lines[..=first_event].concat();
+            let (quick, general) = (parse(&base), parse_general(&base));
+            assert_eq!(quick.document, general.document);
+            assert_eq!(quick.diagnostics, general.diagnostics);
+            let names: Vec<String> = general
+                .document
+                .game
+                .header
+                .tags
+                .iter()
+                .map(|t| t.name.clone())
+                .collect();
+            if !shapes.insert(names) {
+                continue;
+            }
+            let mut at = 0;
+            for line in &lines[..first_event] {
+                if line.first() == Some(&b'[') {
+                    // The name, the quotes and the value's first and last
+                    // bytes: the middle of a long value (a seed commitment)
+                    // holds nothing else.
+                    let len = line.len() - 1;
+                    let positions = (0..len).filter(|&p| p < 16 || p + 4 > len);
+                    for pos in positions.map(|p| at + p) {
+                        for &byte in BYTES.iter().filter(|&&b| b != base[pos]) {
+                            let mut mutated = base.clone();
+                            mutated[pos] = byte;
+                            let (quick, general) = (parse(&mutated), parse_general(&mutated));
+                            let shown = String::from_utf8_lossy(&mutated[at..at + line.len()]).into_owned();
+                            assert_eq!(quick.document, general.document, "{shown:?}");
+                            assert_eq!(quick.diagnostics, general.diagnostics, "{shown:?}");
+                            compared += 1;
+                            let text = &mutated[at..at + line.len() - 1];
+                            plain_lines += usize::from(plain_tag(text.strip_suffix(b"\r").unwrap_or(text)).is_some());
+                        }
+                    }
+                }
+                at += line.len();
+            }
+        }
+        assert!(compared > 10_000, "{compared} mutated headers compared");
+        // Many mutated lines are still plain tags (a changed letter or digit
+        // of a value), so the one-pass reader is compared where it acts.
+        assert!(plain_lines > 2_000, "{plain_lines} mutated tag lines read in one pass");
     }
 
     /// The shape of an event line's action for choosing lines to mutate: its

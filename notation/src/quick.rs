@@ -252,15 +252,23 @@ fn player_action(b: &[u8], i: usize, game: GameKind) -> Option<(Action, usize)> 
 /// A world event at `i` and the offset past it.
 #[inline]
 fn world_action(b: &[u8], i: usize, game: GameKind, view: Option<Color>) -> Option<(Action, usize)> {
+    // Nearly every world event of magic-draughts is a reveal, and nearly
+    // every other line of it a move: the reveal is matched on its own,
+    // without measuring the keyword first.
+    if game == GameKind::MagicDraughts && b.get(i..i + 7) == Some(b"reveal ") {
+        let (square, at) = square_token(b, i + 7)?;
+        let (number, at) = digit_token(b, space(b, at)?)?;
+        return Some((
+            Action::Reveal {
+                square,
+                number: MagicNumber::new(number)?,
+            },
+            at,
+        ));
+    }
     let word = token(b, i);
     let at = space(b, i + word.len())?;
     Some(match (word, game) {
-        (b"reveal", GameKind::MagicDraughts) => {
-            let (square, at) = square_token(b, at)?;
-            let (number, at) = digit_token(b, space(b, at)?)?;
-            let number = MagicNumber::new(number)?;
-            (Action::Reveal { square, number }, at)
-        }
         (b"spawn", GameKind::OpenWorldChess) => {
             let (square, at) = square_token(b, at)?;
             let name = token(b, space(b, at)?);

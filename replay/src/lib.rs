@@ -1277,12 +1277,11 @@ fn apply_run<E: Engine>(
             (written.as_deref_mut(), &event.action, event.actor)
         {
             let spelling = match refused {
-                None => session::Spelling::Played {
-                    mated: matches!(session.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate),
-                },
+                None => session::Spelling::Played,
                 Some(_) => session::Spelling::Refused,
             };
-            if let Some(full) = session.engine.spelled(side, m, spelling) {
+            let mated = || matches!(session.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate);
+            if let Some(full) = session.engine.spelled(side, m, spelling, mated) {
                 written.push((i, full));
             }
         }

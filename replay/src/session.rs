@@ -235,7 +235,17 @@ pub trait Engine {
     /// where the engine has nothing to fill in, which is every game but the
     /// chess ones. The engine is in the position `m` left when it was
     /// played, in the one it was refused in otherwise ([`Spelling`]).
-    fn spelled(&self, _side: Color, _m: &ChessMove, _spelling: Spelling) -> Option<ChessMove> {
+    /// `mated` tells whether a played move decided the game by mate; it is
+    /// asked only where the answer matters (a move whose spelling differs),
+    /// so that the moves spelled canonically, nearly all, cost no look at
+    /// the session.
+    fn spelled(
+        &self,
+        _side: Color,
+        _m: &ChessMove,
+        _spelling: Spelling,
+        _mated: impl FnOnce() -> bool,
+    ) -> Option<ChessMove> {
         None
     }
 }
@@ -243,12 +253,9 @@ pub trait Engine {
 /// What [`Engine::spelled`] is told of the move it spells.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Spelling {
-    /// The move was played, and the game is decided by mate after it or
-    /// not: its check marker is read from the position it left.
-    Played {
-        /// Whether the move mated.
-        mated: bool,
-    },
+    /// The move was played: its check marker is read from the position it
+    /// left, and from whether it mated.
+    Played,
     /// The move was refused and changed nothing: it is spelled as playing
     /// it on a copy of the position would (a move that cannot be played
     /// that way keeps the log's spelling).

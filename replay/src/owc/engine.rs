@@ -28,7 +28,13 @@ impl Engine for OpenWorld {
     // Open-world chess has no check markers; a move's only completion is
     // the promotion piece, which depends on the board's size and the mover
     // alone, so the position before or after the move spells it alike.
-    fn spelled(&self, side: Color, m: &ChessMove, _spelling: Spelling) -> Option<ChessMove> {
+    fn spelled(
+        &self,
+        side: Color,
+        m: &ChessMove,
+        _spelling: Spelling,
+        _mated: impl FnOnce() -> bool,
+    ) -> Option<ChessMove> {
         self.canonical_move(side, m).filter(|full| full != m)
     }
 

@@ -417,24 +417,34 @@ impl Engine for Survival {
         self.turn
     }
 
-    fn spelled(&self, side: Color, m: &ChessMove, spelling: Spelling) -> Option<ChessMove> {
+    fn spelled(
+        &self,
+        side: Color,
+        m: &ChessMove,
+        spelling: Spelling,
+        mated: impl FnOnce() -> bool,
+    ) -> Option<ChessMove> {
         match spelling {
             // The position after the move shows its marker: the side to
             // move in check, mated when the session found the game decided
             // by mate (never so under the validation loop's assumption,
             // which the next move proves).
-            Spelling::Played { mated } => {
-                let check = match (self.check, mated) {
+            Spelling::Played => {
+                // Nearly every move of a log is spelled canonically, which
+                // its marker and promotion piece tell without building the
+                // canonical move to compare it. A played move's written
+                // `+` or `#` was held to the position by the rules, so
+                // only a move without a marker can lack one, and only
+                // then does the session's answer on mate matter.
+                let marked_right = m.check.is_some() == self.check;
+                if marked_right && m.promotion.is_some() == self.promotes(side, m) {
+                    return None;
+                }
+                let check = match (self.check, self.check && mated()) {
                     (false, _) => None,
                     (true, false) => Some(Check::Check),
                     (true, true) => Some(Check::Mate),
                 };
-                // Nearly every move of a log is spelled canonically, which
-                // its marker and promotion piece tell without building the
-                // canonical move to compare it.
-                if m.check == check && m.promotion.is_some() == self.promotes(side, m) {
-                    return None;
-                }
                 // Both squares are there: a full log's move without them is refused.
                 Some(self.written(side, m, check).unwrap_or(ChessMove { check, ..*m }))
             }
