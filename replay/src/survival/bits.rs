@@ -972,3 +972,100 @@ impl Bits {
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// A crowded random position without kings on a board of `size`:
+    /// each square taken with a chance between a third and two thirds, by
+    /// either side, by pawns most of all (none on the first or last rank),
+    /// each pawn unmoved or not at random.
+    pub(in crate::survival) fn crowded(size: BoardSize, rng: &mut Rng) -> Bits {
+        let mut b = Bits::empty(size);
+        let density = 3 + rng.below(4);
+        for r in 0..size.ranks {
+            for f in 0..size.files {
+                if rng.below(9) >= density {
+                    continue;
+                }
+                let kind = [
+                    PieceKind::Queen,
+                    PieceKind::Rook,
+                    PieceKind::Bishop,
+                    PieceKind::Knight,
+                    PieceKind::Pawn,
+                    PieceKind::Pawn,
+                    PieceKind::Pawn,
+                    PieceKind::Pawn,
+                ][rng.below(8)];
+                if kind == PieceKind::Pawn && (r == 0 || r == size.ranks - 1) {
+                    continue;
+                }
+                let color = if rng.below(2) == 0 { Color::White } else { Color::Black };
+                let sq = Square::new(f, r).expect("on the board");
+                b.put(sq, Piece { color, kind }, rng.below(2) == 0);
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn set_shortcuts_agree_with_each_pieces_targets() {
+        // `any_free_move` and `any_target` answer for a set of pieces at
+        // once, with whole sets shifted a step in each direction: what the
+        // legal-move search (mate, stalemate) asks first. Asked about one
+        // piece, where a single wrong shift or mask changes the answer,
+        // and about several, where two pieces reach one square, they must
+        // agree with the pieces' own targets (`targets`, the move
+        // generator's), in crowded positions where a piece often has one
+        // way out or none, on 8x8 boards and smaller ones.
+        let mut rng = Rng::new(3);
+        let (mut with_targets, mut without) = (0, 0);
+        for n in 0..3000 {
+            let size = if n % 4 == 3 {
+                BoardSize {
+                    files: 3 + rng.below(6) as u8,
+                    ranks: 3 + rng.below(6) as u8,
+                }
+            } else {
+                BoardSize { files: 8, ranks: 8 }
+            };
+            let b = crowded(size, &mut rng);
+            for me in 0..2 {
+                let own = b.colors[me];
+                let every_target = |set: u64| squares(set).fold(0, |t, from| t | b.targets(from));
+                let some = own & rng.next_u64();
+                let singles = squares(own).map(|from| 1u64 << from);
+                for free in singles.chain([own, some]) {
+                    let targets = every_target(free);
+                    if free.count_ones() == 1 {
+                        if targets == 0 {
+                            without += 1;
+                        } else {
+                            with_targets += 1;
+                        }
+                    }
+                    let shown = format!("side {me}, pieces {free:#x}, in\n{b:?}");
+                    assert_eq!(b.any_free_move(me, free), targets != 0, "{shown}");
+                    let open = !own & b.on;
+                    assert_eq!(b.any_target(me, free, open), targets & open != 0, "{shown}");
+                    // Answers are never the mover's own squares (the
+                    // search's are a checker and the squares between it and
+                    // the king, or every square not the mover's).
+                    let answers = rng.next_u64() & rng.next_u64() & open;
+                    assert_eq!(
+                        b.any_target(me, free, answers),
+                        targets & answers != 0,
+                        "{shown}, answers {answers:#x}"
+                    );
+                }
+            }
+        }
+        assert!(
+            without >= 5_000 && with_targets >= 30_000,
+            "{without} pieces without a target, {with_targets} with"
+        );
+    }
+}

@@ -447,6 +447,42 @@ mod tests {
     }
 
     #[test]
+    fn white_has_exactly_the_moves_of_positions_made_for_the_search() {
+        // Each position leaves white (to move, out of check) a known number
+        // of legal moves through a branch of the bitboard search that games
+        // seldom reach; the answer to "has a legal move" must agree.
+        let cases = [
+            // A side without its king (play never reaches one: a game
+            // without one is aborted before it starts, but the board answers
+            // for any position), where every square not the side's own is
+            // a target. The bishop on a1 is shut in by its own pawn on b2,
+            // which black's pawn on b3 blocks; with a black knight on c3
+            // the pawn can take it.
+            (8, "k7/8/8/8/8/1p6/1P6/B7", 0),
+            (8, "k7/8/8/8/8/1pn5/1P6/B7", 1),
+            // Stalemate on a 3x3 board: the rook on b1 and the bishop on c1,
+            // on the king's lines, attack only their own king, pawn and each
+            // other, and must not count those squares; the pawn on b2 is
+            // blocked by black's on b3, which takes a2 from the king.
+            // Without black's pawn the king steps to a2 and the pawn
+            // promotes on b3 (four ways).
+            (3, "1p1/1Pk/KRB", 0),
+            (3, "3/1Pk/KRB", 5),
+        ];
+        for (side, placement, moves) in cases {
+            let size = BoardSize {
+                files: side,
+                ranks: side,
+            };
+            let mut b = board_from_placement(placement, size, &[]).unwrap();
+            assert!(b.has_bits(), "{placement}");
+            assert!(!b.in_check(Color::White) && !b.in_check(Color::Black), "{placement}");
+            assert_eq!(b.legal_moves(Color::White).len(), moves, "{placement}");
+            assert_eq!(b.has_legal_move_in(Color::White, false), moves > 0, "{placement}");
+        }
+    }
+
+    #[test]
     fn only_a_slider_pins_a_piece_to_its_king() {
         // A knight beyond the piece on the king's line pins nothing: in each
         // position white's king has no move and only that piece can move,
@@ -531,6 +567,215 @@ mod tests {
         assert_eq!(tos, ["e5", "e6"]);
         let b = board_from_placement("k11/12/12/12/12/12/12/12/4P7/12/12/K11", size, &[]).unwrap();
         assert_eq!(b.legal_moves_from(sq("e4")).len(), 1);
+    }
+
+    #[test]
+    fn bitboards_agree_with_the_mailbox_where_few_moves_are_left() {
+        // Crowded random positions, 4,000 of them where a side has at most
+        // two legal moves: mate and stalemate are decided there, and the
+        // 8x8 engine's legal-move search takes its shortcuts (whole sets
+        // of steps shifted at once for the pieces off the king's lines)
+        // where a wrong bit changes the answer. Games, the corpus's and the
+        // random ones above, seldom leave a side so few moves.
+        let size = BoardSize { files: 8, ranks: 8 };
+        let mut rng = crate::rng::Rng::new(5);
+        let (mut kept, mut mates, mut only_off_lines) = (0, 0, 0);
+        while kept < 4000 {
+            let (mut bits, mailbox) = crowded_placement(size, &mut rng);
+            for side in [Color::White, Color::Black] {
+                let moves = mailbox.legal_moves(side);
+                if moves.len() > 2 {
+                    continue;
+                }
+                kept += 1;
+                let check = mailbox.in_check(side);
+                mates += usize::from(moves.is_empty());
+                let king = mailbox
+                    .pieces()
+                    .find(|(_, p)| p.color == side && p.kind == PieceKind::King)
+                    .map(|(sq, _)| sq)
+                    .expect("a king a side");
+                let off_lines = |from: Square| {
+                    let (df, dr) = (
+                        i32::from(from.file_index()) - i32::from(king.file_index()),
+                        i32::from(from.rank_index()) - i32::from(king.rank_index()),
+                    );
+                    df != 0 && dr != 0 && df.abs() != dr.abs()
+                };
+                only_off_lines += usize::from(!moves.is_empty() && moves.iter().all(|m| off_lines(m.from)));
+                assert_eq!(bits.in_check(side), check, "in {mailbox}");
+                assert_eq!(bits.legal_moves(side), moves, "legal moves in {mailbox}");
+                assert_eq!(bits.has_legal_move_in(side, check), !moves.is_empty(), "in {mailbox}");
+            }
+        }
+        // Stalemates are too rare here to count on: the test below has its own.
+        assert!(mates >= 500, "{mates} positions without a legal move");
+        assert!(
+            only_off_lines >= 50,
+            "{only_off_lines} positions whose moves are all off the king's lines"
+        );
+    }
+
+    /// What `Bits::play_checked` must answer for `m`, a move of `side`'s as
+    /// a log writes it, worked out on the mailbox board `b`: the move's
+    /// check, whether the opponent is then stuck, and whether that was
+    /// assumed, for a legal move with an honest marker, and the position
+    /// after it; `None` otherwise.
+    fn played_as_written(
+        b: &Board,
+        side: Color,
+        m: &fgn_notation::ChessMove,
+        in_check: bool,
+        assume_moves: bool,
+    ) -> Option<((bool, bool, bool), String)> {
+        use fgn_notation::Check;
+        let (from, to) = (m.from?, m.to?);
+        let piece = b.piece_at(from)?;
+        if piece.color != side || piece.kind != m.piece || b.piece_at(to).is_some() != m.capture {
+            return None;
+        }
+        let far = if side == Color::White { b.size().ranks - 1 } else { 0 };
+        let promotes = piece.kind == PieceKind::Pawn && to.rank_index() == far;
+        if !promotes && m.promotion.is_some() {
+            return None;
+        }
+        let mv = Move {
+            from,
+            to,
+            promotion: promotes.then(|| m.promotion.unwrap_or(PieceKind::Queen)),
+        };
+        let mut b = b.clone();
+        if !b.is_pseudo_legal(mv) || !b.is_legal_move(mv, in_check) {
+            return None;
+        }
+        b.make_move(mv);
+        let check = b.in_check(side.opponent());
+        let assumed = assume_moves && m.check != Some(Check::Mate);
+        let stuck = !assumed && !b.has_legal_move(side.opponent());
+        let honest = matches!(
+            (m.check, check, stuck),
+            (None, _, _) | (Some(Check::Check), true, false) | (Some(Check::Mate), true, true)
+        );
+        honest.then(|| ((check, stuck, assumed), b.to_string()))
+    }
+
+    #[test]
+    fn the_bitboards_play_in_one_call_exactly_the_legal_moves_with_honest_markers() {
+        // `play_checked` is the 8x8 engine's one call for a move as a log
+        // writes it (piece letter, `x`, promotion, `+` or `#`): it plays
+        // a legal move with honest markers and leaves every other one,
+        // untouched, to the general path, which words the fault. A move
+        // it let through wrongly would make an illegal log valid, and the
+        // corpus's survival-chess logs are mostly 12x12. Held against the
+        // mailbox board over crowded random positions: every legal move
+        // with each marker and a promotion left out or not, and moves of
+        // each piece to random squares with a letter, `x` or promotion
+        // now and then wrong; with `assume_moves` (the reply is taken on
+        // trust unless the move is marked mate) and without.
+        use fgn_notation::{Check, ChessMove};
+        let size = BoardSize { files: 8, ranks: 8 };
+        let mut rng = crate::rng::Rng::new(9);
+        let (mut played, mut left) = (0, 0);
+        let kinds = [
+            PieceKind::Pawn,
+            PieceKind::Knight,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Queen,
+            PieceKind::King,
+        ];
+        let markers = [None, Some(Check::Check), Some(Check::Mate)];
+        let promotions = [None, Some(PieceKind::Queen), Some(PieceKind::Knight)];
+        for _ in 0..300 {
+            let (start, mailbox) = crowded_placement(size, &mut rng);
+            for side in [Color::White, Color::Black] {
+                // The mover could take the king: no position of a game.
+                if mailbox.in_check(side.opponent()) {
+                    continue;
+                }
+                let in_check = mailbox.in_check(side);
+                let mut written: Vec<ChessMove> = Vec::new();
+                for mv in mailbox.legal_moves(side) {
+                    for check in markers {
+                        let promotion = mv.promotion.filter(|_| rng.below(2) == 0);
+                        written.push(ChessMove {
+                            check,
+                            promotion,
+                            ..mailbox.notate(mv)
+                        });
+                    }
+                }
+                for (from, piece) in mailbox.pieces().filter(|(_, p)| p.color == side) {
+                    for _ in 0..4 {
+                        let to = Square::new(rng.below(8) as u8, rng.below(8) as u8).unwrap();
+                        let wrong = rng.below(8);
+                        written.push(ChessMove {
+                            piece: if wrong == 0 { kinds[rng.below(6)] } else { piece.kind },
+                            from: Some(from),
+                            to: Some(to),
+                            capture: mailbox.piece_at(to).is_some() != (wrong == 1),
+                            promotion: promotions[rng.below(3)],
+                            check: markers[rng.below(3)],
+                        });
+                    }
+                }
+                for m in &written {
+                    for assume_moves in [false, true] {
+                        let expected = played_as_written(&mailbox, side, m, in_check, assume_moves);
+                        let mut board = start.clone();
+                        let bits = board.bits_mut().expect("an 8x8 board");
+                        let got = bits.play_checked(side, m, in_check, assume_moves);
+                        let shown = format!("{m} by {side:?} in {mailbox}, assuming {assume_moves}");
+                        assert_eq!(got, expected.as_ref().map(|e| e.0), "{shown}");
+                        if let Some((_, after)) = expected {
+                            played += 1;
+                            assert_eq!(board.to_string(), after, "{shown}");
+                        } else {
+                            left += 1;
+                            assert_eq!(board.to_string(), start.to_string(), "{m} left the board changed");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(played >= 5_000 && left >= 20_000, "{played} moves played, {left} left");
+    }
+
+    /// A random position on a bitboard and on a mailbox board: the crowded
+    /// position of `Bits`'s tests with one king a side put in.
+    fn crowded_placement(size: BoardSize, rng: &mut crate::rng::Rng) -> (Board, Board) {
+        let crowded = super::super::bits::tests::crowded(size, rng);
+        let (mut bits, mut mailbox) = (Board::empty(size), Board::empty_mailbox(size));
+        let mut put = |sq: Square, piece: Piece, unmoved: bool| {
+            bits.put(sq, piece, unmoved);
+            mailbox.put(sq, piece, unmoved);
+        };
+        let squares: Vec<Square> = (0..size.ranks)
+            .flat_map(|r| (0..size.files).map(move |f| Square::new(f, r).unwrap()))
+            .collect();
+        for &sq in &squares {
+            if let Some(piece) = crowded.piece_at(sq) {
+                put(sq, piece, crowded.is_unmoved_pawn(sq));
+            }
+        }
+        let white_king = squares[rng.below(squares.len())];
+        let black_king = loop {
+            let sq = squares[rng.below(squares.len())];
+            if sq != white_king {
+                break sq;
+            }
+        };
+        for (color, sq) in [(Color::White, white_king), (Color::Black, black_king)] {
+            put(
+                sq,
+                Piece {
+                    color,
+                    kind: PieceKind::King,
+                },
+                false,
+            );
+        }
+        (bits, mailbox)
     }
 
     /// The same random setup on a bitboard and on a mailbox board: a king
