@@ -1024,7 +1024,7 @@ pub(super) mod tests {
         let mut rng = Rng::new(3);
         let (mut with_targets, mut without) = (0, 0);
         for n in 0..3000 {
-            let size = if n % 4 == 3 {
+            let size = if n % 4 == 2 {
                 BoardSize {
                     files: 3 + rng.below(6) as u8,
                     ranks: 3 + rng.below(6) as u8,
@@ -1038,7 +1038,12 @@ pub(super) mod tests {
                 let every_target = |set: u64| squares(set).fold(0, |t, from| t | b.targets(from));
                 let some = own & rng.next_u64();
                 let singles = squares(own).map(|from| 1u64 << from);
-                for free in singles.chain([own, some]) {
+                // Pairs too, in a sixth of the positions: two pieces that
+                // reach the same square must not cancel each other out.
+                let pairs = squares(own)
+                    .flat_map(|a| squares(own).filter(move |&b| b > a).map(move |b| 1u64 << a | 1u64 << b))
+                    .filter(|_| n % 2 == 0);
+                for free in singles.chain(pairs).chain([own, some]) {
                     let targets = every_target(free);
                     if free.count_ones() == 1 {
                         if targets == 0 {
@@ -1067,5 +1072,53 @@ pub(super) mod tests {
             without >= 5_000 && with_targets >= 30_000,
             "{without} pieces without a target, {with_targets} with"
         );
+    }
+
+    #[test]
+    fn two_pieces_with_one_way_out_between_them_have_a_move() {
+        // On a 3x3 board, the one square next to either of white's two
+        // pieces that is open is next to both, from two sides: the search's
+        // shifted sets of the two must add up there, not cancel. The
+        // knights only stand in the way.
+        let size = BoardSize { files: 3, ranks: 3 };
+        let cases = [
+            // Rooks on a1 and a3, a2 between them (up from one, down from the other).
+            (
+                &[
+                    ("a1", PieceKind::Rook),
+                    ("a3", PieceKind::Rook),
+                    ("b1", PieceKind::Knight),
+                    ("b3", PieceKind::Knight),
+                ][..],
+                ["a1", "a3"],
+            ),
+            // A rook on c2 (b2 to its left) and a bishop on a1 (b2 up and right).
+            (
+                &[
+                    ("c2", PieceKind::Rook),
+                    ("a1", PieceKind::Bishop),
+                    ("c1", PieceKind::Knight),
+                    ("c3", PieceKind::Knight),
+                ][..],
+                ["c2", "a1"],
+            ),
+        ];
+        for (pieces, free) in cases {
+            let mut b = Bits::empty(size);
+            for &(at, kind) in pieces {
+                b.put(
+                    at.parse().unwrap(),
+                    Piece {
+                        color: Color::White,
+                        kind,
+                    },
+                    false,
+                );
+            }
+            let free = free.iter().fold(0, |set, at| set | 1u64 << index(at.parse().unwrap()));
+            let targets = squares(free).fold(0, |t, from| t | b.targets(from));
+            assert_ne!(targets, 0, "{pieces:?}");
+            assert!(b.any_free_move(0, free), "{pieces:?}");
+        }
     }
 }
