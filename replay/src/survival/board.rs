@@ -630,6 +630,10 @@ mod tests {
     ) -> Option<((bool, bool, bool), String)> {
         use fgn_notation::Check;
         let (from, to) = (m.from?, m.to?);
+        let size = b.size();
+        if to.file_index() >= size.files || to.rank_index() >= size.ranks {
+            return None;
+        }
         let piece = b.piece_at(from)?;
         if piece.color != side || piece.kind != m.piece || b.piece_at(to).is_some() != m.capture {
             return None;
@@ -673,7 +677,6 @@ mod tests {
         // now and then wrong; with `assume_moves` (the reply is taken on
         // trust unless the move is marked mate) and without.
         use fgn_notation::{Check, ChessMove};
-        let size = BoardSize { files: 8, ranks: 8 };
         let mut rng = crate::rng::Rng::new(9);
         let (mut played, mut left) = (0, 0);
         let kinds = [
@@ -685,15 +688,44 @@ mod tests {
             PieceKind::King,
         ];
         let markers = [None, Some(Check::Check), Some(Check::Mate)];
-        let promotions = [None, Some(PieceKind::Queen), Some(PieceKind::Knight)];
-        for _ in 0..300 {
-            let (start, mailbox) = crowded_placement(size, &mut rng);
+        let promotions = [None, None, None, Some(PieceKind::Queen), Some(PieceKind::Knight)];
+        let every_square: Vec<Square> = (0..64).map(|i| Square::new(i % 8, i / 8).unwrap()).collect();
+        for n in 0..300 {
+            // Smaller boards too, one in four, whose squares past the edge
+            // are still on the bitboards' 8x8 grid: a move there is off
+            // the board.
+            let size = if n % 4 == 1 {
+                BoardSize {
+                    files: 3 + rng.below(6) as u8,
+                    ranks: 3 + rng.below(6) as u8,
+                }
+            } else {
+                BoardSize { files: 8, ranks: 8 }
+            };
+            let (mut start, mut mailbox) = crowded_placement(size, &mut rng);
+            if n % 10 == 0 {
+                // Thinned out to a third of its pieces, kings kept, so that
+                // lines are open (a king two squares along one, say), and
+                // each piece is tried on every square.
+                let thinned: Vec<Square> = mailbox
+                    .pieces()
+                    .filter(|(_, p)| p.kind != PieceKind::King && rng.below(3) != 0)
+                    .map(|(sq, _)| sq)
+                    .collect();
+                for sq in thinned {
+                    start.clear(sq);
+                    mailbox.clear(sq);
+                }
+            }
             for side in [Color::White, Color::Black] {
                 // The mover could take the king: no position of a game.
                 if mailbox.in_check(side.opponent()) {
                     continue;
                 }
                 let in_check = mailbox.in_check(side);
+                let occupied = |sq: Square| {
+                    sq.file_index() < size.files && sq.rank_index() < size.ranks && mailbox.piece_at(sq).is_some()
+                };
                 let mut written: Vec<ChessMove> = Vec::new();
                 for mv in mailbox.legal_moves(side) {
                     for check in markers {
@@ -706,15 +738,21 @@ mod tests {
                     }
                 }
                 for (from, piece) in mailbox.pieces().filter(|(_, p)| p.color == side) {
-                    for _ in 0..4 {
-                        let to = Square::new(rng.below(8) as u8, rng.below(8) as u8).unwrap();
+                    // Each piece to four random squares, or in a thinned
+                    // position to every square.
+                    let tos: Vec<Square> = if n % 10 == 0 || n % 4 == 1 {
+                        every_square.clone()
+                    } else {
+                        (0..4).map(|_| every_square[rng.below(64)]).collect()
+                    };
+                    for to in tos {
                         let wrong = rng.below(8);
                         written.push(ChessMove {
                             piece: if wrong == 0 { kinds[rng.below(6)] } else { piece.kind },
                             from: Some(from),
                             to: Some(to),
-                            capture: mailbox.piece_at(to).is_some() != (wrong == 1),
-                            promotion: promotions[rng.below(3)],
+                            capture: occupied(to) != (wrong == 1),
+                            promotion: promotions[rng.below(promotions.len())],
                             check: markers[rng.below(3)],
                         });
                     }
@@ -723,7 +761,7 @@ mod tests {
                     for assume_moves in [false, true] {
                         let expected = played_as_written(&mailbox, side, m, in_check, assume_moves);
                         let mut board = start.clone();
-                        let bits = board.bits_mut().expect("an 8x8 board");
+                        let bits = board.bits_mut().expect("a board of at most 8x8");
                         let got = bits.play_checked(side, m, in_check, assume_moves);
                         let shown = format!("{m} by {side:?} in {mailbox}, assuming {assume_moves}");
                         assert_eq!(got, expected.as_ref().map(|e| e.0), "{shown}");
@@ -739,6 +777,40 @@ mod tests {
             }
         }
         assert!(played >= 5_000 && left >= 20_000, "{played} moves played, {left} left");
+    }
+
+    #[test]
+    fn a_slider_moving_along_the_line_to_the_enemy_king_checks_it() {
+        // The bitboards find a move's checkers as the moved piece's own
+        // attack on the king and a line it uncovers from the king through
+        // its start square. A rook, bishop or queen that moves along that
+        // very line toward the king is both, once: it must count as a
+        // check, not cancel out. (Random crowded positions seldom leave
+        // such a line open.)
+        use fgn_notation::ChessMove;
+        let size = BoardSize { files: 8, ranks: 8 };
+        let cases = [
+            ("4k3/8/8/8/8/8/4R3/K7", Color::White, PieceKind::Rook, "e2", "e4"),
+            ("7k/8/8/8/8/8/1B6/K7", Color::White, PieceKind::Bishop, "b2", "d4"),
+            ("4K3/8/8/8/8/8/4q3/k7", Color::Black, PieceKind::Queen, "e2", "e5"),
+        ];
+        for (placement, side, piece, from, to) in cases {
+            let mut board = board_from_placement(placement, size, &[]).unwrap();
+            let m = ChessMove {
+                piece,
+                from: Some(sq(from)),
+                to: Some(sq(to)),
+                capture: false,
+                promotion: None,
+                check: None,
+            };
+            let bits = board.bits_mut().expect("an 8x8 board");
+            assert_eq!(
+                bits.play_checked(side, &m, false, false),
+                Some((true, false, false)),
+                "{m} in {placement}"
+            );
+        }
     }
 
     /// A random position on a bitboard and on a mailbox board: the crowded
