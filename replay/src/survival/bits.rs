@@ -978,6 +978,18 @@ pub(super) mod tests {
     use super::*;
     use crate::rng::Rng;
 
+    /// An 8x8 board, or if `small` a random one from 3x3 to 8x8.
+    pub(in crate::survival) fn board_size(small: bool, rng: &mut Rng) -> BoardSize {
+        if small {
+            BoardSize {
+                files: 3 + rng.below(6) as u8,
+                ranks: 3 + rng.below(6) as u8,
+            }
+        } else {
+            BoardSize { files: 8, ranks: 8 }
+        }
+    }
+
     /// A crowded random position without kings on a board of `size`:
     /// each square taken with a chance between a third and two thirds, by
     /// either side, by pawns most of all (none on the first or last rank),
@@ -1024,15 +1036,7 @@ pub(super) mod tests {
         let mut rng = Rng::new(3);
         let (mut with_targets, mut without) = (0, 0);
         for n in 0..3000 {
-            let size = if n % 4 == 2 {
-                BoardSize {
-                    files: 3 + rng.below(6) as u8,
-                    ranks: 3 + rng.below(6) as u8,
-                }
-            } else {
-                BoardSize { files: 8, ranks: 8 }
-            };
-            let b = crowded(size, &mut rng);
+            let b = crowded(board_size(n % 4 == 2, &mut rng), &mut rng);
             for me in 0..2 {
                 let own = b.colors[me];
                 let every_target = |set: u64| squares(set).fold(0, |t, from| t | b.targets(from));

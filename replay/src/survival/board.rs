@@ -694,14 +694,7 @@ mod tests {
             // Smaller boards too, one in four, whose squares past the edge
             // are still on the bitboards' 8x8 grid: a move there is off
             // the board.
-            let size = if n % 4 == 1 {
-                BoardSize {
-                    files: 3 + rng.below(6) as u8,
-                    ranks: 3 + rng.below(6) as u8,
-                }
-            } else {
-                BoardSize { files: 8, ranks: 8 }
-            };
+            let size = super::super::bits::tests::board_size(n % 4 == 1, &mut rng);
             let (mut start, mut mailbox) = crowded_placement(size, &mut rng);
             if n % 10 == 0 {
                 // Thinned out to a third of its pieces, kings kept, so that

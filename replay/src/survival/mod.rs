@@ -440,11 +440,7 @@ impl Engine for Survival {
                 if marked_right && m.promotion.is_some() == self.promotes(side, m) {
                     return None;
                 }
-                let check = match (self.check, self.check && mated()) {
-                    (false, _) => None,
-                    (true, false) => Some(Check::Check),
-                    (true, true) => Some(Check::Mate),
-                };
+                let check = self.check.then(|| if mated() { Check::Mate } else { Check::Check });
                 // Both squares are there: a full log's move without them is refused.
                 Some(self.written(side, m, check).unwrap_or(ChessMove { check, ..*m }))
             }
