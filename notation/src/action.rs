@@ -252,7 +252,11 @@ pub struct UnitMove {
 pub const MAX_PATH: usize = 16;
 
 /// A draughts move: a start square and every landing square.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+///
+/// Only the first `len` squares are the path: equality and hashing look
+/// at those alone (and `Debug` shows those alone), so the one-pass reader
+/// need not write the rest.
+#[derive(Clone, Copy)]
 pub struct Path {
     len: u8,
     squares: [Square; MAX_PATH],
@@ -272,17 +276,31 @@ impl Path {
         })
     }
 
-    /// The path of the first `len` (2 to [`MAX_PATH`]) of `squares`, whose
-    /// other entries already repeat the start square as [`Path::new`]
-    /// pads them (equality and hashing see the whole array): the one-pass
-    /// reader builds the array in place and need not copy it again.
+    /// A path for the one-pass reader to write over where it is stored
+    /// ([`Path::set_square`], [`Path::set_len`]): `a1-a1`.
+    pub(crate) const PLACEHOLDER: Path = match Square::new(0, 0) {
+        Some(a1) => Path {
+            len: 2,
+            squares: [a1; MAX_PATH],
+        },
+        // `a1` is a square: this arm is never taken, at compile time.
+        None => panic!("a1 is a square"),
+    };
+
+    /// Sets the square at `index` (below [`MAX_PATH`]) of a path the
+    /// one-pass reader writes where it is stored, which [`Path::set_len`]
+    /// then closes.
     #[inline(always)]
-    pub(crate) fn from_padded(squares: [Square; MAX_PATH], len: usize) -> Path {
-        debug_assert!((2..=MAX_PATH).contains(&len) && squares[len..].iter().all(|&s| s == squares[0]));
-        Path {
-            len: len as u8,
-            squares,
-        }
+    pub(crate) fn set_square(&mut self, index: usize, square: Square) {
+        self.squares[index] = square;
+    }
+
+    /// Sets the length (2 to [`MAX_PATH`]) of a path whose first `len`
+    /// squares [`Path::set_square`] wrote.
+    #[inline(always)]
+    pub(crate) fn set_len(&mut self, len: usize) {
+        debug_assert!((2..=MAX_PATH).contains(&len));
+        self.len = len as u8;
     }
 
     /// The squares, start first.
@@ -298,6 +316,26 @@ impl Path {
     /// The final square.
     pub fn to(&self) -> Square {
         self.squares[usize::from(self.len) - 1]
+    }
+}
+
+impl std::fmt::Debug for Path {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Path").field(&self.squares()).finish()
+    }
+}
+
+impl PartialEq for Path {
+    fn eq(&self, other: &Path) -> bool {
+        self.squares() == other.squares()
+    }
+}
+
+impl Eq for Path {}
+
+impl std::hash::Hash for Path {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.squares().hash(state);
     }
 }
 
@@ -1096,7 +1134,36 @@ impl Event {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_hex32;
+    use super::{parse_hex32, Path, MAX_PATH};
+    use crate::types::Square;
+
+    /// The one-pass reader writes a path's squares over the last path its
+    /// slot held and leaves the entries past the length as they were:
+    /// equality, hashing and `Debug` must see only the path, or the two
+    /// readers' events (and a game read twice) would differ.
+    #[test]
+    fn a_path_is_its_squares_whatever_lies_past_its_length() {
+        use std::hash::{BuildHasher, RandomState};
+        let sq = |f, r| Square::new(f, r).expect("a square");
+        let path = Path::new(&[sq(2, 2), sq(4, 4), sq(2, 6)]).expect("a path");
+        let mut written = Path::PLACEHOLDER;
+        for (i, s) in [sq(7, 7); MAX_PATH].into_iter().enumerate() {
+            written.set_square(i, s);
+        }
+        for (i, &s) in path.squares().iter().enumerate() {
+            written.set_square(i, s);
+        }
+        written.set_len(3);
+        assert_eq!(written, path);
+        let hasher = RandomState::new();
+        assert_eq!(hasher.hash_one(written), hasher.hash_one(path));
+        assert_eq!(format!("{written:?}"), format!("{path:?}"));
+        written.set_square(2, sq(0, 6));
+        assert_ne!(written, path, "a square within the length counts");
+        written.set_square(2, sq(2, 6));
+        written.set_len(2);
+        assert_ne!(written, path, "the length counts");
+    }
 
     /// The digit table takes exactly the sixteen lower-case hex digits, at
     /// either place of a byte, and puts the first digit of a pair high.

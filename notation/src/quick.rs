@@ -46,12 +46,14 @@ use crate::MAX_LINE_BYTES;
 /// need not search for it first; a line without a line feed (torn), or
 /// ending in CR LF, is left to the general reader.
 ///
-/// The event is pushed here, and a chess move's in a branch of its own,
-/// because handing an event back by value cost more than reading it: an
-/// action assembled field by field and then copied whole, through each
-/// function that returned it, stalled the processor at every copy (a
-/// wide load of bytes just stored one by one). Built where it is stored,
-/// a move is written once.
+/// Every event but a chess move is written where it is stored: a copy of
+/// [`SLOT`] is pushed and its fields are filled in place, a draughts path
+/// square by square. Handing an event back by value cost more than
+/// reading it: an event or action assembled field by field on the stack
+/// and then copied whole stalled the processor at every copy (a wide load
+/// of bytes just stored one by one, which the store buffer cannot
+/// forward), up to three times a line; `perf` put half of a draughts
+/// log's parse time there. A chess move comes back in registers instead.
 #[inline(always)]
 pub(crate) fn quick_event(
     b: &[u8],
@@ -67,54 +69,96 @@ pub(crate) fn quick_event(
         _ => return None,
     };
     let start = i + 2;
-    let n = MoveNumber(n);
-    if actor != Actor::World && is_move(b, start) {
-        // A move line is never longer than FGN reads: the move number, the
-        // move (a draughts move has at most `MAX_PATH` squares) and the
-        // clock (see `clock`) each have a bound.
-        if matches!(game, GameKind::SurvivalChess | GameKind::OpenWorldChess) {
-            let (m, end) = chess_move(b, start, game)?;
-            let (clock_ms, line_end) = clock(b, end)?;
-            events.push(Event {
-                n,
-                actor,
-                action: Action::Move(m),
-                clock_ms,
-            });
-            return Some((start, line_end));
-        }
-        // Built here too, where it is stored, a draughts move was read
-        // about 1.4 times as fast as when it came back through
-        // `player_action` and was copied into the list.
-        let (action, end) = match game {
-            GameKind::MagicDraughts => draughts_move(b, start)?,
-            _ => unit_move(b, start)?,
-        };
+    if actor != Actor::World && matches!(game, GameKind::SurvivalChess | GameKind::OpenWorldChess) && is_move(b, start)
+    {
+        // A chess move, nearly every line of a chess log, comes back in
+        // registers and is pushed once: filling a slot in place measured
+        // 5% slower for it (survival-chess 8x8 parse 302 MB/s against 317).
+        let (m, end) = chess_move(b, start, game)?;
         let (clock_ms, line_end) = clock(b, end)?;
         events.push(Event {
-            n,
+            n: MoveNumber(n),
             actor,
-            action,
+            action: Action::Move(m),
             clock_ms,
         });
         return Some((start, line_end));
     }
-    let (action, end) = match actor {
-        Actor::Player(_) => player_action(b, start, game)?,
-        Actor::World => world_action(b, start, game, view)?,
+    let base = events.len();
+    // Nearly every other line of a draughts log is a move: its slot holds
+    // one already, whose squares the move's are written over.
+    events.push(match game {
+        GameKind::MagicDraughts => DRAUGHTS_SLOT,
+        _ => SLOT,
+    });
+    let line_end = events.last_mut().and_then(|event| {
+        event.n = MoveNumber(n);
+        event.actor = actor;
+        fill(event, b, start, game, view)
+    });
+    match line_end {
+        Some(line_end) => Some((start, line_end)),
+        None => {
+            events.truncate(base);
+            None
+        }
+    }
+}
+
+/// What [`quick_event`] pushes before it reads the line into it: a
+/// constant, so that the push copies it whole from a wide load of bytes
+/// not just stored.
+const SLOT: Event = Event {
+    n: MoveNumber(0),
+    actor: Actor::World,
+    action: Action::Resign,
+    clock_ms: None,
+};
+
+/// [`SLOT`] for a draughts move.
+const DRAUGHTS_SLOT: Event = Event {
+    action: Action::Draughts {
+        path: Path::PLACEHOLDER,
+        capture: false,
+    },
+    ..SLOT
+};
+
+/// Reads the action and clock of the line `b`, whose action starts at
+/// `start`, into `event` (its number and actor already set), and returns
+/// the offset of the line feed; `None` for a line left to the general
+/// reader, with `event` then in any state.
+#[inline(always)]
+fn fill(event: &mut Event, b: &[u8], start: usize, game: GameKind, view: Option<Color>) -> Option<usize> {
+    let end = if event.actor != Actor::World && is_move(b, start) {
+        // A move line is never longer than FGN reads: the move number, the
+        // move (a draughts move has at most `MAX_PATH` squares) and the
+        // clock (see `clock`) each have a bound. A chess move was read by
+        // `quick_event` itself.
+        match game {
+            GameKind::MagicDraughts => draughts_move(b, start, &mut event.action)?,
+            GameKind::GreatWarChess => {
+                let (action, end) = unit_move(b, start)?;
+                event.action = action;
+                end
+            }
+            _ => return None,
+        }
+    } else {
+        let (action, end) = match event.actor {
+            Actor::Player(_) => player_action(b, start, game)?,
+            Actor::World => world_action(b, start, game, view)?,
+        };
+        event.action = action;
+        end
     };
     let (clock_ms, line_end) = clock(b, end)?;
     // A line longer than FGN reads is the general reader's to report.
     if line_end > MAX_LINE_BYTES {
         return None;
     }
-    events.push(Event {
-        n,
-        actor,
-        action,
-        clock_ms,
-    });
-    Some((start, line_end))
+    event.clock_ms = clock_ms;
+    Some(line_end)
 }
 
 /// Whether the token at `i` is a move: a move token holds a digit and a
@@ -564,24 +608,32 @@ fn unit_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
     Some((action, at))
 }
 
-/// A draughts move or capture token at `i` (`c3-d4`, `c3:e5:c7`) and the
-/// offset past it: a move has two squares, a capture two to [`MAX_PATH`].
+/// A draughts move or capture token at `i` (`c3-d4`, `c3:e5:c7`), read
+/// into `action`, and the offset past it: a move has two squares, a
+/// capture two to [`MAX_PATH`]. The path is written square by square
+/// where the event is stored (see [`quick_event`]).
 #[inline(always)]
-fn draughts_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
+fn draughts_move(b: &[u8], i: usize, action: &mut Action) -> Option<usize> {
     let (first, len) = quick_square(b, i)?;
     let mut at = i + len;
     let sep = *b.get(at)?;
     if sep != b'-' && sep != b':' {
         return None;
     }
-    let mut squares = [first; MAX_PATH];
+    let capture = sep == b':';
+    // The slot holds a draughts move (`DRAUGHTS_SLOT`), written over here.
+    let Action::Draughts { path, capture: marked } = action else {
+        return None;
+    };
+    *marked = capture;
+    path.set_square(0, first);
     let mut count = 1;
     loop {
         let (sq, len) = quick_square(b, at + 1)?;
         if count == MAX_PATH {
             return None;
         }
-        squares[count] = sq;
+        path.set_square(count, sq);
         count += 1;
         at += 1 + len;
         match b.get(at) {
@@ -590,13 +642,11 @@ fn draughts_move(b: &[u8], i: usize) -> Option<(Action, usize)> {
             Some(_) | None => return None,
         }
     }
-    let capture = sep == b':';
     if !capture && count != 2 {
         return None;
     }
-    // `squares` was filled with the start square, as `Path::new` pads it.
-    let path = Path::from_padded(squares, count);
-    Some((Action::Draughts { path, capture }, at))
+    path.set_len(count);
+    Some(at)
 }
 
 /// The square at byte `i` of `b` as [`Square::read_prefix`] reads it, in
