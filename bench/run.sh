@@ -138,7 +138,9 @@ if [ -n "${FGN_BENCH_CALLGRIND:-}" ]; then
   echo "Instructions (callgrind): fgn $(count "$fgn" --jobs 1 validate "$surv/fgn"), baseline $(count "$baseline" replay "$surv/games.pgn")."
   # fgn's stages: the instructions spent inside the parser and inside replay
   # (inclusive), and the rest of the process (start, walking and reading the
-  # files, reports).
+  # files, reports). `fgn validate` replays each run of events as the parser
+  # hands it on (`parse_in_runs`), so the parser's inclusive count holds the
+  # replay's (`Validation::apply`), which is taken out of it.
   valgrind --tool=callgrind --callgrind-out-file="$work/fgn.callgrind" "$fgn" --jobs 1 validate "$surv/fgn" >/dev/null 2>&1
   # Paths below the current directory are shortened and the lines of a
   # function split by them, so the largest count of each function is taken.
@@ -146,8 +148,9 @@ if [ -n "${FGN_BENCH_CALLGRIND:-}" ]; then
     function count() { v = $1; gsub(",", "", v); return v + 0 }
     /PROGRAM TOTALS/ { total = count() }
     /parse\.rs:fgn_notation::parse::parse(_with)?( |$)/ { if (count() > parse) parse = count() }
-    /lib\.rs:fgn_replay::validate_with_params( |$)/ { if (count() > replay) replay = count() }
+    /lib\.rs:fgn_replay::Validation::apply( |$)/ { if (count() > replay) replay = count() }
     END {
+      parse -= replay
       printf "  parse   %6.0f M  %4.0f per ply\n", parse / 1e6, parse / p
       printf "  replay  %6.0f M  %4.0f per ply\n", replay / 1e6, replay / p
       printf "  rest    %6.0f M\n", (total - parse - replay) / 1e6
