@@ -133,6 +133,10 @@ pub struct GreatWar {
     /// the next turn), or the attackers where a failed attack left them.
     /// `Some` once the turn's movement is used.
     moved: Option<(Square, u8)>,
+    /// Of the units in `moved`, those captured this turn: kept apart only
+    /// so that a refusal can say which units moved and which were taken
+    /// (the state shows them together, as the rules treat them).
+    captured: u8,
     /// The square of the stack that fired this turn; `Some` once the turn's
     /// shot is used.
     fired: Option<Square>,
@@ -150,6 +154,7 @@ impl GreatWar {
                 ready: ByColor::default(),
             },
             moved: None,
+            captured: 0,
             fired: None,
         }
     }
@@ -470,13 +475,25 @@ impl GreatWar {
         }
         if let Some((sq, moved)) = self.moved {
             if sq == from && moved & (I | A) != 0 {
-                return Err(Fault::new(
-                    Rule::Shot,
+                let taken = moved & self.captured & (I | A);
+                let movers = moved & !self.captured & (I | A);
+                // Units are captured only by infantry moving in, so the
+                // taken ones always stand with a mover.
+                let message = if taken == 0 {
                     format!(
                         "the {} on {from} moved this turn, so it takes no part in a shot",
-                        letters(moved & (I | A))
-                    ),
-                ));
+                        letters(movers)
+                    )
+                } else {
+                    format!(
+                        "the {} on {from} moved this turn and the {} there was captured this turn \
+                         (it acts from {}'s next turn), so neither takes part in a shot",
+                        letters(movers),
+                        letters(taken),
+                        side.name()
+                    )
+                };
+                return Err(Fault::new(Rule::Shot, message));
             }
         }
         let Some(dir) = Self::direction(from, to) else {
@@ -535,6 +552,7 @@ impl GreatWar {
                     },
                 );
                 self.moved = Some((m.to, m.bits | captured));
+                self.captured = captured;
             }
             Effect::Capture => {
                 self.set(
@@ -546,6 +564,7 @@ impl GreatWar {
                     },
                 );
                 self.moved = Some((m.to, m.bits | target.units));
+                self.captured = target.units;
             }
             Effect::Go => {
                 // An own square keeps its units; an empty enemy
@@ -849,6 +868,7 @@ impl GreatWar {
         if matches!(action, Action::End) || (self.moved.is_some() && self.fired.is_some()) {
             self.turn = next;
             self.moved = None;
+            self.captured = 0;
             self.fired = None;
         }
         Ok(self.loss())

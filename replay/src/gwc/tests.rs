@@ -322,6 +322,38 @@ fn units_that_moved_do_not_shoot_and_a_fired_stack_does_not_move() {
     ok(&mut g, "Ic5-c6");
 }
 
+/// Regression: a shot from the square where infantry had just captured an
+/// artillery piece was refused with "the IA on d5 moved this turn", as if
+/// the captured gun had moved; the refusal now names the mover and the
+/// captured unit apart.
+#[test]
+fn a_captured_gun_does_not_fire_in_the_turn_of_its_capture_and_the_refusal_says_so() {
+    let mut g = position(&[
+        ("d4", W, "I"),
+        ("d5", B, "A"),
+        ("d6", B, "I"),
+        ("e6", W, "I"),
+        ("h8", B, "I"),
+    ]);
+    ok(&mut g, "Id4xd5");
+    assert_eq!(at(&g, "d5"), (Some(W), "IA".into()));
+    let m = refused(&mut g, "Ad5*d6", Rule::Shot);
+    assert!(
+        m.contains(
+            "the I on d5 moved this turn and the A there was captured this turn (it acts from white's next turn)"
+        ),
+        "{m}"
+    );
+    // A plain mover's refusal is worded as before.
+    let mut g = position(&[("d4", W, "ICA"), ("d6", B, "I"), ("e6", W, "I"), ("h8", B, "I")]);
+    ok(&mut g, "ICAd4-d5");
+    let m = refused(&mut g, "Ad5*d6", Rule::Shot);
+    assert!(
+        m.contains("the IA on d5 moved this turn, so it takes no part in a shot"),
+        "{m}"
+    );
+}
+
 // Shots.
 
 #[test]
