@@ -272,6 +272,15 @@ pub fn parse_seed_commit(s: &str) -> Result<[u8; 32], ValueError> {
 /// controls as `setup=.. move=..`, merchant squares lower case in square
 /// order. Unknown tags (and rule parameters, which `replay` checks) pass as
 /// they are.
+///
+/// ```
+/// use fgn_notation::header::normalize_known_tag;
+///
+/// assert_eq!(normalize_known_tag("Game", "survival-chess").unwrap(), "survival-chess");
+/// assert_eq!(normalize_known_tag("Merchants", "e5 D4").unwrap(), "d4 e5");
+/// assert_eq!(normalize_known_tag("Site", "anywhere at all").unwrap(), "anywhere at all");
+/// assert!(normalize_known_tag("Mode", "solo").is_err());
+/// ```
 pub fn normalize_known_tag(name: &str, value: &str) -> Result<String, ValueError> {
     Ok(respelled_known_tag(name, value)?.unwrap_or_else(|| value.to_string()))
 }
