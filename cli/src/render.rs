@@ -371,6 +371,43 @@ fn owc_notes(out: &mut String, progress: &Progress, public: &owc::Public, coins:
     }
 }
 
+/// The referee's account of an open-world-chess move that waits for the
+/// world's outcome.
+fn owc_owed_note(out: &mut String, owed: &owc::OwedOutcome) {
+    match owed {
+        owc::OwedOutcome::Damage {
+            square,
+            on_path: true,
+            moving,
+        } => owc_moving_note(out, moving, Some(*square)),
+        owc::OwedOutcome::Damage { square, .. } => {
+            let _ = writeln!(out, "the world owes the damage roll for the piece on {square}");
+        }
+        owc::OwedOutcome::Clone { square, candidates, .. } => {
+            let _ = writeln!(
+                out,
+                "the world owes the square of the clone of the piece on {square}: one of {}",
+                candidates.iter().map(Square::to_string).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+}
+
+/// A piece held on its path by the world's damage roll, on no square of
+/// the board meanwhile: on the damage object's `square` where the referee
+/// tells it, "on its path" to its owner, whose knowledge has no square.
+fn owc_moving_note(out: &mut String, moving: &owc::MovingPiece, square: Option<Square>) {
+    let on = square.map_or("on its path".to_string(), |sq| format!("on {sq}"));
+    let _ = writeln!(
+        out,
+        "{}'s {} ({} HP) waits {on} for the world's damage roll, on its way to {}",
+        moving.color.name(),
+        moving.piece.name(),
+        moving.hp,
+        moving.to
+    );
+}
+
 /// The position as text: the board with coordinates, then who is to move,
 /// check, spells and the result. A player's view is drawn from what it
 /// knows, the full view from the state.
@@ -408,12 +445,18 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
                 &p.public,
                 &[(Color::White, p.coins.white), (Color::Black, p.coins.black)],
             );
+            if let Some(owed) = &p.owed {
+                owc_owed_note(&mut notes, owed);
+            }
             owc_state_grid(p, look)
         }
         (_, Some(KnownPosition::OpenWorld(k))) => {
             // A player's coins are its own secret.
             let own: Vec<(Color, u32)> = k.viewer.color().zip(k.coins).into_iter().collect();
             owc_notes(&mut notes, &state.progress, &k.public, &own);
+            if let Some(moving) = &k.moving {
+                owc_moving_note(&mut notes, moving, None);
+            }
             owc_known_grid(k, look)
         }
     };

@@ -34,7 +34,7 @@ use serde::{Serialize, Serializer};
 use crate::game::Viewer;
 use crate::gwc::{GreatWarState, Moved};
 use crate::magic::{Captured, DraughtsState};
-use crate::owc::{LitSquare, OwedOutcome};
+use crate::owc::{LitSquare, MovingPiece, OwedOutcome};
 use crate::session::{Phase, Turn};
 use crate::state::{Knowledge, KnownPosition, Position, Progress, State};
 use crate::survival::SurvivalState;
@@ -367,6 +367,14 @@ pub enum Change {
         before: Option<OwedOutcome>,
         /// After.
         after: Option<OwedOutcome>,
+    },
+    /// In a player's knowledge, its own open-world-chess piece of a move
+    /// that waits for the world (the referee's account has it in `owed`).
+    Moving {
+        /// Before.
+        before: Option<MovingPiece>,
+        /// After.
+        after: Option<MovingPiece>,
     },
     /// The board size (two games with different `Board` tags).
     Board {
@@ -1317,6 +1325,7 @@ fn owc_knowledge(a: &crate::owc::Knowledge, b: &crate::owc::Knowledge, cx: &Cont
         public: public_a,
         seen: seen_a,
         own: own_a,
+        moving: moving_a,
         coins: coins_a,
     } = a;
     let known = |seen: &[crate::owc::KnownSquare], own: &[crate::owc::PieceState]| {
@@ -1371,6 +1380,10 @@ fn owc_knowledge(a: &crate::owc::Knowledge, b: &crate::owc::Knowledge, cx: &Cont
     if let (Some(color), Some(x), Some(y)) = (viewer.color(), coins_a, &b.coins) {
         differ(out, x, y, |before, after| Change::Coins { color, before, after });
     }
+    differ(out, moving_a, &b.moving, |before, after| Change::Moving {
+        before,
+        after,
+    });
     owc_public(public_a, &b.public, cx, out);
 }
 

@@ -417,6 +417,7 @@ fn kind(change: &Change) -> Option<&'static str> {
         | Change::LateShop { .. }
         | Change::ToMove { .. }
         | Change::Owed { .. }
+        | Change::Moving { .. }
         | Change::Board { .. }
         | Change::Merchants { .. }
         | Change::InCheck { .. }

@@ -26,6 +26,32 @@ fn show_as_a_player_during_setup_hides_the_opponent() {
     assert!(white.contains('♔'), "{white}");
 }
 
+/// A move held on its path by the world's damage roll is on no square:
+/// the text says where it waits, to the referee and to its owner only.
+#[test]
+fn show_says_which_piece_waits_for_the_worlds_roll() {
+    let file = crate::util::scratch(
+        "show-text",
+        "waiting.fgn",
+        b"[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n0 @ spawn d3 damage\n1 w e2-e3\n1 w Bf1-c4\n1 @ damage d3 2\n",
+    );
+    let (code, all) = stdout(&["show", "--at", "3", &file]);
+    assert_eq!(code, Some(0));
+    assert!(
+        all.contains("white's bishop (5 HP) waits on d3 for the world's damage roll, on its way to c4"),
+        "{all}"
+    );
+    let (_, white) = stdout(&["show", "--at", "3", "--as", "white", &file]);
+    assert!(
+        white.contains("white's bishop (5 HP) waits on its path for the world's damage roll, on its way to c4"),
+        "{white}"
+    );
+    let (_, black) = stdout(&["show", "--at", "3", "--as", "black", &file]);
+    assert!(!black.contains("waits"), "{black}");
+    let (_, after) = stdout(&["show", &file]);
+    assert!(!after.contains("waits"), "{after}");
+}
+
 #[test]
 fn show_json_describes_the_state() {
     let (code, text) = stdout(&[

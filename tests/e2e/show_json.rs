@@ -72,3 +72,32 @@ fn the_schema_rejects_what_show_never_writes() {
     bad["knowledge"] = bad["state"].clone();
     assert!(schema.errors(&bad).is_some(), "state and knowledge together");
 }
+
+/// An open-world-chess move held on its path by the world's damage roll:
+/// its owner's knowledge holds the piece as `moving` (it is on no square
+/// meanwhile), the opponent's does not, and both validate.
+#[test]
+fn a_piece_waiting_on_its_path_is_its_owners_moving_piece() {
+    let schema = Schema::load_from(&util::root().join("docs").join("fgn-show.schema.json"));
+    let file = util::scratch(
+        "show-json",
+        "waiting.fgn",
+        b"[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n0 @ spawn d3 damage\n1 w e2-e3\n1 w Bf1-c4\n1 @ damage d3 2\n",
+    );
+    let white = show(&file, 3, "white");
+    assert!(schema.errors(&white).is_none(), "{white:#}");
+    let moving = &white["knowledge"]["position"]["moving"];
+    assert_eq!(
+        (moving["piece"].as_str(), moving["to"].as_str()),
+        (Some("B"), Some("c4")),
+        "{white:#}"
+    );
+    let black = show(&file, 3, "black");
+    assert!(schema.errors(&black).is_none(), "{black:#}");
+    assert!(black["knowledge"]["position"].get("moving").is_none(), "{black:#}");
+    let after = show(&file, 4, "white");
+    assert!(after["knowledge"]["position"].get("moving").is_none(), "{after:#}");
+    let mut bad = white;
+    bad["knowledge"]["position"]["moving"]["path"] = "d3".into();
+    assert!(schema.errors(&bad).is_some(), "a path that is not a list of squares");
+}

@@ -142,6 +142,15 @@ pub struct Knowledge {
     pub seen: Vec<KnownSquare>,
     /// The viewer's own pieces, wherever they stand.
     pub own: Vec<PieceState>,
+    /// The viewer's piece of a move held on its path by a damage roll the
+    /// world owes ([`OwedOutcome::Damage`] with `on_path`): off the board
+    /// until the roll lets the move go on, so not in `own`. Left out
+    /// otherwise (a piece waiting at its target stands there, in `own`),
+    /// and for the other player, who knows of it only what its squares
+    /// show; so every other knowledge serialises and hashes as before the
+    /// field existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moving: Option<MovingPiece>,
     /// The viewer's coins (`None` for everyone: a side's coins are its own).
     pub coins: Option<u32>,
 }
@@ -196,9 +205,11 @@ impl OpenWorld {
         }
     }
 
-    fn owed_outcome(&self) -> Option<OwedOutcome> {
+    /// The piece of the move in transit, off the board until the world's
+    /// outcome lets its move go on.
+    fn moving_piece(&self) -> Option<MovingPiece> {
         let t = self.world.transit.as_ref()?;
-        let moving = MovingPiece {
+        Some(MovingPiece {
             to: t.to,
             color: t.unit.color,
             piece: t.unit.kind,
@@ -207,7 +218,21 @@ impl OpenWorld {
             range: t.unit.range,
             path: t.path.squares().skip(t.next).collect(),
             promotion: t.promotion,
-        };
+        })
+    }
+
+    /// The piece of a move held on its path by a damage roll the world
+    /// owes: the one time a piece is on no square. (A roll or a clone owed
+    /// at the target finds the piece standing there.)
+    fn lifted_piece(&self) -> Option<MovingPiece> {
+        match self.world.owed {
+            Some(Owed::Damage { on_path: true, .. }) => self.moving_piece(),
+            _ => None,
+        }
+    }
+
+    fn owed_outcome(&self) -> Option<OwedOutcome> {
+        let moving = self.moving_piece()?;
         match self.world.owed.as_ref()? {
             Owed::Damage { square, on_path } => Some(OwedOutcome::Damage {
                 square: *square,
@@ -314,6 +339,7 @@ impl GameRules for OpenWorld {
             public: self.public(),
             seen,
             own,
+            moving: player.and_then(|v| self.lifted_piece().filter(|m| m.color == v)),
             coins: player.map(|v| self.coins(v)),
         }
     }

@@ -229,6 +229,62 @@ fn the_referee_lists_the_opening_moves_and_nothing_while_the_world_owes() {
     ));
 }
 
+/// Regression: while a move waited on its path for the world's damage
+/// roll, its piece was off the board and in no part of its owner's
+/// knowledge, so a player's account lost its own bishop until the roll. Now
+/// the owner knows it as `moving`; the opponent, and everyone, do not; and
+/// a piece waiting for a roll at its target stands there, in `own`.
+#[test]
+fn a_piece_waiting_for_the_world_is_in_its_owners_knowledge_only() {
+    let text =
+        "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n0 @ spawn d3 damage\n1 w e2-e3\n1 w Bf1-c4\n1 @ damage d3 2\n";
+    let parsed = fgn_notation::parse(text.as_bytes());
+    let game = &parsed.document.game;
+    let mut replay = Replay::new(&game.header).expect("an open-world-chess header");
+    for (i, event) in game.events[..3].iter().enumerate() {
+        replay.apply(i, event).expect("legal");
+    }
+    let before_roll = replay.knowledge(Viewer::White);
+    let white = engine(&replay).knowledge(Viewer::White);
+    let moving = white.moving.as_ref().expect("white's pawn waits for the roll");
+    assert_eq!(
+        (moving.to.to_string(), moving.color, moving.piece, moving.path.len()),
+        ("c4".into(), Color::White, PieceKind::Bishop, 0),
+        "the bishop waits on d3, the last square of its path before c4"
+    );
+    assert_eq!(white.own.len(), 15, "the bishop is off the board meanwhile");
+    assert!(engine(&replay).knowledge(Viewer::Black).moving.is_none());
+    assert!(engine(&replay).knowledge(Viewer::Everyone).moving.is_none());
+    let json = serde_json::to_value(&white).unwrap();
+    assert_eq!(json["moving"]["to"], "c4", "{json}");
+    replay.apply(3, &game.events[3]).expect("the roll");
+    let white = engine(&replay).knowledge(Viewer::White);
+    assert!(white.moving.is_none());
+    assert_eq!(white.own.len(), 16);
+    assert!(
+        serde_json::to_value(&white).unwrap().get("moving").is_none(),
+        "left out when there is none, so other knowledge serialises as before"
+    );
+    // The player's account of the roll says the pawn stopped waiting.
+    let at_target = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n0 @ spawn d3 damage\n1 w d2-d3\n";
+    let target_game = fgn_notation::parse(at_target.as_bytes()).document.game;
+    let v = crate::validate(&target_game).expect("supported");
+    let white = engine(&v.replay).knowledge(Viewer::White);
+    assert!(white.moving.is_none() && white.own.iter().any(|p| p.square.to_string() == "d3"));
+    let changes =
+        crate::changes::knowledge_changes(&before_roll, &replay.knowledge(Viewer::White), Some(&game.events[3]));
+    assert!(
+        changes.iter().any(|c| matches!(
+            c,
+            crate::changes::Change::Moving {
+                before: Some(_),
+                after: None
+            }
+        )),
+        "{changes:?}"
+    );
+}
+
 #[test]
 fn a_viewer_knows_what_it_sees_and_everyone_the_public_part() {
     let game = OpenWorld::new(OpenWorldRules::default(), None);
