@@ -205,8 +205,9 @@ impl OpenWorld {
         }
     }
 
-    /// The piece of the move in transit, off the board until the world's
-    /// outcome lets its move go on.
+    /// The piece of the move in transit, as the move carries it: off the
+    /// board while a damage roll on its path is owed ([`Self::lifted_piece`]),
+    /// standing at its target while a roll or a clone is owed there.
     fn moving_piece(&self) -> Option<MovingPiece> {
         let t = self.world.transit.as_ref()?;
         Some(MovingPiece {
