@@ -3,6 +3,7 @@
 
 use fgn_notation::{Action, ChessMove, Color, MoveNumber, Square};
 
+use super::outcomes::Cause;
 use super::resolve::Owed;
 use super::OpenWorld;
 use crate::error::{Fault, Rule};
@@ -197,8 +198,8 @@ impl OpenWorld {
         }
     }
 
-    /// The move in transit's full-move number and causing event, for deriving its outcomes.
-    pub(crate) fn cause(&self) -> Option<(u32, usize)> {
+    /// The move in transit's full-move number and cause, for deriving its outcomes.
+    pub(crate) fn cause(&self) -> Option<(u32, Cause)> {
         self.world.transit.as_ref().map(|t| (t.n, t.cause))
     }
 
@@ -225,6 +226,7 @@ impl OpenWorld {
         let next = mover.opponent();
         let curses = std::mem::take(&mut self.world.curses[next]);
         self.world.moves_left = u32::from(self.rules.moves_per_turn).saturating_sub(curses).max(1);
+        self.world.played = 0;
         self.world.shop_open = false;
         Ok(())
     }

@@ -391,10 +391,10 @@ impl GameRules for OpenWorld {
 
 impl OpenWorld {
     /// For the referee: the rules, the spawn window (the full move and
-    /// event that lit it, and its squares still open, in square order) and
+    /// cause that lit it, and its squares still open, in square order) and
     /// whether the world still owes its seed (a commitment whose seed is not
     /// revealed yet).
-    pub(crate) fn referee_view(&self) -> (&crate::ruleset::OpenWorldRules, (u32, Option<usize>, &[Square]), bool) {
+    pub(crate) fn referee_view(&self) -> (&crate::ruleset::OpenWorldRules, (u32, super::Cause, &[Square]), bool) {
         let w = &self.world.spawns;
         let awaits_seed = self.commit.is_some() && !self.world.seed_seen;
         (&self.rules, (w.n, w.cause, &w.squares), awaits_seed)

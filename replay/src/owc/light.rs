@@ -3,7 +3,7 @@
 
 use fgn_notation::{Color, Square};
 
-use super::outcomes::Draw;
+use super::outcomes::{Cause, Draw};
 use super::OpenWorld;
 
 /// A square's light flag: lit (else fogged).
@@ -17,30 +17,56 @@ pub(super) const MERCHANT: u8 = 8;
 
 /// The squares that turned lit with one move (or the start) and may still
 /// get a `@ spawn`, in square order, with the move that lit them.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct SpawnWindow {
     /// The full-move number of the move that lit them (0 at the start).
     pub(super) n: u32,
-    /// The event of that move (`None` for the starting light).
-    pub(super) cause: Option<usize>,
+    /// What lit them, as the draws' labels name it.
+    pub(super) cause: Cause,
+    /// The event of the move that lit them (`None` for the starting light),
+    /// where a spawn the log left out is reported.
+    pub(super) lit_at: Option<usize>,
     /// The squares still open, in square order.
     pub(super) squares: Vec<Square>,
 }
 
+impl Default for SpawnWindow {
+    fn default() -> SpawnWindow {
+        SpawnWindow {
+            n: 0,
+            cause: Cause::Start,
+            lit_at: None,
+            squares: Vec::new(),
+        }
+    }
+}
+
 impl Clone for SpawnWindow {
     fn clone(&self) -> SpawnWindow {
-        let SpawnWindow { n, cause, squares } = self;
+        let SpawnWindow {
+            n,
+            cause,
+            lit_at,
+            squares,
+        } = self;
         SpawnWindow {
             n: *n,
             cause: *cause,
+            lit_at: *lit_at,
             squares: squares.clone(),
         }
     }
 
     fn clone_from(&mut self, source: &SpawnWindow) {
-        let SpawnWindow { n, cause, squares } = self;
+        let SpawnWindow {
+            n,
+            cause,
+            lit_at,
+            squares,
+        } = self;
         *n = source.n;
         *cause = source.cause;
+        *lit_at = source.lit_at;
         squares.clone_from(&source.squares);
     }
 }
@@ -79,12 +105,13 @@ impl OpenWorld {
     }
 
     /// Lights the squares within the light radius of `center` (the move
-    /// numbered `n`, event `cause`, stands there now); those that turn from
+    /// `cause` at full move `n`, the log's event `lit_at`, stands there
+    /// now); those that turn from
     /// fogged to lit, are empty and are not merchants roll for an object,
     /// in square order: they open the spawn window. The window is walked in
     /// square order, so the rolls need no sorting, and the window's buffer
     /// is reused from move to move.
-    pub(super) fn light(&mut self, center: Square, n: u32, cause: usize) {
+    pub(super) fn light(&mut self, center: Square, n: u32, cause: Cause, lit_at: usize) {
         self.close_spawn_window();
         let (files, ranks) = self.light_window(center);
         let mut rolls = std::mem::take(&mut self.world.spawns.squares);
@@ -106,7 +133,8 @@ impl OpenWorld {
         }
         self.world.spawns = SpawnWindow {
             n,
-            cause: Some(cause),
+            cause,
+            lit_at: Some(lit_at),
             squares: rolls,
         };
     }
@@ -136,7 +164,8 @@ impl OpenWorld {
         }
         self.world.spawns = SpawnWindow {
             n: 0,
-            cause: None,
+            cause: Cause::Start,
+            lit_at: None,
             squares: rolls,
         };
     }
@@ -148,8 +177,13 @@ impl OpenWorld {
     /// that went past it (a later starting spawn, or the first event after
     /// them), so that a seed check never blames the seed line for it.
     pub(super) fn skip_spawns(&mut self, count: usize) {
-        let SpawnWindow { n, cause, squares } = &mut self.world.spawns;
-        let event = cause.is_none().then_some(self.event);
+        let SpawnWindow {
+            n,
+            cause,
+            lit_at,
+            squares,
+        } = &mut self.world.spawns;
+        let event = Some(lit_at.unwrap_or(self.event));
         for square in squares.drain(..count) {
             self.draws.push(Draw::Spawn {
                 n: *n,

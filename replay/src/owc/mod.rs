@@ -43,7 +43,7 @@ mod tests;
 
 pub use board::{Cell, Unit};
 pub use game::{Knowledge, KnownPiece, KnownSquare, LitSquare, MovingPiece, OwedOutcome, PieceState, Public, State};
-pub use outcomes::{derive_clone, derive_damage, derive_spawn};
+pub use outcomes::{derive_clone, derive_damage, derive_spawn, Cause};
 
 use crate::ruleset::OpenWorldRules;
 use crate::session::Turn;
@@ -91,6 +91,10 @@ struct World {
     curses: ByColor<u32>,
     turn: Turn,
     moves_left: u32,
+    /// The moves played in the current turn: the next move's place within
+    /// it, less one, which names its draws (a curse shortens the turn, not
+    /// the count).
+    played: u32,
     /// The side whose last move ended on a merchant square may buy now.
     shop_open: bool,
     /// The move being resolved while the world owes an outcome.
@@ -120,6 +124,7 @@ impl Clone for World {
             curses,
             turn,
             moves_left,
+            played,
             shop_open,
             transit,
             owed,
@@ -137,6 +142,7 @@ impl Clone for World {
             curses: *curses,
             turn: *turn,
             moves_left: *moves_left,
+            played: *played,
             shop_open: *shop_open,
             transit: *transit,
             owed: owed.clone(),
@@ -157,6 +163,7 @@ impl Clone for World {
             curses,
             turn,
             moves_left,
+            played,
             shop_open,
             transit,
             owed,
@@ -174,6 +181,7 @@ impl Clone for World {
         *curses = source.curses;
         *turn = source.turn;
         *moves_left = source.moves_left;
+        *played = source.played;
         *shop_open = source.shop_open;
         *transit = source.transit;
         owed.clone_from(&source.owed);
@@ -209,6 +217,7 @@ impl OpenWorld {
                 number: MoveNumber(1),
             },
             moves_left: u32::from(rules.moves_per_turn),
+            played: 0,
             shop_open: false,
             transit: None,
             owed: None,

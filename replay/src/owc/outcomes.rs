@@ -2,20 +2,41 @@
 //! parameters, what a revealed seed derives for each spawn, damage roll and
 //! clone, and the seed check that compares them with the log.
 
-use fgn_notation::{ObjectKind, Square};
+use fgn_notation::{Color, ObjectKind, Square};
 
 use super::OpenWorld;
 use crate::error::{Fault, Rule};
 use crate::ruleset::OpenWorldRules;
 use crate::seed::{origin, Draws, Salts};
 
+/// What caused a draw, as its label names it (docs/notation.md §12.6): the
+/// starting light, or a move, by its side and its place within that side's
+/// turn. Never an event's index in the log: chat and the other events a
+/// server relays would shift it, and a server that knows the seed could
+/// then choose an outcome by where it puts a player's chat line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// The starting light, before any move (move number 0).
+    Start,
+    /// The move of `side` that was the `place`-th of its turn, counted from 1.
+    Move {
+        /// The side that moved.
+        side: Color,
+        /// The move's place within its turn: 1 for the turn's first move.
+        place: u32,
+    },
+}
+
 /// A random outcome the log recorded (or did not), kept for the seed check.
+/// `event` is where a refutation is reported: the world event that
+/// recorded the outcome, or for a spawn the log left out, the move that
+/// lit the square (the event that went past it, for the starting light).
 #[derive(Clone, Debug)]
 pub(super) enum Draw {
     /// A square that turned lit and rolled for an object.
     Spawn {
         n: u32,
-        cause: Option<usize>,
+        cause: Cause,
         square: Square,
         observed: Option<ObjectKind>,
         event: Option<usize>,
@@ -23,7 +44,7 @@ pub(super) enum Draw {
     /// A damage roll.
     Damage {
         n: u32,
-        cause: usize,
+        cause: Cause,
         square: Square,
         observed: u16,
         event: usize,
@@ -31,7 +52,7 @@ pub(super) enum Draw {
     /// Where a clone went, among the candidates in square order.
     Clone {
         n: u32,
-        cause: usize,
+        cause: Cause,
         square: Square,
         candidates: Vec<Square>,
         observed: Square,
@@ -39,18 +60,20 @@ pub(super) enum Draw {
     },
 }
 
-/// The name of a draw, `open-world-chess/{what}/{n}/{cause}/{square}`
-/// (`start` for the cause of the starting light), written on the stack
-/// without the formatting machinery: the seed check derives every square a
-/// move lit again, so this runs for most events. The longest name (a
-/// ten-digit move number, a twenty-digit event, a three-character square
-/// and the longest `what`) is well under the buffer's size.
+/// The name of a draw, `open-world-chess/{what}/{n}/{side}/{place}/{square}`
+/// for a move (`w` or `b`, its place within the turn from 1), and
+/// `open-world-chess/{what}/0/start/{square}` for the starting light,
+/// written on the stack without the formatting machinery: the seed check
+/// derives every square a move lit again, so this runs for most events. The
+/// longest name (a ten-digit move number, a side, a ten-digit place, a
+/// three-character square and the longest `what`) is well under the
+/// buffer's size.
 struct Name {
     buf: [u8; 96],
     len: usize,
     /// Where `{what}` begins: the prefix before it never changes.
     what_at: usize,
-    /// The label after `{what}`: `/{n}/{cause}/{square}`.
+    /// The label after `{what}`: `/{n}/{side}/{place}/{square}` or `/{n}/start/{square}`.
     base: [u8; 48],
     base_len: usize,
 }
@@ -58,9 +81,9 @@ struct Name {
 impl Name {
     const PREFIX: &'static [u8] = b"open-world-chess/";
 
-    /// The names of the draws for `square`, lit (or rolled on) by the move
-    /// numbered `n` at event `cause`.
-    fn new(n: u32, cause: Option<usize>, square: Square) -> Name {
+    /// The names of the draws for `square`, lit (or rolled on) by `cause`
+    /// at full move `n`.
+    fn new(n: u32, cause: Cause, square: Square) -> Name {
         let mut name = Name {
             buf: [0; 96],
             len: Self::PREFIX.len(),
@@ -77,8 +100,12 @@ impl Name {
         base.number(u64::from(n));
         base.byte(b'/');
         match cause {
-            Some(c) => base.number(c as u64),
-            None => base.bytes(b"start"),
+            Cause::Move { side, place } => {
+                base.byte(side.char() as u8);
+                base.byte(b'/');
+                base.number(u64::from(place));
+            }
+            Cause::Start => base.bytes(b"start"),
         }
         base.byte(b'/');
         // As `Square` displays: the file letter, then the rank from 1.
@@ -125,13 +152,7 @@ impl Writer<'_> {
 }
 
 /// What the seed gives a square that turned lit: no object, a coin or a bonus.
-pub fn derive_spawn(
-    r: &OpenWorldRules,
-    draws: &Draws,
-    n: u32,
-    cause: Option<usize>,
-    square: Square,
-) -> Option<ObjectKind> {
+pub fn derive_spawn(r: &OpenWorldRules, draws: &Draws, n: u32, cause: Cause, square: Square) -> Option<ObjectKind> {
     let mut name = Name::new(n, cause, square);
     if draws.below(name.of("spawn"), 100) >= u64::from(r.spawn_chance) {
         return None;
@@ -144,14 +165,14 @@ pub fn derive_spawn(
 }
 
 /// The damage roll the seed gives for the object on `square`.
-pub fn derive_damage(r: &OpenWorldRules, draws: &Draws, n: u32, cause: usize, square: Square) -> u8 {
-    let roll = draws.below(Name::new(n, Some(cause), square).of("damage"), u64::from(r.damage_roll));
+pub fn derive_damage(r: &OpenWorldRules, draws: &Draws, n: u32, cause: Cause, square: Square) -> u8 {
+    let roll = draws.below(Name::new(n, cause, square).of("damage"), u64::from(r.damage_roll));
     1 + roll as u8
 }
 
 /// The square the seed gives a clone picked up on `square`.
-pub fn derive_clone(draws: &Draws, n: u32, cause: usize, square: Square, candidates: &[Square]) -> Square {
-    let k = draws.below(Name::new(n, Some(cause), square).of("clone"), candidates.len() as u64);
+pub fn derive_clone(draws: &Draws, n: u32, cause: Cause, square: Square, candidates: &[Square]) -> Square {
+    let k = draws.below(Name::new(n, cause, square).of("clone"), candidates.len() as u64);
     candidates[k as usize]
 }
 
@@ -269,7 +290,7 @@ impl OpenWorld {
                 cause: window.cause,
                 square,
                 observed: None,
-                event: None,
+                event: window.lit_at,
             })
             .collect();
         for d in self.draws.iter().chain(&open) {
@@ -291,8 +312,8 @@ impl OpenWorld {
                             Rule::Seed,
                             format!("{from} gives {truth} on {square}, but the log has {said}"),
                         );
-                        return Err(match event.or(*cause) {
-                            Some(e) => fault.at(e),
+                        return Err(match event {
+                            Some(e) => fault.at(*e),
                             None => fault,
                         });
                     }
@@ -338,24 +359,33 @@ impl OpenWorld {
 
 #[cfg(test)]
 mod tests {
-    use super::Name;
-    use fgn_notation::Square;
+    use super::{Cause, Name};
+    use fgn_notation::{Color, Square};
     use proptest::prelude::*;
 
     proptest! {
         /// The draw names written on the stack are the ones the seed
-        /// derivation documents (docs/notation.md), as `format!` writes them,
-        /// up to the largest numbers and squares (`z26`).
+        /// derivation documents (docs/notation.md §12.6), as `format!`
+        /// writes them, up to the largest numbers and squares (`z26`).
         #[test]
         fn draw_names_are_written_as_format_writes_them(
             n in prop_oneof![0u32..200, Just(u32::MAX)],
-            cause in prop_oneof![Just(None), (0usize..5000).prop_map(Some), Just(Some(usize::MAX))],
+            cause in prop_oneof![
+                Just(Cause::Start),
+                (any::<bool>(), prop_oneof![1u32..4, Just(u32::MAX)]).prop_map(|(white, place)| Cause::Move {
+                    side: if white { Color::White } else { Color::Black },
+                    place,
+                }),
+            ],
             file in 0u8..26,
             rank in 0u8..26,
             what in prop_oneof![Just("spawn"), Just("coin"), Just("bonus"), Just("kind"), Just("damage"), Just("clone")],
         ) {
             let square = Square::new(file, rank).expect("on a board");
-            let cause_text = cause.map_or("start".to_string(), |c| c.to_string());
+            let cause_text = match cause {
+                Cause::Start => "start".to_string(),
+                Cause::Move { side, place } => format!("{}/{place}", side.char()),
+            };
             let want = format!("open-world-chess/{what}/{n}/{cause_text}/{square}");
             let mut name = Name::new(n, cause, square);
             // Twice: a name is reused for the next draw of the same square.

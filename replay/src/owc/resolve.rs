@@ -5,7 +5,7 @@
 use fgn_notation::{ChessMove, Color, MoveNumber, ObjectKind, PieceKind, Reason, Square};
 
 use super::board::{Line, Unit};
-use super::outcomes::Draw;
+use super::outcomes::{Cause, Draw};
 use super::OpenWorld;
 use crate::error::{Fault, Rule};
 use crate::session::Decision;
@@ -28,7 +28,10 @@ pub(super) struct Transit {
     pub(super) next: usize,
     pub(super) promotion: Option<PieceKind>,
     pub(super) n: u32,
-    pub(super) cause: usize,
+    /// The move as its draws' labels name it.
+    pub(super) cause: Cause,
+    /// The move's event in the log, where the spawns it owes are reported.
+    pub(super) event: usize,
 }
 
 impl OpenWorld {
@@ -164,7 +167,7 @@ impl OpenWorld {
     /// The move's last steps once the piece stands: lighting around it,
     /// which opens the spawn window.
     fn light_and_finish(&mut self, t: &Transit) -> Option<Decision> {
-        self.light(t.to, t.n, t.cause);
+        self.light(t.to, t.n, t.cause, t.event);
         self.move_done(Some(t.to))
     }
 
@@ -173,6 +176,7 @@ impl OpenWorld {
         self.world.transit = None;
         self.world.owed = None;
         self.world.moves_left = self.world.moves_left.saturating_sub(1);
+        self.world.played = self.world.played.saturating_add(1);
         self.world.shop_open = landed.is_some_and(|sq| self.cell(sq).merchant);
         None
     }
@@ -259,7 +263,11 @@ impl OpenWorld {
             next: 0,
             promotion,
             n: n.0,
-            cause: self.event,
+            cause: Cause::Move {
+                side: mover,
+                place: self.world.played + 1,
+            },
+            event: self.event,
         });
         self.resolve()
     }
