@@ -135,8 +135,9 @@ fn the_documented_open_world_test_vectors_hold() {
         ..OpenWorldRules::default()
     };
     let text = include_str!("fixtures/owc_vectors.txt");
-    let mut listed: std::collections::BTreeMap<(String, u32, String, String), Vec<(String, String)>> =
-        std::collections::BTreeMap::new();
+    // The objects the file lists, by seed, move number, side and place.
+    type Move = (String, u32, String, String);
+    let mut listed: std::collections::BTreeMap<Move, Vec<(String, String)>> = std::collections::BTreeMap::new();
     let mut checked = 0;
     for line in text.lines() {
         let f: Vec<&str> = line.split(' ').collect();
