@@ -737,11 +737,32 @@ impl Replay {
         // belong to an event the viewer did not see (an opponent's hidden
         // setup edit, a world event in the fog): the clocks a player knows
         // are those of the events in its view, not part of its knowledge.
-        let progress = Progress {
+        let mut progress = Progress {
             clock_ms: None,
             turn_started_ms: None,
             ..each_game!(self, s => s.progress())
         };
+        // In open-world-chess a player may not know that the opponent's
+        // last move still waits for the world, and so whether the turn has
+        // passed, nor that a king died of a roll in the fog before the
+        // result says so: the turn it knows is its knowledge's.
+        if let (Replay::OpenWorld(s), KnownPosition::OpenWorld(k)) = (self, &position) {
+            if let Phase::ResultDue(_) = progress.status {
+                if !s.engine.knows_decision(viewer) {
+                    progress.status = Phase::Playing;
+                    progress.turn = Some(Turn::Move {
+                        side: k.public.side,
+                        number: k.public.turn,
+                    });
+                }
+            }
+            if let Some(Turn::Move { .. }) = progress.turn {
+                progress.turn = Some(Turn::Move {
+                    side: k.public.side,
+                    number: k.public.turn,
+                });
+            }
+        }
         Knowledge {
             game: self.game(),
             viewer,

@@ -10,7 +10,7 @@ use super::resolve::Owed;
 use super::OpenWorld;
 use crate::game::{GameRules, Viewer};
 use crate::ruleset::Board;
-use crate::session::Engine;
+use crate::session::{Engine, Turn};
 
 /// What everyone knows of an open-world-chess game: the map and the
 /// public counters (RULES.md: merchants always; curses, the turn, moves
@@ -205,6 +205,61 @@ impl OpenWorld {
         }
     }
 
+    /// The public counters as `viewer` knows them. The side to move knows
+    /// its own turn as it stands. Anyone else knows of the mover's moves
+    /// only that they were made (a move in the fog shows as `?`): not
+    /// whether the last one ended on a merchant, so not whether the mover
+    /// may buy, nor whether the world still owes an outcome of a move
+    /// (a damage roll or a clone out of sight), nor whether a king died
+    /// of such a roll ([`Self::knows_decision`]). So for them a move in
+    /// transit, or one that killed a king unseen, counts as played, as it
+    /// would once the world had answered: one move fewer left, and after
+    /// the turn's last move the opponent's turn (curses taken off),
+    /// whichever way the roll goes. The shops are known to their buyer
+    /// only.
+    fn known_public(&self, viewer: Viewer) -> Public {
+        let mut public = self.public();
+        let buyer_only = |shop: Option<Color>| shop.filter(|&buyer| viewer.is(buyer));
+        public.shop = buyer_only(public.shop);
+        public.late_shop = buyer_only(public.late_shop);
+        let mover = public.side;
+        let pending = self.world.transit.is_some() || (self.world.decided && !self.knows_decision(viewer));
+        if viewer.is(mover) || !pending {
+            return public;
+        }
+        public.moves_left = public.moves_left.saturating_sub(1);
+        if public.moves_left == 0 {
+            if let Some(Turn::Move { side, number }) = crate::session::turn_after(mover, public.turn) {
+                public.side = side;
+                public.turn = number;
+                public.moves_left = u32::from(self.rules.moves_per_turn)
+                    .saturating_sub(public.curses[side])
+                    .max(1);
+                public.curses[side] = 0;
+            }
+        }
+        public
+    }
+
+    /// Whether `viewer` knows that a king has died and the game is decided
+    /// (before the result, which is public, says so): the king's owner
+    /// does (its own pieces are known wherever they stand), and anyone who
+    /// sees the square it died on, or stands there. A king that dies of a
+    /// damage roll in the fog dies unseen by the opponent, who knows only
+    /// that a move was made; everyone knows what both players know.
+    pub(crate) fn knows_decision(&self, viewer: Viewer) -> bool {
+        let Some((owner, square)) = self.world.fallen else {
+            return true;
+        };
+        let witness = |side: Color| {
+            side == owner || self.sees(side, square) || self.piece(square).is_some_and(|u| u.color == side)
+        };
+        match viewer.color() {
+            Some(side) => witness(side),
+            None => witness(owner.opponent()),
+        }
+    }
+
     /// The piece of the move in transit, as the move carries it: off the
     /// board while a damage roll on its path is owed ([`Self::lifted_piece`]),
     /// standing at its target while a roll or a clone is owed there.
@@ -337,7 +392,7 @@ impl GameRules for OpenWorld {
         };
         Knowledge {
             viewer,
-            public: self.public(),
+            public: self.known_public(viewer),
             seen,
             own,
             moving: player.and_then(|v| self.lifted_piece().filter(|m| m.color == v)),

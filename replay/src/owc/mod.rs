@@ -106,6 +106,9 @@ struct World {
     spawns: SpawnWindow,
     /// A king died: the result is the next event.
     decided: bool,
+    /// Whose king died, and on which square (for an attacking king, the
+    /// square it attacked): who saw it die knows the game is decided.
+    fallen: Option<(Color, Square)>,
     /// The side whose turn ended with a move onto a merchant square, and
     /// that turn's number: it may still buy.
     late_shop: Option<(Color, MoveNumber)>,
@@ -130,6 +133,7 @@ impl Clone for World {
             owed,
             spawns,
             decided,
+            fallen,
             late_shop,
             seed_seen,
         } = self;
@@ -148,6 +152,7 @@ impl Clone for World {
             owed: owed.clone(),
             spawns: spawns.clone(),
             decided: *decided,
+            fallen: *fallen,
             late_shop: *late_shop,
             seed_seen: *seed_seen,
         }
@@ -169,6 +174,7 @@ impl Clone for World {
             owed,
             spawns,
             decided,
+            fallen,
             late_shop,
             seed_seen,
         } = self;
@@ -187,6 +193,7 @@ impl Clone for World {
         owed.clone_from(&source.owed);
         spawns.clone_from(&source.spawns);
         *decided = source.decided;
+        *fallen = source.fallen;
         *late_shop = source.late_shop;
         *seed_seen = source.seed_seen;
     }
@@ -223,6 +230,7 @@ impl OpenWorld {
             owed: None,
             spawns: SpawnWindow::default(),
             decided: false,
+            fallen: None,
             late_shop: None,
             seed_seen: false,
         };

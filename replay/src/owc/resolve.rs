@@ -35,9 +35,11 @@ pub(super) struct Transit {
 }
 
 impl OpenWorld {
-    /// A king died: its side loses at once and nothing of the move goes on.
-    pub(super) fn king_died(&mut self, color: Color) -> Option<Decision> {
+    /// The king of `color` died on `square` (or attacking the piece
+    /// there): its side loses at once and nothing of the move goes on.
+    pub(super) fn king_died(&mut self, color: Color, square: Square) -> Option<Decision> {
         self.world.decided = true;
+        self.world.fallen = Some((color, square));
         self.world.transit = None;
         self.world.owed = None;
         self.close_spawn_window();
@@ -69,7 +71,7 @@ impl OpenWorld {
                 d.hp -= unit.hp;
                 self.set(t.to, Some(d));
                 if unit.kind == PieceKind::King {
-                    return Ok(self.king_died(unit.color));
+                    return Ok(self.king_died(unit.color, t.to));
                 }
                 return Ok(self.move_done(None));
             }
@@ -81,7 +83,7 @@ impl OpenWorld {
             self.set(t.to, None);
             if defender.kind == PieceKind::King {
                 self.set(t.to, Some(unit));
-                return Ok(self.king_died(defender.color));
+                return Ok(self.king_died(defender.color, t.to));
             }
         }
         if let Some(p) = t.promotion {
@@ -308,7 +310,7 @@ impl OpenWorld {
             if t.unit.hp == 0 {
                 // The piece dies on the way: the move ends there.
                 if t.unit.kind == PieceKind::King {
-                    return Ok(self.king_died(t.unit.color));
+                    return Ok(self.king_died(t.unit.color, square));
                 }
                 return Ok(self.move_done(None));
             }
@@ -320,7 +322,7 @@ impl OpenWorld {
         if unit.hp == 0 {
             self.set(t.to, None);
             if unit.kind == PieceKind::King {
-                return Ok(self.king_died(unit.color));
+                return Ok(self.king_died(unit.color, t.to));
             }
             return Ok(self.move_done(None));
         }

@@ -69,7 +69,7 @@ impl OpenWorld {
                 if u.hp == 0 {
                     self.set(sq, None);
                     if u.kind == PieceKind::King {
-                        decision = self.king_died(u.color);
+                        decision = self.king_died(u.color, sq);
                     }
                 } else {
                     self.set(sq, Some(u));
