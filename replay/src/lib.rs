@@ -1132,6 +1132,12 @@ impl Validation {
     /// revealed seed that refutes an outcome logged earlier) needs the whole
     /// log to be shown.
     fn refuse(&mut self, (index, error): (usize, RuleError), held: Option<&Located>, run: Option<&Run<'_>>) {
+        // A seed revealed later in the log may refute an outcome recorded
+        // before this event ([`forged_before`]): only the whole log shows.
+        if error.rule != Rule::Seed && each_game!(&self.replay, s => s.engine.without_world_seed().is_none()) {
+            self.needs_whole = true;
+            return;
+        }
         let located = match error.place {
             Place::Event(i) => {
                 let in_run = run.and_then(|r| {
@@ -1237,7 +1243,7 @@ fn run(
     };
     debug_assert!(!each_game!(&replay, s => s.has_unproved_moves()));
     let (applied, error) = match stopped {
-        Some((i, error)) => (i, Some(error)),
+        Some((i, error)) => (i, Some(forged_before(&replay, &game.events, i, error))),
         None => (game.events.len(), replay.finish().err()),
     };
     Verdict {
@@ -1246,6 +1252,30 @@ fn run(
         error,
         overridden,
     }
+}
+
+/// The error to report for the event `refused` of `events`, refused with
+/// `error` by `replay` (which stands just before it): when the log reveals
+/// its seed later and that seed refutes an outcome recorded before the
+/// refused event, that outcome's line is the one forged, and its error is
+/// reported instead of the one it caused (docs/rules.md, "Seeds"). A user
+/// checking a download learns which line was tampered with, not which
+/// honest move the tampering broke.
+fn forged_before(replay: &Replay, events: &[Event], refused: usize, error: RuleError) -> RuleError {
+    if error.rule == Rule::Seed {
+        return error;
+    }
+    let seed = events
+        .get(refused + 1..)
+        .unwrap_or_default()
+        .iter()
+        .find_map(|e| match (&e.action, e.actor) {
+            (Action::Seed { seed }, Actor::World) => Some(seed.0),
+            _ => None,
+        });
+    seed.and_then(|seed| each_game!(replay, s => s.refuted_by_seed(&seed)))
+        .filter(|forged| matches!(forged.place, Place::Event(j) if j < refused))
+        .unwrap_or(error)
 }
 
 /// Applies `events` in order until one is refused; returns its index and

@@ -140,6 +140,17 @@ pub trait Engine {
         ))
     }
 
+    /// The first outcome recorded so far that `seed`, the seed a later
+    /// line of the log reveals, refutes, as a fault at that outcome's
+    /// event; `None` when the seed does not hash to the commitment (the
+    /// reveal is then at fault, not an outcome) or refutes nothing yet.
+    /// Validation asks this when an event is refused in a log whose seed
+    /// is revealed after it: a forged outcome is reported where it was
+    /// forged, not at the honest event it made fail.
+    fn refuted_by_seed(&self, _seed: &[u8; 32], _salts: &Salts) -> Option<Fault> {
+        None
+    }
+
     /// Why the game has no world seed that a player's salt could add to
     /// (completing "a salt adds to the world seed, and ..."); `None` when
     /// it has one, committed to in the header.
@@ -339,6 +350,14 @@ fn secs(ms: u64) -> String {
 }
 
 impl<E: Engine> Session<E> {
+    /// The first outcome recorded so far that `seed` refutes
+    /// ([`Engine::refuted_by_seed`]), under the salts given so far.
+    pub(crate) fn refuted_by_seed(&self, seed: &[u8; 32]) -> Option<RuleError> {
+        let fault = self.engine.refuted_by_seed(seed, &self.salts)?;
+        let place = Place::Event(fault.event?);
+        Some(RuleError::at(place, fault))
+    }
+
     /// A new game with `engine` at its start, under the time limits `time`.
     /// `has_seed` says whether the game may end with `@ seed`.
     pub fn new(engine: E, time: TimeControl, has_seed: bool) -> Session<E> {

@@ -704,6 +704,24 @@ impl Engine for MagicDraughts {
             ));
         }
         crate::seed::check_revealed(seed, self.commit, self.seed_seen)?;
+        self.verify_reveals(seed, salts)?;
+        self.seed_seen = true;
+        Ok(())
+    }
+
+    fn refuted_by_seed(&self, seed: &[u8; 32], salts: &crate::seed::Salts) -> Option<Fault> {
+        if !self.rules.magic {
+            return None;
+        }
+        crate::seed::check_revealed(seed, self.commit, false).ok()?;
+        self.verify_reveals(seed, salts).err()
+    }
+}
+
+impl MagicDraughts {
+    /// Derives the numbers again from the revealed seed (and the players'
+    /// salts) and compares every reveal so far with them.
+    fn verify_reveals(&self, seed: &[u8; 32], salts: &crate::seed::Salts) -> Result<(), Fault> {
         let draws = Draws::salted(seed, salts);
         let derived = ByColor::new_with(|c| derive_numbers(&draws, c, &self.rules.numbers));
         for r in &self.revealed {
@@ -725,7 +743,6 @@ impl Engine for MagicDraughts {
                 .at(r.event));
             }
         }
-        self.seed_seen = true;
         Ok(())
     }
 }

@@ -76,6 +76,11 @@ impl Engine for OpenWorld {
         Ok(())
     }
 
+    fn refuted_by_seed(&self, seed: &[u8; 32], salts: &crate::seed::Salts) -> Option<Fault> {
+        crate::seed::check_revealed(seed, self.commit, false).ok()?;
+        self.verify_draws(seed, salts, false).err()
+    }
+
     fn without_world_seed(&self) -> Option<&'static str> {
         self.commit.is_none().then_some(crate::seed::NO_COMMITMENT)
     }

@@ -279,12 +279,19 @@ impl OpenWorld {
     /// then the squares of a spawn window still open (they rolled no object
     /// as far as the log says).
     pub(super) fn verify_seed(&self, seed: &[u8; 32], salts: &Salts) -> Result<(), Fault> {
+        self.verify_draws(seed, salts, true)
+    }
+
+    /// [`Self::verify_seed`] over the outcomes recorded so far, and with
+    /// `open`, the squares of the spawn window still open too.
+    pub(super) fn verify_draws(&self, seed: &[u8; 32], salts: &Salts, open: bool) -> Result<(), Fault> {
         let draws = Draws::salted(seed, salts);
         let from = origin(salts);
         let window = &self.world.spawns;
         let open: Vec<Draw> = window
             .squares
             .iter()
+            .filter(|_| open)
             .map(|&square| Draw::Spawn {
                 n: window.n,
                 cause: window.cause,
