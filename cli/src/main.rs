@@ -322,20 +322,22 @@ enum Command {
     ///
     /// Each EVENT is one whole event line as one argument, e.g. `'12 w
     /// Nf3-e5'` or, for a referee, `'12 @ timeout b'`. FILE is replayed and
-    /// each event is checked after the ones before it; then all of them are
-    /// appended with one write of whole lines and synced to disk. A batch is
-    /// all or nothing: if one event is refused (its syntax error or the
-    /// rule it breaks is reported) nothing is appended and the file is left
-    /// byte for byte as it was. Events may be spelled any way FGN reads
+    /// each event is checked after the ones before it; then the log with all
+    /// of them is written beside FILE, synced and renamed over it, so a
+    /// crash or kill at any point leaves FILE with the whole batch or
+    /// without it (a reader that follows FILE must open it again by name).
+    /// A batch is all or nothing: if one event is refused (its syntax error
+    /// or the rule it breaks is reported) nothing is appended and the file
+    /// is left byte for byte as it was. Events may be spelled any way FGN reads
     /// (`NG1-F3`, a `+` left out); they are written in canonical spelling,
     /// as `fgn fmt` would write them, an end-of-line comment kept. The
     /// header's rules decide; after the result only what the rules still
     /// allow (chat, the world's `@ seed`) is accepted.
     ///
-    /// An exclusive lock on FILE is held from the read to the sync, so
+    /// An exclusive lock on FILE is held from the read to the rename, so
     /// appenders running at once (processes using `fgn append` or the
     /// library) never lose or interleave events. A FILE whose last line has
-    /// no line end (a torn append, left by a crash) is refused until
+    /// no line end (a torn append, left by another writer) is refused until
     /// `--repair` shows the torn line and cuts it. FILE is never created.
     ///
     /// Exit 0 when appended (or repaired); 1 when an event or FILE itself is
@@ -345,7 +347,8 @@ enum Command {
     /// (docs/json.md). See docs/append.md.
     Append {
         /// Show the torn last line of FILE and cut it (truncate FILE to the
-        /// end of its last complete line); a complete FILE is left alone.
+        /// end of its last complete line), and remove the temporary file of
+        /// an append killed before it finished; a complete FILE is left alone.
         #[arg(long, conflicts_with = "events")]
         repair: bool,
         /// The log file.
