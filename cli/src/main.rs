@@ -284,7 +284,11 @@ enum Command {
     /// the hash of its own), `--states` the state hash after every event,
     /// `--as` hashes a player's view (or, with `--states`, what it knows).
     /// `--check` reads SUMS files of such lines and says OK or FAILED for
-    /// each (exit 1 if any failed). Duplicates in an archive:
+    /// each (exit 1 if any failed; a torn or unparseable file fails, and
+    /// says why); a SUMS file that lists nothing is an error (exit 2). A
+    /// name holding a line feed or a backslash is escaped as b3sum escapes
+    /// it (a `\` before the line, `\n` and `\\` in the name), and read back
+    /// so by --check. Duplicates in an archive:
     /// `fgn hash DIR | sort | uniq -D -w 71`.
     Hash {
         /// Hash this player's view instead of the full log.
