@@ -36,7 +36,11 @@ fn chain_of(name: &str, doc: &Document, side: Option<Color>, rep: &mut Reporter)
             // The view up to a rule error is what the player saw, and is
             // hashed like the log itself, which is hashed up to the error too.
             Err(fgn_replay::ViewError::Rule { view, error }) => {
-                rep.invalid(name, &format!("{error} (the view up to that event is hashed)"));
+                if crate::cmd_view::hidden_fault(doc, c, &error) {
+                    rep.invalid(name, &crate::cmd_view::hidden_fault_message(name, c));
+                } else {
+                    rep.invalid(name, &format!("{error} (the view up to that event is hashed)"));
+                }
                 Some(chain(&view))
             }
             Err(e) => {
@@ -364,6 +368,48 @@ fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Result<Digest
         .ok_or_else(|| "no view (reported above)".to_string())
 }
 
+/// Whether NEW, which has OLD's header and events first, is a valid
+/// extension of the game: NEW is replayed, and an event that breaks a rule
+/// is reported as `validate` reports it, with a word on whether it is one
+/// of the appended events or already one of OLD's (exit 1 either way: a log
+/// that breaks the rules is not a game to extend). A game without an engine,
+/// or a player's view, is only compared as text, and the note says so.
+fn rules_allow_extension(old_name: &str, new_name: &str, new: &Document, kept: usize, rep: &mut Reporter) -> bool {
+    match fgn_replay::validate(&new.game) {
+        Err(e) if e.is_unsupported() => {
+            rep.note(&format!("{new_name}: the rules were not checked, only the text ({e})"));
+            true
+        }
+        Ok(verdict) if verdict.error.is_none() => true,
+        verdict => {
+            let at = match verdict {
+                Ok(fgn_replay::Verdict {
+                    error:
+                        Some(fgn_replay::RuleError {
+                            place: fgn_replay::Place::Event(i),
+                            ..
+                        }),
+                    ..
+                }) => Some(i),
+                _ => None,
+            };
+            // The rule error itself, with its place and rule, as validate says it.
+            crate::cmd_replay::check(new_name, new, None, rep);
+            let why = match at {
+                Some(i) if i >= kept => format!(
+                    "appended event {} (event {} of the log) breaks a rule, and events that break the rules do not extend a game",
+                    i - kept + 1,
+                    i + 1
+                ),
+                Some(i) => format!("{old_name} itself breaks a rule at its event {}, so there is no valid game to extend", i + 1),
+                None => format!("{old_name}'s header breaks a rule, so there is no valid game to extend"),
+            };
+            rep.invalid(new_name, &format!("does not validly extend {old_name}: {why}"));
+            false
+        }
+    }
+}
+
 /// Reads and parses the two logs a comparison takes (`verify-extends`,
 /// `diff`), reporting what is wrong with them; `None` when either cannot be
 /// read or has syntax errors, for then there is no verdict to give (exit
@@ -434,6 +480,9 @@ pub fn verify_extends(old: &Path, new: &Path, rep: &mut Reporter) {
         return;
     }
     let added = b.events.len() - a.events.len();
+    if !rules_allow_extension(&old_name, &new_name, &new_doc, a.events.len(), rep) {
+        return;
+    }
     match rep.format {
         Format::Text => outln!(
             "{new_name} extends {old_name}: {} events kept, {added} appended",

@@ -247,7 +247,9 @@ enum Command {
     /// the seed are left out or written with `?`, and what comes into sight
     /// is written as `@ see`. A view of the same side prints unchanged; a
     /// view of the other side is refused. A log that breaks a rule gets its
-    /// view up to the faulty event, and the rule error is reported (exit 1).
+    /// view up to the faulty event, and the rule error is reported (exit 1);
+    /// when the faulty event is not the side's own, only that there is one,
+    /// since the event and the message could tell what the side cannot see.
     View {
         /// Whose view.
         #[arg(long = "as", value_enum)]
@@ -265,8 +267,8 @@ enum Command {
     /// 1 when they part (naming the first line of VIEW where they do and
     /// what was expected there, or that events are missing or extra) or
     /// FULL breaks a rule; 2 when FULL is itself a view, the game has no
-    /// engine or a file cannot
-    /// be read.
+    /// engine or a file cannot be read or has syntax errors (there is then
+    /// no verdict).
     VerifyView {
         /// The full log.
         #[arg(value_name = "FULL")]
@@ -310,10 +312,16 @@ enum Command {
     /// Check that NEW only appended to OLD: the same header, and all of
     /// OLD's events first (compared by the hash chain).
     ///
+    /// NEW is then replayed: appended events that break a rule (or an OLD
+    /// that already does) are not a valid extension of the game, and are
+    /// reported as `validate` reports them. A game without an engine is
+    /// compared as text only, with a note saying so.
+    ///
     /// Exit 0 when it does; 1 naming the first event where they part (both
-    /// lines), or the first of OLD's events that NEW lacks; 2 when a file
-    /// cannot be read or has syntax errors. A torn last line of OLD is
-    /// reported, and the complete events before it are compared.
+    /// lines), the first of OLD's events that NEW lacks, or the rule an
+    /// event breaks; 2 when a file cannot be read or has syntax errors. A
+    /// torn last line of OLD is reported, and the complete events before it
+    /// are compared.
     VerifyExtends {
         /// The older download.
         #[arg(value_name = "OLD")]

@@ -197,6 +197,42 @@ fn hash_with_standard_output_closed_exits_2() {
     assert_eq!(null.code(), Some(0));
 }
 
+/// Regression (issue 36): verify-extends accepted appended events that
+/// break the rules without a word.
+#[test]
+fn verify_extends_fails_when_appended_events_break_the_rules() {
+    let text = log_text();
+    let lines: Vec<&str> = text.lines().collect();
+    let old = scratch("rules-old.fgn", &(lines[..20].join("\n") + "\n"));
+    // Line 20 again: white moves twice.
+    let new = scratch("rules-new.fgn", &(lines[..20].join("\n") + "\n" + lines[19] + "\n"));
+    let (code, out, err) = run(&["verify-extends", &old, &new]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("rules-new.fgn:21:5: [turn]"), "{err}");
+    assert!(
+        err.contains("appended event 1 (event 10 of the log) breaks a rule"),
+        "{err}"
+    );
+    // An OLD that already breaks a rule is no game to extend.
+    let broken = lines[..19].join("\n") + "\n1 w a1-a8\n";
+    let old = scratch("rules-broken-old.fgn", &broken);
+    let new = scratch("rules-broken-new.fgn", &(broken + "1 w chat \"x\"\n"));
+    let (code, _, err) = run(&["verify-extends", &old, &new]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("itself breaks a rule at its event 9"), "{err}");
+    // A game without an engine is compared as text, and the note says so.
+    let header = "[Game \"survival-chess\"]\n[Rules \"9.9\"]\n\n";
+    let old = scratch("rules-unknown-old.fgn", &format!("{header}0 w place Ke1\n"));
+    let new = scratch(
+        "rules-unknown-new.fgn",
+        &format!("{header}0 w place Ke1\n0 w place Kd1\n"),
+    );
+    let (code, _, err) = run(&["verify-extends", &old, &new]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("the rules were not checked"), "{err}");
+}
+
 /// Regression: logs with syntax errors made verify-extends exit 1 (a
 /// verdict) though its help promises 2 (it cannot compare them).
 #[test]
@@ -204,6 +240,22 @@ fn verify_extends_and_verify_view_refuse_what_they_cannot_compare() {
     let (code, _, err) = run(&["verify-extends", "corpus/syntax-errors/se-01-bad-square.fgn", LOG]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("cannot compare"), "{err}");
+    // Regression (issue 36): a file with syntax errors made verify-view
+    // exit 1, a verdict, though it has none to give.
+    for (full, view) in [
+        (
+            "corpus/syntax-errors/se-01-bad-square.fgn",
+            "corpus/open-world-chess/views/owc-01-raid-king-killed.white.fgn",
+        ),
+        (
+            "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn",
+            "corpus/syntax-errors/se-01-bad-square.fgn",
+        ),
+    ] {
+        let (code, _, err) = run(&["verify-view", full, view]);
+        assert_eq!(code, Some(2), "verify-view {full} {view}: {err}");
+        assert!(err.contains("cannot compare"), "{err}");
+    }
     // A view given as the full log certifies nothing.
     let view = "corpus/open-world-chess/views/owc-01-raid-king-killed.white.fgn";
     let (code, _, err) = run(&["verify-view", view, view]);
