@@ -74,27 +74,38 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
 pub fn repair(path: &Path, rep: &mut Reporter) {
     let name = path.display().to_string();
     match fgn_replay::append::repair(path) {
-        Ok(cut) => match rep.format {
-            Format::Text => match &cut {
-                Some(torn) => outln!(
-                    "{name}: cut the torn line {}: `{}` ({} bytes)",
-                    torn.line,
-                    torn.shown(),
-                    torn.bytes.len()
+        Ok(repaired) => {
+            let cut = &repaired.torn;
+            match rep.format {
+                Format::Text => {
+                    if let Some(bytes) = repaired.leftover {
+                        outln!(
+                            "{name}: removed the temporary file of an append killed before it finished ({bytes} bytes, never part of the log)"
+                        );
+                    }
+                    match cut {
+                        Some(torn) => outln!(
+                            "{name}: cut the torn line {}: `{}` ({} bytes)",
+                            torn.line,
+                            torn.shown(),
+                            torn.bytes.len()
+                        ),
+                        None => outln!("{name}: the last line is complete; nothing to repair"),
+                    }
+                }
+                Format::Json => outln!(
+                    "{}",
+                    serde_json::json!({
+                        "file": name,
+                        "repaired": cut.is_some(),
+                        "line": cut.as_ref().map(|t| t.line),
+                        "bytes": cut.as_ref().map(|t| t.bytes.len()),
+                        "cut": cut.as_ref().map(TornLine::shown),
+                        "leftover_removed": repaired.leftover,
+                    })
                 ),
-                None => outln!("{name}: the last line is complete; nothing to repair"),
-            },
-            Format::Json => outln!(
-                "{}",
-                serde_json::json!({
-                    "file": name,
-                    "repaired": cut.is_some(),
-                    "line": cut.as_ref().map(|t| t.line),
-                    "bytes": cut.as_ref().map(|t| t.bytes.len()),
-                    "cut": cut.as_ref().map(TornLine::shown),
-                })
-            ),
-        },
+            }
+        }
         Err(e) => report(&name, &e, rep),
     }
 }

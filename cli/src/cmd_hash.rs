@@ -36,7 +36,11 @@ fn chain_of(name: &str, doc: &Document, side: Option<Color>, rep: &mut Reporter)
             // The view up to a rule error is what the player saw, and is
             // hashed like the log itself, which is hashed up to the error too.
             Err(fgn_replay::ViewError::Rule { view, error }) => {
-                rep.invalid(name, &format!("{error} (the view up to that event is hashed)"));
+                if crate::cmd_view::hidden_fault(doc, c, &error) {
+                    rep.invalid(name, &crate::cmd_view::hidden_fault_message(name, c));
+                } else {
+                    rep.invalid(name, &format!("{error} (the view up to that event is hashed)"));
+                }
                 Some(chain(&view))
             }
             Err(e) => {
@@ -106,7 +110,11 @@ pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, rep: &mut Reporte
                         return;
                     };
                     match rep.format {
-                        Format::Text => outln!("{}  {name}", ch.log_hash()),
+                        Format::Text => {
+                            let (shown, escaped) = escape_name(&name);
+                            let prefix = if escaped { "\\" } else { "" };
+                            outln!("{prefix}{}  {shown}", ch.log_hash())
+                        }
                         Format::Json => outln!("{}", serde_json::json!({"file": name, "log_hash": ch.log_hash()})),
                     }
                 }
@@ -159,9 +167,12 @@ fn print_per_event(
     };
     match rep.format {
         Format::Text => {
-            outln!("{first}  {name} start");
+            // Escaped as the plain lines are, so a name never makes a line.
+            let (name, escaped) = escape_name(name);
+            let prefix = if escaped { "\\" } else { "" };
+            outln!("{prefix}{first}  {name} start");
             for (i, v) in values.iter().enumerate() {
-                outln!("{v}  {name} {}", line(i));
+                outln!("{prefix}{v}  {name} {}", line(i));
             }
         }
         Format::Json => {
@@ -205,39 +216,55 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
                 continue;
             }
         };
+        let mut checked = 0;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            let well_formed = |h: &str| {
-                h.strip_prefix("blake3:").is_some_and(|x| {
-                    x.len() == 64 && x.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-                })
-            };
-            let Some((expected, file)) = line.split_once("  ").filter(|(h, f)| well_formed(h) && !f.is_empty()) else {
+            let Some((expected, file)) = sums_line(line) else {
                 rep.error(&format!(
-                    "{}:{}: expected `blake3:<64 hex>  FILE`, found `{line}`",
+                    "{}:{}: expected `blake3:<64 hex>  FILE` (or `\\` and that, with `\\\\` and `\\n` in FILE), found `{}`",
                     sums_path.display(),
-                    n + 1
+                    n + 1,
+                    line.escape_debug()
                 ));
                 continue;
             };
-            let verdict = match actual(Path::new(file), side, rep) {
-                Some(h) if h.to_string() == expected => "OK",
-                Some(_) => "FAILED",
-                None => "FAILED open or read",
+            checked += 1;
+            let verdict = match actual(Path::new(&file), side, rep) {
+                Ok(h) if h.to_string() == expected => Verdict::Ok,
+                Ok(_) => Verdict::Mismatch,
+                Err(why) => Verdict::Unchecked(why),
             };
             match verdict {
-                "OK" => ok += 1,
-                "FAILED" => failed += 1,
-                _ => unread += 1,
+                Verdict::Ok => ok += 1,
+                Verdict::Mismatch => failed += 1,
+                Verdict::Unchecked(_) => unread += 1,
             }
-            match rep.format {
+            // The name as the SUMS line spelled it, escaped as in `fgn hash`
+            // output, so that a name never makes a line of its own.
+            let (shown, escaped) = escape_name(&file);
+            let prefix = if escaped { "\\" } else { "" };
+            match (rep.format, &verdict) {
                 // As `b3sum --check --quiet` does: only the failures.
-                Format::Text if rep.quiet && verdict == "OK" => {}
-                Format::Text => outln!("{file}: {verdict}"),
-                Format::Json => outln!("{}", serde_json::json!({"file": file, "ok": verdict == "OK"})),
+                (Format::Text, Verdict::Ok) if rep.quiet => {}
+                (Format::Text, Verdict::Ok) => outln!("{prefix}{shown}: OK"),
+                (Format::Text, Verdict::Mismatch) => outln!("{prefix}{shown}: FAILED"),
+                (Format::Text, Verdict::Unchecked(why)) => outln!("{prefix}{shown}: FAILED {why}"),
+                (Format::Json, _) => outln!("{}", serde_json::json!({"file": file, "ok": verdict == Verdict::Ok})),
             }
+        }
+        if checked == 0 {
+            // As b3sum and sha256sum say: a SUMS file that names no file
+            // checks nothing, and must not pass for one whose files all match.
+            rep.error(&format!(
+                "{}: no properly formatted lines (`blake3:<64 hex>  FILE`): nothing was checked",
+                if sums_path.as_os_str() == "-" {
+                    "standard input".to_string()
+                } else {
+                    sums_path.display().to_string()
+                }
+            ));
         }
     }
     let list = sums
@@ -252,18 +279,135 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
         );
     }
     if unread > 0 {
-        rep.invalid(&list, &format!("{unread} listed files could not be read or parsed"));
+        rep.invalid(
+            &list,
+            &format!("{unread} listed files could not be checked (each line says why)"),
+        );
     }
 }
 
-/// The log hash of one file, quietly: `None` when it cannot be read or parsed.
-fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Option<Digest> {
-    let bytes = std::fs::read(path).ok()?;
+/// What `hash --check` found for one line.
+#[derive(Debug, PartialEq, Eq)]
+enum Verdict {
+    /// The log hash is the one listed.
+    Ok,
+    /// It is another.
+    Mismatch,
+    /// No log hash could be computed that the line could vouch for, and why
+    /// (`open or read`, `syntax errors`, `torn last line`, ...).
+    Unchecked(String),
+}
+
+/// A SUMS line read as `b3sum --check` reads it: `blake3:<64 hex>  FILE`,
+/// or the same after a backslash, FILE then holding `\\` for a backslash and
+/// `\n` for a line feed (what `fgn hash` writes for such names). `None`
+/// for a line of any other form, an unknown escape, or a name holding NUL
+/// or U+FFFD (a name whose bytes were not UTF-8 could stand for several
+/// files, and is refused as b3sum refuses it).
+fn sums_line(line: &str) -> Option<(&str, String)> {
+    let (escaped, line) = match line.strip_prefix('\\') {
+        Some(rest) => (true, rest),
+        None => (false, line),
+    };
+    let well_formed = |h: &str| {
+        h.strip_prefix("blake3:")
+            .is_some_and(|x| x.len() == 64 && x.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    };
+    let (hash, file) = line.split_once("  ").filter(|(h, f)| well_formed(h) && !f.is_empty())?;
+    let file = if escaped {
+        unescape_name(file)?
+    } else {
+        file.to_string()
+    };
+    (!file.contains(['\0', '\u{FFFD}'])).then_some((hash, file))
+}
+
+/// A file name as `fgn hash` writes it on a line, escaped as b3sum escapes
+/// it: `\\` for a backslash and `\n` for a line feed, and whether it was
+/// (the line then starts with a backslash).
+pub fn escape_name(name: &str) -> (String, bool) {
+    if name.contains(['\\', '\n']) {
+        (name.replace('\\', "\\\\").replace('\n', "\\n"), true)
+    } else {
+        (name.to_string(), false)
+    }
+}
+
+/// The name [`escape_name`] escaped; `None` for any other backslash.
+fn unescape_name(escaped: &str) -> Option<String> {
+    let mut out = String::with_capacity(escaped.len());
+    let mut chars = escaped.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                '\\' => out.push('\\'),
+                _ => return None,
+            },
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// The log hash of one file, quietly, or why there is none that a SUMS
+/// line could vouch for: the file cannot be read, has syntax errors, has
+/// a torn last line (its hash would leave that line out, so it would say
+/// OK for a file that is not the one hashed), or its view cannot be made.
+fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Result<Digest, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("open or read ({e})"))?;
     let parsed = fgn_notation::parse(&bytes);
     if !parsed.is_ok() {
-        return None;
+        return Err("syntax errors (`fgn validate` shows them)".to_string());
     }
-    chain_of(&path.display().to_string(), &parsed.document, side, rep).map(|c| c.log_hash())
+    if parsed.is_torn() {
+        return Err("torn last line (no line end)".to_string());
+    }
+    chain_of(&path.display().to_string(), &parsed.document, side, rep)
+        .map(|c| c.log_hash())
+        .ok_or_else(|| "no view (reported above)".to_string())
+}
+
+/// Whether NEW, which has OLD's header and events first, is a valid
+/// extension of the game: NEW is replayed, and an event that breaks a rule
+/// is reported as `validate` reports it, with a word on whether it is one
+/// of the appended events or already one of OLD's (exit 1 either way: a log
+/// that breaks the rules is not a game to extend). A game without an engine,
+/// or a player's view, is only compared as text, and the note says so.
+fn rules_allow_extension(old_name: &str, new_name: &str, new: &Document, kept: usize, rep: &mut Reporter) -> bool {
+    match fgn_replay::validate(&new.game) {
+        Err(e) if e.is_unsupported() => {
+            rep.note(&format!("{new_name}: the rules were not checked, only the text ({e})"));
+            true
+        }
+        Ok(verdict) if verdict.error.is_none() => true,
+        verdict => {
+            let at = match verdict {
+                Ok(fgn_replay::Verdict {
+                    error:
+                        Some(fgn_replay::RuleError {
+                            place: fgn_replay::Place::Event(i),
+                            ..
+                        }),
+                    ..
+                }) => Some(i),
+                _ => None,
+            };
+            // The rule error itself, with its place and rule, as validate says it.
+            crate::cmd_replay::check(new_name, new, None, rep);
+            let why = match at {
+                Some(i) if i >= kept => format!(
+                    "appended event {} (event {} of the log) breaks a rule, and events that break the rules do not extend a game",
+                    i - kept + 1,
+                    i + 1
+                ),
+                Some(i) => format!("{old_name} itself breaks a rule at its event {}, so there is no valid game to extend", i + 1),
+                None => format!("{old_name}'s header breaks a rule, so there is no valid game to extend"),
+            };
+            rep.invalid(new_name, &format!("does not validly extend {old_name}: {why}"));
+            false
+        }
+    }
 }
 
 /// Reads and parses the two logs a comparison takes (`verify-extends`,
@@ -336,6 +480,9 @@ pub fn verify_extends(old: &Path, new: &Path, rep: &mut Reporter) {
         return;
     }
     let added = b.events.len() - a.events.len();
+    if !rules_allow_extension(&old_name, &new_name, &new_doc, a.events.len(), rep) {
+        return;
+    }
     match rep.format {
         Format::Text => outln!(
             "{new_name} extends {old_name}: {} events kept, {added} appended",

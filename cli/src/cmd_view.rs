@@ -43,19 +43,51 @@ fn read_one(path: &Path, rep: &mut Reporter) -> Option<(String, Vec<u8>, Documen
     p.is_ok().then(|| (input.name(), bytes, p.document))
 }
 
-/// Reports why no (complete) view of `doc` could be made. A rule error in
-/// the log is reported by replaying it as `validate` does, so that it has
-/// the same place and wording.
-fn report_view_error(name: &str, doc: &Document, error: &ViewError, rep: &mut Reporter) {
+/// Reports why no (complete) view of `doc` for `side` could be made. A rule
+/// error in the log is reported by replaying it as `validate` does, so that
+/// it has the same place and wording, when the faulty event is one `side`
+/// sees; otherwise only that there is one (see [`hidden_fault`]).
+fn report_view_error(name: &str, doc: &Document, side: Color, error: &ViewError, rep: &mut Reporter) {
     match error {
         ViewError::Unsupported(_) | ViewError::NotReplayable(_) => rep.unsupported(name, &error.to_string()),
         ViewError::OtherSide { .. } => rep.error(&format!("{name}: {error}")),
+        ViewError::Rule { error, .. } if hidden_fault(doc, side, error) => {
+            rep.invalid(name, &hidden_fault_message(name, side))
+        }
         ViewError::Start(_) | ViewError::Rule { .. } => {
             if let Checked::Valid(_) = check(name, doc, None, rep) {
                 rep.invalid(name, &error.to_string());
             }
         }
     }
+}
+
+/// Whether the event a rule error of the full log names may be something
+/// `side` does not see, so that neither it nor the error's message (which
+/// names its squares and pieces) may be shown in anything made for `side`:
+/// a view is what a server sends a player, and so may be what it says
+/// about one. Only `side`'s own events, the header and the end of the log
+/// are taken as seen; an opponent's or the world's event is hidden, even in
+/// a game where that one was public, since what is hidden differs by game
+/// and phase and this must never leak.
+pub fn hidden_fault(doc: &Document, side: Color, error: &fgn_replay::RuleError) -> bool {
+    match error.place {
+        fgn_replay::Place::Event(i) => doc
+            .game
+            .events
+            .get(i)
+            .is_none_or(|e| e.actor != fgn_notation::Actor::Player(side)),
+        fgn_replay::Place::Header | fgn_replay::Place::End => false,
+    }
+}
+
+/// What is said of a rule error [`hidden_fault`] keeps from `side`.
+pub fn hidden_fault_message(name: &str, side: Color) -> String {
+    format!(
+        "the log breaks a rule at an event {} may not see, so its view ends before it; \
+         the event and the rule are not shown here (`fgn validate {name}` shows them)",
+        side.name()
+    )
 }
 
 /// `fgn view`.
@@ -66,7 +98,7 @@ pub fn view(path: &Path, side: Side, output: Option<&PathBuf>, rep: &mut Reporte
     let text = match fgn_replay::view(&doc.game, side.color()) {
         Ok(view) => view.canonical_text(),
         Err(e) => {
-            report_view_error(&name, &doc, &e, rep);
+            report_view_error(&name, &doc, side.color(), &e, rep);
             // The view up to the faulty event is still what the player saw.
             match e {
                 ViewError::Rule { view, .. } => view.canonical_text(),
@@ -143,7 +175,10 @@ pub fn verify(full_path: &Path, view_path: &Path, rep: &mut Reporter) {
     let (Some((full_name, _, full)), Some((view_name, view_bytes, view))) =
         (read_one(full_path, rep), read_one(view_path, rep))
     else {
-        return;
+        // Syntax errors are reported as faults of the file (exit 1), but
+        // with one, there is no verdict on the view at all: exit 2, as
+        // verify-extends and diff say it.
+        return rep.error("cannot compare: verify-view takes two readable logs without syntax errors");
     };
     if let Some(side) = full.game.perspective() {
         // A view compared with itself would certify nothing.
@@ -162,7 +197,7 @@ pub fn verify(full_path: &Path, view_path: &Path, rep: &mut Reporter) {
         Ok(v) => v,
         Err(e) => {
             rep.note(&format!("{full_name}: no view of it can be verified: {e}"));
-            return report_view_error(&full_name, &full, &e, rep);
+            return report_view_error(&full_name, &full, side, &e, rep);
         }
     };
     match first_difference(&expected, &view) {

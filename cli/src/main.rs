@@ -247,7 +247,9 @@ enum Command {
     /// the seed are left out or written with `?`, and what comes into sight
     /// is written as `@ see`. A view of the same side prints unchanged; a
     /// view of the other side is refused. A log that breaks a rule gets its
-    /// view up to the faulty event, and the rule error is reported (exit 1).
+    /// view up to the faulty event, and the rule error is reported (exit 1);
+    /// when the faulty event is not the side's own, only that there is one,
+    /// since the event and the message could tell what the side cannot see.
     View {
         /// Whose view.
         #[arg(long = "as", value_enum)]
@@ -265,8 +267,8 @@ enum Command {
     /// 1 when they part (naming the first line of VIEW where they do and
     /// what was expected there, or that events are missing or extra) or
     /// FULL breaks a rule; 2 when FULL is itself a view, the game has no
-    /// engine or a file cannot
-    /// be read.
+    /// engine or a file cannot be read or has syntax errors (there is then
+    /// no verdict).
     VerifyView {
         /// The full log.
         #[arg(value_name = "FULL")]
@@ -284,7 +286,11 @@ enum Command {
     /// the hash of its own), `--states` the state hash after every event,
     /// `--as` hashes a player's view (or, with `--states`, what it knows).
     /// `--check` reads SUMS files of such lines and says OK or FAILED for
-    /// each (exit 1 if any failed). Duplicates in an archive:
+    /// each (exit 1 if any failed; a torn or unparseable file fails, and
+    /// says why); a SUMS file that lists nothing is an error (exit 2). A
+    /// name holding a line feed or a backslash is escaped as b3sum escapes
+    /// it (a `\` before the line, `\n` and `\\` in the name), and read back
+    /// so by --check. Duplicates in an archive:
     /// `fgn hash DIR | sort | uniq -D -w 71`.
     Hash {
         /// Hash this player's view instead of the full log.
@@ -306,10 +312,16 @@ enum Command {
     /// Check that NEW only appended to OLD: the same header, and all of
     /// OLD's events first (compared by the hash chain).
     ///
+    /// NEW is then replayed: appended events that break a rule (or an OLD
+    /// that already does) are not a valid extension of the game, and are
+    /// reported as `validate` reports them. A game without an engine is
+    /// compared as text only, with a note saying so.
+    ///
     /// Exit 0 when it does; 1 naming the first event where they part (both
-    /// lines), or the first of OLD's events that NEW lacks; 2 when a file
-    /// cannot be read or has syntax errors. A torn last line of OLD is
-    /// reported, and the complete events before it are compared.
+    /// lines), the first of OLD's events that NEW lacks, or the rule an
+    /// event breaks; 2 when a file cannot be read or has syntax errors. A
+    /// torn last line of OLD is reported, and the complete events before it
+    /// are compared.
     VerifyExtends {
         /// The older download.
         #[arg(value_name = "OLD")]
@@ -322,20 +334,22 @@ enum Command {
     ///
     /// Each EVENT is one whole event line as one argument, e.g. `'12 w
     /// Nf3-e5'` or, for a referee, `'12 @ timeout b'`. FILE is replayed and
-    /// each event is checked after the ones before it; then all of them are
-    /// appended with one write of whole lines and synced to disk. A batch is
-    /// all or nothing: if one event is refused (its syntax error or the
-    /// rule it breaks is reported) nothing is appended and the file is left
-    /// byte for byte as it was. Events may be spelled any way FGN reads
+    /// each event is checked after the ones before it; then the log with all
+    /// of them is written beside FILE, synced and renamed over it, so a
+    /// crash or kill at any point leaves FILE with the whole batch or
+    /// without it (a reader that follows FILE must open it again by name).
+    /// A batch is all or nothing: if one event is refused (its syntax error
+    /// or the rule it breaks is reported) nothing is appended and the file
+    /// is left byte for byte as it was. Events may be spelled any way FGN reads
     /// (`NG1-F3`, a `+` left out); they are written in canonical spelling,
     /// as `fgn fmt` would write them, an end-of-line comment kept. The
     /// header's rules decide; after the result only what the rules still
     /// allow (chat, the world's `@ seed`) is accepted.
     ///
-    /// An exclusive lock on FILE is held from the read to the sync, so
+    /// An exclusive lock on FILE is held from the read to the rename, so
     /// appenders running at once (processes using `fgn append` or the
     /// library) never lose or interleave events. A FILE whose last line has
-    /// no line end (a torn append, left by a crash) is refused until
+    /// no line end (a torn append, left by another writer) is refused until
     /// `--repair` shows the torn line and cuts it. FILE is never created.
     ///
     /// Exit 0 when appended (or repaired); 1 when an event or FILE itself is
@@ -345,7 +359,8 @@ enum Command {
     /// (docs/json.md). See docs/append.md.
     Append {
         /// Show the torn last line of FILE and cut it (truncate FILE to the
-        /// end of its last complete line); a complete FILE is left alone.
+        /// end of its last complete line), and remove the temporary file of
+        /// an append killed before it finished; a complete FILE is left alone.
         #[arg(long, conflicts_with = "events")]
         repair: bool,
         /// The log file.

@@ -62,10 +62,15 @@ fn kept(stream: Stream, text: &str) -> bool {
 /// Writes `text` to standard output. When the reader has gone away (a closed
 /// pipe, as in `fgn json archive/ | head -1`) the program ends quietly with
 /// exit code 0, as Unix tools do when their reader has all it wanted; any
-/// other write error ends it with exit code 2.
+/// other write error, and a standard output that is not open at all
+/// (`fgn hash FILE >&-`), ends it with exit code 2.
 pub fn print(text: &str) {
     if kept(Stream::Out, text) {
         return;
+    }
+    if let Err(e) = stdout_open() {
+        eprint(&format!("error: cannot write to standard output: {e}\n"));
+        std::process::exit(2);
     }
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
@@ -75,6 +80,55 @@ pub fn print(text: &str) {
         eprint(&format!("error: cannot write to standard output: {e}\n"));
         std::process::exit(2);
     }
+}
+
+/// Whether standard output was open when fgn started, asked once. Rust's
+/// runtime puts `/dev/null`, opened for reading and writing, in the place
+/// of a standard descriptor that was closed (`fgn hash FILE >&-`), so the
+/// output would go nowhere and the command exit 0. That is what is looked
+/// for here: standard output that is `/dev/null` opened read-write (a
+/// shell's `>/dev/null` opens it write-only). Where that cannot be told,
+/// standard output counts as open.
+fn stdout_open() -> Result<(), String> {
+    static OPEN: OnceLock<Result<(), String>> = OnceLock::new();
+    OPEN.get_or_init(|| {
+        if closed_at_start() {
+            Err("it was closed when fgn started".to_string())
+        } else {
+            Ok(())
+        }
+    })
+    .clone()
+}
+
+/// Whether the runtime's `/dev/null` stands for a closed standard output.
+#[cfg(target_os = "linux")]
+fn closed_at_start() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
+        return true;
+    };
+    let Ok(meta) = std::fs::File::from(fd).metadata() else {
+        return false;
+    };
+    let null = std::fs::metadata("/dev/null").is_ok_and(|n| n.file_type().is_char_device() && n.rdev() == meta.rdev());
+    if !meta.file_type().is_char_device() || !null {
+        return false;
+    }
+    // The access mode is the low two bits of the octal `flags` (2: O_RDWR).
+    std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
+        info.lines()
+            .find_map(|l| l.strip_prefix("flags:"))
+            .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+            .is_some_and(|flags| flags & 3 == 2)
+    })
+}
+
+/// Elsewhere a closed standard output cannot be told from `/dev/null`.
+#[cfg(not(target_os = "linux"))]
+fn closed_at_start() -> bool {
+    false
 }
 
 /// Writes `text` to standard error. Diagnostics that cannot be written (a

@@ -3,21 +3,27 @@
 //!
 //! [`append`] holds an exclusive advisory lock on the file for the whole
 //! read–check–write: it reads the file, replays it, checks every new event
-//! against the game, and only then writes all of them with one append-mode
-//! write of whole lines, followed by a sync. A batch is all or nothing: one
-//! refused event refuses the whole batch and the file is left as it was.
+//! against the game, and only then writes the log with all of them to a
+//! temporary file next to it, syncs it and renames it over the log (and
+//! syncs the folder). A batch is all or nothing: one refused event refuses
+//! the whole batch and the file is left as it was, and a crash or a
+//! `kill -9` at any point leaves either the old log or the new one whole
+//! at the log's name, never part of a batch.
 //! New events may be written in any spelling FGN reads; what is written is
 //! the canonical spelling `fgn fmt` would give them (markers completed).
 //!
 //! A file whose last line has no line end holds a torn append (an append
 //! that a crash cut short, docs/notation.md §2.6). Nothing is appended after
 //! it, since the new line would be glued to the torn one; [`repair`] cuts
-//! the torn line, under the same lock. docs/append.md describes both.
+//! the torn line, under the same lock (appends no longer tear a line, but
+//! another writer, or an fgn older than the rename, may have). It also
+//! removes the temporary file of an append killed before its rename, which
+//! the next append removes too. docs/append.md describes both.
 
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fgn_notation::diagnostic::Severity;
 use fgn_notation::{parse, Anchor, Diagnostic, Document, Event, Game, Header, MAX_FILE_BYTES, MAX_LINE_BYTES};
@@ -26,10 +32,6 @@ use crate::{loghash, Digest, Place, Replay, RuleError, StartError};
 
 /// How many characters of a torn line messages show; longer ones end in `…`.
 pub const TORN_SHOWN_CHARS: usize = 80;
-
-/// How many times [`append`] and [`repair`] open the file again when it was
-/// replaced (renamed over) while they waited for its lock.
-const REOPEN_ATTEMPTS: usize = 16;
 
 /// What an append wrote.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -103,7 +105,8 @@ impl TornLine {
 pub enum AppendError {
     /// The file could not be opened, locked, read, written, cut or synced.
     Io {
-        /// What was being done: `open`, `lock`, `read`, `write`, `cut` or `sync`.
+        /// What was being done: `open`, `lock`, `read`, `write`, `cut`,
+        /// `sync` or `remove` (the leftover of a killed append).
         action: &'static str,
         /// The error.
         error: io::Error,
@@ -164,8 +167,9 @@ pub enum AppendError {
 
 impl AppendError {
     /// Whether the file is as it was before the call. Only a failed sync
-    /// leaves lines written that may not survive a crash; a failed write
-    /// is taken back before the error is returned.
+    /// (of the folder, after the new log was renamed over the old one)
+    /// leaves lines written that may not survive a power cut; a failed
+    /// write or rename leaves the old log in place.
     pub fn file_unchanged(&self) -> bool {
         !matches!(self, AppendError::Io { action: "sync", .. })
     }
@@ -177,6 +181,13 @@ impl fmt::Display for AppendError {
             AppendError::Io { action: "sync", error } => write!(
                 f,
                 "cannot sync the file: {error} (the lines were written but may not survive a crash)"
+            ),
+            AppendError::Io {
+                action: "remove",
+                error,
+            } => write!(
+                f,
+                "cannot remove the temporary file an append killed before it finished left next to the log: {error}"
             ),
             AppendError::Io { action, error } => write!(f, "cannot {action} the file: {error}"),
             AppendError::NotAFile => f.write_str("not a regular file"),
@@ -247,38 +258,93 @@ fn io_error(action: &'static str) -> impl FnOnce(io::Error) -> AppendError {
 /// to the log at `path`, all or none, durably.
 ///
 /// Under an exclusive advisory lock on the file ([`File::lock`]), it reads
-/// the file, checks it and the new events with [`check`], writes the lines
-/// with one append-mode write and syncs them. Other appenders (processes
+/// the file, checks it and the new events with [`check`], and replaces the
+/// log by the log with the new lines, atomically: written to
+/// [`temporary_path`], synced, renamed over the log, the folder synced. So
+/// the file at `path` is a new file after each append (its permissions
+/// kept); a reader that follows the log must open it again by name. Other appenders (processes
 /// or threads) that use this function wait for the lock, so appends never
 /// interleave and every one is checked against the log as the previous one
 /// left it. The lock is advisory: a writer that does not take it is not
 /// kept out. The file is never created: a log starts with its header,
 /// which is not an append.
 pub fn append<S: AsRef<str>>(path: &Path, events: &[S]) -> Result<Appended, AppendError> {
-    let mut file = open_locked(path, OpenOptions::new().read(true).append(true))?;
+    // Opened for writing although the new log is written to another file,
+    // so that a log its user may not write is refused as before.
+    let mut file = open_locked(path, OpenOptions::new().read(true).write(true))?;
     let existing = read_all(&mut file)?;
     let planned = check(&existing, events)?;
     if !planned.bytes.is_empty() {
-        write_durably(&mut file, existing.len() as u64, &planned.bytes)?;
+        replace_durably(path, &file, &[&existing, &planned.bytes], None)?;
     }
     Ok(planned.appended)
 }
 
+/// What [`repair`] did: the torn line it cut and the leftover of a killed
+/// append it removed, each `None` when there was none.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Repaired {
+    /// The torn last line, cut from the log.
+    pub torn: Option<TornLine>,
+    /// The size in bytes of the temporary file ([`temporary_path`]) that an
+    /// append killed before its rename left next to the log, now removed.
+    pub leftover: Option<u64>,
+}
+
 /// Cuts the torn last line of the log at `path` (truncates the file to the
 /// end of its last complete line and syncs it), under the same lock as
-/// [`append`]. Returns the line that was cut, or `None` when the file was
-/// not torn (and is left alone). Nothing else in the file is checked.
-pub fn repair(path: &Path) -> Result<Option<TornLine>, AppendError> {
+/// [`append`], and removes the temporary file a killed append may have
+/// left next to it (never part of the log). Nothing else in the file is
+/// checked.
+pub fn repair(path: &Path) -> Result<Repaired, AppendError> {
     let mut file = open_locked(path, OpenOptions::new().read(true).write(true))?;
+    let leftover = remove_leftover(path)?;
     let existing = read_all(&mut file)?;
     let Some(torn) = TornLine::of(&existing) else {
-        return Ok(None);
+        return Ok(Repaired { torn: None, leftover });
     };
     file.set_len(torn.start).map_err(io_error("cut"))?;
     // A cut changes only the file's size, which sync_all (and not always
     // sync_data) makes durable.
     file.sync_all().map_err(io_error("sync"))?;
-    Ok(Some(torn))
+    Ok(Repaired {
+        torn: Some(torn),
+        leftover,
+    })
+}
+
+/// The temporary file an append writes the new log to before it renames it
+/// over the log: the log's real path (a symbolic link followed) with
+/// `.fgn-append.tmp` added, in the same folder, so the rename never
+/// crosses file systems. Only the holder of the log's lock writes it.
+pub fn temporary_path(path: &Path) -> io::Result<PathBuf> {
+    Ok(real_and_temporary(path)?.1)
+}
+
+/// The log's real path (a symbolic link followed) and its [`temporary_path`].
+fn real_and_temporary(path: &Path) -> io::Result<(PathBuf, PathBuf)> {
+    let real = std::fs::canonicalize(path)?;
+    let mut name = real.clone().into_os_string();
+    name.push(".fgn-append.tmp");
+    Ok((real, PathBuf::from(name)))
+}
+
+/// Removes the temporary file of an append killed before its rename, and
+/// returns its size. The caller holds the log's lock, so no live append is
+/// writing it.
+fn remove_leftover(path: &Path) -> Result<Option<u64>, AppendError> {
+    let tmp = temporary_path(path).map_err(io_error("open"))?;
+    match std::fs::symlink_metadata(&tmp) {
+        Ok(meta) => {
+            std::fs::remove_file(&tmp).map_err(io_error("remove"))?;
+            Ok(Some(meta.len()))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(AppendError::Io {
+            action: "remove",
+            error,
+        }),
+    }
 }
 
 /// Decides an append without touching any file: `existing` is the log's
@@ -512,11 +578,13 @@ fn header_line(doc: &Document, error: &StartError) -> u32 {
 }
 
 /// Opens the regular file at `path` and takes its exclusive lock. When the
-/// path was renamed over while the lock was awaited (as an atomic rewrite
-/// does), the lock holds a file that is no longer the log, so the new file
-/// is opened and locked instead.
+/// path was renamed over while the lock was awaited (as every append and
+/// `fmt --write` does), the lock holds a file that is no longer the log, so
+/// the new file is opened and locked instead. There is no bound on these
+/// rounds: each one means that another writer finished, so the appenders
+/// as a whole always progress, as they do waiting for one lock.
 fn open_locked(path: &Path, options: &OpenOptions) -> Result<File, AppendError> {
-    for _ in 0..REOPEN_ATTEMPTS {
+    loop {
         let file = options.open(path).map_err(io_error("open"))?;
         // Checked before the first read, so that a FIFO or a device is never
         // read (which could wait forever).
@@ -528,10 +596,6 @@ fn open_locked(path: &Path, options: &OpenOptions) -> Result<File, AppendError> 
             return Ok(file);
         }
     }
-    Err(AppendError::Io {
-        action: "lock",
-        error: io::Error::other("the file was replaced again each time its lock was taken"),
-    })
 }
 
 /// Whether `file` is still the file at `path`.
@@ -564,18 +628,103 @@ fn read_all(file: &mut File) -> Result<Vec<u8>, AppendError> {
     Ok(bytes)
 }
 
-/// Appends `bytes` with one write and syncs them. A write that fails part
-/// way is taken back (the file cut to `original_len`), so that a failed
-/// append leaves no torn line behind.
-fn write_durably(file: &mut File, original_len: u64, bytes: &[u8]) -> Result<(), AppendError> {
-    if let Err(error) = file.write_all(bytes) {
-        let _ = file.set_len(original_len);
-        let _ = file.sync_all();
+/// What the tests call after each step of [`replace_durably`].
+type Crash<'a> = Option<&'a mut dyn FnMut(Step) -> io::Result<()>>;
+
+/// A step of [`replace_durably`], after which the tests simulate a crash
+/// ([`Step::Written`] after every byte of the new log).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Step {
+    /// The temporary file was created, empty.
+    Created,
+    /// This many bytes of the new log are in the temporary file.
+    Written(usize),
+    /// The temporary file holds the whole new log and is synced.
+    Synced,
+    /// The temporary file was renamed over the log.
+    Renamed,
+}
+
+/// Replaces the log at `path` (held open and locked as `log`) by the
+/// concatenation of `parts`, so that a crash at any point leaves either
+/// the old log or the whole new one at `path`, never part of a batch: the
+/// new log is written to [`temporary_path`] with the log's permissions
+/// (and owner and group, where this process may set them), synced, renamed
+/// over the log, and the folder is synced so that the rename survives a
+/// power cut. A leftover of an append killed before its rename is removed
+/// first. When the tests give `crash`, the new log is written byte by
+/// byte and `crash` is called after each step, stopping it where it
+/// returns an error: where a kill could.
+fn replace_durably(path: &Path, log: &File, parts: &[&[u8]], mut crash: Crash<'_>) -> Result<(), AppendError> {
+    remove_leftover(path)?;
+    let (real, tmp) = real_and_temporary(path).map_err(io_error("open"))?;
+    let meta = log.metadata().map_err(io_error("read"))?;
+    let crash_tested = crash.is_some();
+    let mut step = |s: Step| crash.as_mut().map_or(Ok(()), |crash| crash(s));
+    let mut write = || -> io::Result<()> {
+        // create_new: never through a link planted at the temporary name.
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        step(Step::Created)?;
+        keep_owner(&file, &meta);
+        file.set_permissions(meta.permissions())?;
+        let mut written = 0;
+        for part in parts {
+            if crash_tested {
+                for byte in part.iter() {
+                    file.write_all(std::slice::from_ref(byte))?;
+                    written += 1;
+                    step(Step::Written(written))?;
+                }
+            } else {
+                file.write_all(part)?;
+            }
+        }
+        file.sync_all()?;
+        step(Step::Synced)
+    };
+    if let Err(error) = write() {
+        let _ = std::fs::remove_file(&tmp);
         return Err(AppendError::Io { action: "write", error });
     }
-    // The appended bytes and the new size are what must survive a crash;
-    // sync_data covers both without the other metadata.
-    file.sync_data().map_err(io_error("sync"))
+    if let Err(error) = std::fs::rename(&tmp, &real) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(AppendError::Io { action: "write", error });
+    }
+    step(Step::Renamed).map_err(io_error("sync"))?;
+    sync_folder(&real).map_err(io_error("sync"))
+}
+
+/// Gives the new log the old one's owner and group. Only a privileged
+/// process may give a file away, so a refusal is not an error: the new log
+/// then belongs to whoever appended, as a file they wrote does.
+#[cfg(unix)]
+fn keep_owner(file: &File, old: &std::fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(new) = file.metadata() else { return };
+    if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
+        let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
+    }
+}
+
+/// Without Unix owners there is nothing to keep.
+#[cfg(not(unix))]
+fn keep_owner(_file: &File, _old: &std::fs::Metadata) {}
+
+/// Syncs the folder that holds `path`, which makes a rename in it durable.
+#[cfg(unix)]
+fn sync_folder(path: &Path) -> io::Result<()> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    File::open(folder)?.sync_all()
+}
+
+/// Other systems make a rename durable without a folder's sync (and
+/// cannot open a folder to sync it).
+#[cfg(not(unix))]
+fn sync_folder(_path: &Path) -> io::Result<()> {
+    Ok(())
 }
 
 #[cfg(test)]
@@ -775,10 +924,10 @@ mod tests {
     fn repair_cuts_only_a_torn_line_and_append_works_after_it() {
         let path = scratch("repair.fgn", format!("{SETUP}1 w Ng1-").as_bytes());
         assert!(matches!(append(&path, &["1 w Ng1-f3"]), Err(AppendError::Torn(_))));
-        let cut = repair(&path).expect("repairable").expect("a torn line");
+        let cut = repair(&path).expect("repairable").torn.expect("a torn line");
         assert_eq!(cut.bytes, b"1 w Ng1-");
         assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
-        assert_eq!(repair(&path).expect("nothing to cut"), None);
+        assert_eq!(repair(&path).expect("nothing to cut"), Repaired::default());
         assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
         append(&path, &["1 w Ng1-f3"]).expect("appendable after the repair");
     }
@@ -833,5 +982,104 @@ mod tests {
         assert!(parsed.is_ok() && !parsed.is_torn());
         let verdict = crate::validate(&parsed.document.game).unwrap();
         assert!(verdict.error.is_none(), "{:?}", verdict.error);
+    }
+
+    /// The log at `path` after [`replace_durably`] of `parts` is stopped at
+    /// each step in turn (as a kill would stop it), with what was left at
+    /// the temporary name.
+    fn crash_at_every_step(path: &Path, before: &[u8], parts: &[&[u8]]) -> Vec<(Step, Vec<u8>, Option<Vec<u8>>)> {
+        let mut stops = Vec::new();
+        let mut stop_at = 0;
+        loop {
+            std::fs::write(path, before).unwrap();
+            let log = File::open(path).unwrap();
+            let mut seen = 0;
+            let mut stopped = None;
+            let mut crash = |step: Step| {
+                seen += 1;
+                if seen > stop_at {
+                    stopped = Some(step);
+                    return Err(io::Error::other("killed"));
+                }
+                Ok(())
+            };
+            let finished = replace_durably(path, &log, parts, Some(&mut crash)).is_ok();
+            let leftover = std::fs::read(temporary_path(path).unwrap()).ok();
+            match stopped {
+                Some(step) => stops.push((step, std::fs::read(path).unwrap(), leftover)),
+                None => {
+                    assert!(finished);
+                    return stops;
+                }
+            }
+            stop_at += 1;
+        }
+    }
+
+    #[test]
+    fn a_crash_at_any_byte_of_an_append_leaves_the_old_log_or_the_whole_new_one() {
+        let path = scratch("crash-steps.fgn", SETUP.as_bytes());
+        let batch = b"1 w Ng1-f3\n1 b Ng8-f6\n1 w chat \"two moves\"\n";
+        let whole = [SETUP.as_bytes(), batch].concat();
+        let stops = crash_at_every_step(&path, SETUP.as_bytes(), &[SETUP.as_bytes(), batch]);
+        // Created, every byte written, synced, renamed.
+        assert_eq!(stops.len(), 1 + whole.len() + 2);
+        for (step, log, _) in &stops {
+            match step {
+                Step::Renamed => assert_eq!(log, &whole, "after the rename the batch is wholly in"),
+                _ => assert_eq!(
+                    log,
+                    SETUP.as_bytes(),
+                    "before the rename ({step:?}) the batch is wholly out"
+                ),
+            }
+        }
+        // A stop before the rename takes back its temporary file; a kill
+        // could not, and that leftover is what the next tests begin with.
+        assert!(stops.iter().all(|(_, _, leftover)| leftover.is_none()));
+    }
+
+    #[test]
+    fn the_leftover_of_a_killed_append_is_never_read_and_the_next_append_removes_it() {
+        let path = scratch("leftover.fgn", SETUP.as_bytes());
+        let tmp = temporary_path(&path).unwrap();
+        let whole = format!("{SETUP}1 w Ng1-f3\n1 b Ng8-f6\n");
+        // A kill may leave the temporary file holding any prefix of the new log.
+        for cut in [0, 1, SETUP.len(), SETUP.len() + 4, whole.len() - 1, whole.len()] {
+            std::fs::write(&path, SETUP).unwrap();
+            std::fs::write(&tmp, &whole.as_bytes()[..cut]).unwrap();
+            let appended = append(&path, &["1 w Ng1-f3"]).expect("the leftover is no obstacle");
+            assert_eq!(appended.events, 5, "cut {cut}: the leftover's events are not the log's");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{SETUP}1 w Ng1-f3\n"));
+            assert!(!tmp.exists(), "cut {cut}: the leftover is removed");
+        }
+        // A refused append removes nothing from the log and leaves the leftover to a repair.
+        std::fs::write(&tmp, b"junk").unwrap();
+        assert!(append(&path, &["1 w Nf3-g1"]).is_err());
+        let repaired = repair(&path).unwrap();
+        assert_eq!(
+            repaired,
+            Repaired {
+                torn: None,
+                leftover: Some(4)
+            }
+        );
+        assert!(!tmp.exists());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{SETUP}1 w Ng1-f3\n"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_append_keeps_the_logs_permissions_and_a_symbolic_link_to_it() {
+        use std::os::unix::fs::PermissionsExt;
+        let path = scratch("kept.fgn", SETUP.as_bytes());
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let link = path.with_file_name("kept-link.fgn");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        append(&link, &["1 w Ng1-f3"]).expect("through the link");
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o640);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{SETUP}1 w Ng1-f3\n"));
     }
 }

@@ -369,10 +369,11 @@
 //! # Append durably
 //!
 //! [`append::append`] adds event lines to a log file: under an exclusive
-//! lock it reads and replays the file, checks the new events, writes them
-//! in canonical spelling with one append and syncs them. All or nothing: a
-//! refused event leaves the file as it was, and the error says which event
-//! and rule ([`append::AppendError`]).
+//! lock it reads and replays the file, checks the new events, and replaces
+//! the log atomically by the log with them in canonical spelling (written
+//! beside it, synced, renamed over it). All or nothing: a refused event
+//! leaves the file as it was, and the error says which event and rule
+//! ([`append::AppendError`]); a crash never leaves part of a batch.
 //!
 //! ```
 //! use fgn_replay::append::{append, AppendError};

@@ -1,6 +1,6 @@
 //! `fgn append` and `fgn append --repair` through the binary: refusals that
-//! leave the file byte for byte as it was, torn tails, and many appenders
-//! racing on one file.
+//! leave the file byte for byte as it was, torn tails, many appenders
+//! racing on one file, and appends killed at random points.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -309,4 +309,137 @@ fn appenders_racing_for_the_next_move_get_each_move_accepted_once() {
     }
     assert_eq!(present, accepted);
     assert_eq!(run(&["validate", path.to_str().unwrap()]).0, Some(0));
+}
+
+/// A small deterministic generator for the kill test's batch sizes and
+/// delays (xorshift64).
+fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// How many appends the kill test starts and kills with SIGKILL.
+const KILLS: usize = 300;
+
+/// How long the kill test may take before it stops starting appends, so
+/// that a slow machine bounds its time rather than its count (300 attempts
+/// take about 8 s on two idle cores with the debug build).
+const KILL_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// How many attempts the kill test needs within its time to mean anything.
+const KILLS_AT_LEAST: usize = 60;
+
+/// What a reader of the log's folder can see of an append in progress: the
+/// log's size and identity, and the size of the temporary file an append
+/// writes next to it (`None` when there is none).
+fn folder_state(path: &Path) -> (Option<(u64, u64)>, Option<u64>) {
+    use std::os::unix::fs::MetadataExt;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".fgn-append.tmp");
+    let log = std::fs::metadata(path).ok().map(|m| (m.len(), m.ino()));
+    (log, std::fs::metadata(tmp).ok().map(|m| m.len()))
+}
+
+#[test]
+fn killed_appends_leave_each_batch_wholly_in_or_out() {
+    // Each attempt starts `fgn append` with a batch of 1 to 400 chat lines
+    // and kills it with SIGKILL, which no code can catch. Half the kills
+    // come after a random delay spread over an append's whole run (before
+    // it opens the file, while it checks, writes, syncs or renames, or
+    // after it is done); the other half watch the folder and strike a
+    // random few microseconds after the first sign of writing, which is
+    // where a batch written in place was cut in two. After each kill the
+    // log must be exactly what it was or that plus the whole batch, and
+    // the next append must go through whatever the killed one left behind.
+    let path = scratch("killed.fgn", SETUP.as_bytes());
+    let file = path.to_str().unwrap().to_string();
+    let spawn = |batch: &[String]| {
+        Command::new(env!("CARGO_BIN_EXE_fgn"))
+            .arg("append")
+            .arg(&file)
+            .args(batch)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("fgn starts")
+    };
+    let batch_of = |attempt: usize, size: u64| -> Vec<String> {
+        (0..size)
+            .map(|k| format!("0 w chat \"attempt {attempt} line {k}\""))
+            .collect()
+    };
+    // An append's run time, measured on this machine with a large batch:
+    // the random delays are spread over one and a half times it.
+    let started = std::time::Instant::now();
+    for a in 0..5 {
+        assert!(spawn(&batch_of(usize::MAX - a, 400)).wait().unwrap().success());
+    }
+    let span = started.elapsed() / 5 * 3 / 2;
+    std::fs::write(&path, SETUP).unwrap();
+
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let (mut wholly_in, mut wholly_out, mut killed) = (0, 0, 0);
+    let budget = std::time::Instant::now();
+    for attempt in 0..KILLS {
+        if budget.elapsed() > KILL_BUDGET {
+            break;
+        }
+        let before = std::fs::read(&path).unwrap();
+        let batch = batch_of(attempt, 1 + next_random(&mut state) % 400);
+        let delay = span.mul_f64((next_random(&mut state) % 10_000) as f64 / 10_000.0);
+        let watch = next_random(&mut state).is_multiple_of(2);
+        let offset = std::time::Duration::from_micros(next_random(&mut state) % 30);
+        let quiet = folder_state(&path);
+        let mut child = spawn(&batch);
+        let spawned = std::time::Instant::now();
+        if watch {
+            // Until the process ends or the folder changes, then the offset.
+            while spawned.elapsed() < span && child.try_wait().unwrap().is_none() && folder_state(&path) == quiet {}
+            let changed = std::time::Instant::now();
+            while changed.elapsed() < offset {}
+        } else {
+            std::thread::sleep(delay);
+        }
+        let finished = child.try_wait().unwrap().is_some_and(|status| status.success());
+        let _ = child.kill();
+        child.wait().unwrap();
+        killed += usize::from(!finished);
+        let after = std::fs::read(&path).unwrap();
+        let whole: Vec<u8> = [before.as_slice(), batch.join("\n").as_bytes(), b"\n"].concat();
+        if after == before {
+            assert!(!finished, "attempt {attempt}: an acknowledged append is missing");
+            wholly_out += 1;
+        } else {
+            assert!(
+                after == whole,
+                "attempt {attempt}: the log holds part of a batch of {} lines (kill {}):\n{}",
+                batch.len(),
+                if watch {
+                    "on the first sign of writing"
+                } else {
+                    "after a random delay"
+                },
+                String::from_utf8_lossy(&after[before.len().min(after.len())..])
+            );
+            wholly_in += 1;
+        }
+        // Keep the log small, so that every attempt takes about as long.
+        if after.len() > 64 * 1024 {
+            std::fs::write(&path, SETUP).unwrap();
+        }
+    }
+    assert!(
+        killed > 0 && wholly_in > 0 && wholly_out > 0,
+        "in {wholly_in}, out {wholly_out}, killed {killed}"
+    );
+    assert!(
+        wholly_in + wholly_out >= KILLS_AT_LEAST,
+        "only {} attempts in the time allowed",
+        wholly_in + wholly_out
+    );
+    // Whatever the last kill left behind, an append goes through and the log stays valid.
+    assert_eq!(append(&path, &["0 w chat \"after the kills\""]).0, Some(0));
+    assert_eq!(run(&["validate", &file]).0, Some(0));
 }

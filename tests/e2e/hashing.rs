@@ -79,9 +79,12 @@ fn check_says_ok_or_failed_per_file_and_exits_1_on_a_mismatch() {
     let bad = scratch("bad.sums", &format!("{wrong}  {file}\n{hash}  missing.fgn\n"));
     let (code, out, err) = run(&["hash", "--check", &bad]);
     assert_eq!(code, Some(1));
-    assert_eq!(out, format!("{file}: FAILED\nmissing.fgn: FAILED open or read\n"));
+    assert!(
+        out.starts_with(&format!("{file}: FAILED\nmissing.fgn: FAILED open or read (")),
+        "{out}"
+    );
     assert!(err.contains("1 of 1 computed hashes did NOT match"), "{err}");
-    assert!(err.contains("1 listed files could not be read"), "{err}");
+    assert!(err.contains("1 listed files could not be checked"), "{err}");
     // SUMS from standard input, as b3sum -c - reads them.
     let out = fgn(&["hash", "--check", "-"], sums.as_bytes());
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -95,6 +98,141 @@ fn check_says_ok_or_failed_per_file_and_exits_1_on_a_mismatch() {
     );
 }
 
+/// Regression (issue 36): a torn last line was `OK` (its hash leaves the
+/// line out), an unparseable file was "FAILED open or read", and a SUMS
+/// file with no lines, or a closed standard input, checked nothing and
+/// exited 0.
+#[test]
+fn check_fails_a_torn_or_unparseable_file_and_refuses_sums_that_check_nothing() {
+    let (_, sums, _) = run(&["hash", LOG]);
+    let hash = sums.split("  ").next().unwrap();
+    let text = log_text();
+    let torn = scratch("check-torn.fgn", text.strip_suffix('\n').unwrap());
+    let broken = scratch("check-broken.fgn", &text.replace("1 w ", "1 w !"));
+    let listed = scratch("torn-and-broken.sums", &format!("{hash}  {torn}\n{hash}  {broken}\n"));
+    let (code, out, err) = run(&["hash", "--check", &listed]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "{torn}: FAILED torn last line (no line end)\n{broken}: FAILED syntax errors (`fgn validate` shows them)\n"
+        )
+    );
+    assert!(err.contains("2 listed files could not be checked"), "{err}");
+    // Nothing to check is an error, from a file, from standard input, and
+    // from a standard input that is closed.
+    let empty = scratch("empty.sums", "");
+    let blank = scratch("blank.sums", "\n  \n");
+    for sums in [&empty, &blank] {
+        let (code, out, err) = run(&["hash", "--check", sums]);
+        assert_eq!(code, Some(2), "{sums}: {out}{err}");
+        assert!(err.contains("no properly formatted lines"), "{err}");
+    }
+    let (code, _, err) = crate::util::run(&["hash", "--check", "-"], b"");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("standard input: no properly formatted lines"), "{err}");
+    let closed = std::process::Command::new("sh")
+        .args(["-c", "exec \"$0\" hash --check - <&-", env!("CARGO_BIN_EXE_fgn")])
+        .output()
+        .unwrap();
+    assert_eq!(closed.status.code(), Some(2), "{closed:?}");
+}
+
+/// Regression (issue 36): a name with a line feed made a line of its own
+/// in `fgn hash` output, which a SUMS reader took for another entry.
+#[test]
+fn hash_escapes_names_as_b3sum_does_and_check_reads_them_back() {
+    let dir = crate::util::scratch_dir("hashing-names");
+    let text = log_text();
+    for name in ["line\nfeed.fgn", "back\\slash.fgn", "plain.fgn"] {
+        std::fs::write(dir.join(name), &text).unwrap();
+    }
+    let (code, sums, err) = run(&["hash", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let (hash, _) = sums.split_once("  ").unwrap();
+    let hash = hash.trim_start_matches('\\');
+    let d = dir.display();
+    assert_eq!(
+        sums,
+        format!("\\{hash}  {d}/back\\\\slash.fgn\n\\{hash}  {d}/line\\nfeed.fgn\n{hash}  {d}/plain.fgn\n")
+    );
+    let (_, chain, _) = run(&["hash", "--chain", dir.join("line\nfeed.fgn").to_str().unwrap()]);
+    assert!(
+        chain
+            .lines()
+            .all(|l| l.starts_with("\\blake3:") && l.contains("line\\nfeed.fgn")),
+        "{chain}"
+    );
+    let listed = scratch("escaped.sums", &sums);
+    let (code, out, err) = run(&["hash", "--check", &listed]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out,
+        format!("\\{d}/back\\\\slash.fgn: OK\n\\{d}/line\\nfeed.fgn: OK\n{d}/plain.fgn: OK\n")
+    );
+    // An escape b3sum does not write is not a name.
+    let odd = scratch("odd-escape.sums", &format!("\\{hash}  {d}/line\\tfeed.fgn\n"));
+    let (code, _, err) = run(&["hash", "--check", &odd]);
+    assert_eq!(code, Some(2), "{err}");
+}
+
+/// Regression (issue 36): with standard output closed, `fgn hash` wrote
+/// its lines nowhere and exited 0.
+#[test]
+fn hash_with_standard_output_closed_exits_2() {
+    let out = std::process::Command::new("sh")
+        .args(["-c", "exec \"$0\" hash \"$1\" >&-", env!("CARGO_BIN_EXE_fgn"), LOG])
+        .current_dir(crate::util::root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write to standard output"));
+    // Standard output sent to /dev/null on purpose is not closed.
+    let null = std::process::Command::new(env!("CARGO_BIN_EXE_fgn"))
+        .args(["hash", LOG])
+        .current_dir(crate::util::root())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(null.code(), Some(0));
+}
+
+/// Regression (issue 36): verify-extends accepted appended events that
+/// break the rules without a word.
+#[test]
+fn verify_extends_fails_when_appended_events_break_the_rules() {
+    let text = log_text();
+    let lines: Vec<&str> = text.lines().collect();
+    let old = scratch("rules-old.fgn", &(lines[..20].join("\n") + "\n"));
+    // Line 20 again: white moves twice.
+    let new = scratch("rules-new.fgn", &(lines[..20].join("\n") + "\n" + lines[19] + "\n"));
+    let (code, out, err) = run(&["verify-extends", &old, &new]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("rules-new.fgn:21:5: [turn]"), "{err}");
+    assert!(
+        err.contains("appended event 1 (event 10 of the log) breaks a rule"),
+        "{err}"
+    );
+    // An OLD that already breaks a rule is no game to extend.
+    let broken = lines[..19].join("\n") + "\n1 w a1-a8\n";
+    let old = scratch("rules-broken-old.fgn", &broken);
+    let new = scratch("rules-broken-new.fgn", &(broken + "1 w chat \"x\"\n"));
+    let (code, _, err) = run(&["verify-extends", &old, &new]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("itself breaks a rule at its event 9"), "{err}");
+    // A game without an engine is compared as text, and the note says so.
+    let header = "[Game \"survival-chess\"]\n[Rules \"9.9\"]\n\n";
+    let old = scratch("rules-unknown-old.fgn", &format!("{header}0 w place Ke1\n"));
+    let new = scratch(
+        "rules-unknown-new.fgn",
+        &format!("{header}0 w place Ke1\n0 w place Kd1\n"),
+    );
+    let (code, _, err) = run(&["verify-extends", &old, &new]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("the rules were not checked"), "{err}");
+}
+
 /// Regression: logs with syntax errors made verify-extends exit 1 (a
 /// verdict) though its help promises 2 (it cannot compare them).
 #[test]
@@ -102,6 +240,22 @@ fn verify_extends_and_verify_view_refuse_what_they_cannot_compare() {
     let (code, _, err) = run(&["verify-extends", "corpus/syntax-errors/se-01-bad-square.fgn", LOG]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("cannot compare"), "{err}");
+    // Regression (issue 36): a file with syntax errors made verify-view
+    // exit 1, a verdict, though it has none to give.
+    for (full, view) in [
+        (
+            "corpus/syntax-errors/se-01-bad-square.fgn",
+            "corpus/open-world-chess/views/owc-01-raid-king-killed.white.fgn",
+        ),
+        (
+            "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn",
+            "corpus/syntax-errors/se-01-bad-square.fgn",
+        ),
+    ] {
+        let (code, _, err) = run(&["verify-view", full, view]);
+        assert_eq!(code, Some(2), "verify-view {full} {view}: {err}");
+        assert!(err.contains("cannot compare"), "{err}");
+    }
     // A view given as the full log certifies nothing.
     let view = "corpus/open-world-chess/views/owc-01-raid-king-killed.white.fgn";
     let (code, _, err) = run(&["verify-view", view, view]);

@@ -170,15 +170,20 @@ fn validating_a_view_answers_2() {
 
 #[test]
 fn a_log_with_a_rule_error_gets_its_view_up_to_the_error() {
+    // Black moves out of turn: black's view reports black's own fault as
+    // validate does (white's says only that there is one, see below).
     let file = "corpus/survival-chess/invalid/07-move-out-of-turn.fgn";
-    let out = fgn(&["view", "--as", "white", file], b"");
+    let out = fgn(&["view", "--as", "black", file], b"");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.starts_with(&format!("{file}:")), "{err}");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("[Perspective \"white\"]"), "{text}");
+    assert!(text.contains("[Perspective \"black\"]"), "{text}");
     let valid = fgn(&["validate", file], b"");
     assert_eq!(stderr(&valid), err, "the same rule error as validate reports");
+    let out = fgn(&["view", "--as", "white", file], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[Perspective \"white\"]"));
     let output = scratch("out.white.fgn", b"");
     let to_file = fgn(
         &[
@@ -194,6 +199,36 @@ fn a_log_with_a_rule_error_gets_its_view_up_to_the_error() {
     assert_eq!(to_file.status.code(), Some(0));
     assert!(to_file.stdout.is_empty());
     assert!(std::fs::read_to_string(&output).unwrap().contains("0 @ setup b "));
+}
+
+/// Regression (issue 36): `view --as white` of a log where black's hidden
+/// setup breaks a rule printed black's event and the rule's message (which
+/// names the square) in its error. The side that made the event still
+/// gets the whole fault, and `hash --as` says no more than `view`.
+#[test]
+fn a_views_error_never_shows_an_event_its_side_does_not_see() {
+    let log = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n\
+        0 w place Ke1 Ng1\n0 b place Ke8 Nb1\n";
+    let file = scratch("hidden-fault.fgn", log.as_bytes());
+    for args in [
+        &["view", "--as", "white", file.as_str()][..],
+        &["hash", "--as", "white", file.as_str()],
+    ] {
+        let out = fgn(args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains("an event white may not see"), "{args:?}: {err}");
+        for secret in ["Nb1", "b1", "Ke8", "[setup]", "0 b place"] {
+            assert!(!err.contains(secret), "{args:?} shows `{secret}`: {err}");
+        }
+    }
+    let out = fgn(&["view", "--as", "black", &file], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(":6:5: [setup] `0 b place Ke8 Nb1`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// `fgn show` draws a view file as its player knew the game: for every
