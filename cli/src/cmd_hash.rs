@@ -9,6 +9,7 @@ use fgn_replay::{Digest, Replay, Viewer};
 
 use crate::cmd_syntax::parse_all;
 use crate::cmd_view::Side;
+use crate::inputs::Input;
 use crate::out::outln;
 use crate::report::{Format, Reporter};
 
@@ -204,15 +205,15 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
     let side = side.map(Side::color);
     let (mut ok, mut failed, mut unread) = (0, 0, 0);
     for sums_path in sums {
-        let read = if sums_path.as_os_str() == "-" {
-            std::io::read_to_string(std::io::stdin())
+        let input = if sums_path.as_os_str() == "-" {
+            Input::Stdin
         } else {
-            std::fs::read_to_string(sums_path)
+            Input::File(sums_path.clone())
         };
-        let text = match read {
+        let text = match crate::inputs::read_text(&input) {
             Ok(t) => t,
             Err(e) => {
-                rep.error(&format!("{}: cannot read: {e}", sums_path.display()));
+                rep.error(&e);
                 continue;
             }
         };
@@ -355,7 +356,11 @@ fn unescape_name(escaped: &str) -> Option<String> {
 /// a torn last line (its hash would leave that line out, so it would say
 /// OK for a file that is not the one hashed), or its view cannot be made.
 fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Result<Digest, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("open or read ({e})"))?;
+    // Read as every log is, at most one byte past the limit, which the
+    // parser refuses.
+    let bytes = Input::File(path.to_path_buf())
+        .read_bytes()
+        .map_err(|e| format!("open or read ({e})"))?;
     let parsed = fgn_notation::parse(&bytes);
     if !parsed.is_ok() {
         return Err("syntax errors (`fgn validate` shows them)".to_string());

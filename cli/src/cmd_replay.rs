@@ -43,7 +43,9 @@ pub fn load_rules(path: Option<&Path>) -> Result<Rules, String> {
     let Some(path) = path else {
         return Ok(Rules::default());
     };
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    // Bounded as a log is: `--rules /dev/zero` is refused after 64 MiB.
+    // `-` is a file named `-` here, not standard input.
+    let text = crate::inputs::read_text(&crate::inputs::Input::File(path.to_path_buf()))?;
     let file = RulesFile::parse(&text).map_err(|e| format!("rules file {}: {e}", path.display()))?;
     Ok(Rules {
         file: Some((path.display().to_string(), file)),

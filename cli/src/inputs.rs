@@ -60,6 +60,21 @@ impl Input {
     }
 }
 
+/// The text of an input that is not a log (a sums file of `hash --check`,
+/// a `--rules` file): read with the limit of a log, so that `/dev/zero` or
+/// an endless pipe is refused after 64 MiB instead of filling memory. The
+/// error is the whole message, naming the input.
+pub fn read_text(input: &Input) -> Result<String, String> {
+    let name = input.name();
+    let bytes = input.read_bytes().map_err(|e| e.to_string())?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{name}: cannot read: it is larger than {MAX_FILE_BYTES} bytes (64 MiB), the most fgn reads of a file"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{name}: cannot read: it is not UTF-8 text"))
+}
+
 /// A path that cannot be used or read: the file it names (none for a
 /// second `-`) and what went wrong, so that a report can name the file in
 /// its own field.

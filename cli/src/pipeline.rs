@@ -9,11 +9,13 @@
 //! that never run more than a window ahead of the report, output in input
 //! order — is a mutex, a condition variable and a channel.
 
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::{mpsc, Condvar, Mutex, OnceLock};
+use std::sync::{mpsc, Condvar, Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Parsed};
@@ -92,10 +94,71 @@ struct Done<R> {
 /// What a run over the inputs met, for the commands' summaries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Walked {
-    /// Inputs read (whatever their content).
+    /// Inputs read and worked on (whatever their content).
     pub read: usize,
-    /// Paths that could not be used or read (each reported as an error).
+    /// Paths that could not be used or read, and inputs whose work failed
+    /// with an internal error (each reported as an error).
     pub unreadable: usize,
+}
+
+thread_local! {
+    /// Whether this thread is inside [`guarded`]: its panics are reported
+    /// as the file's internal error instead of by the default hook.
+    static GUARDED: Cell<bool> = const { Cell::new(false) };
+    /// The message and place of the last panic inside [`guarded`].
+    static PANICKED: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Runs `f`, and gives back the message of its panic, if it panics,
+/// instead of letting it end the thread. A worker that died would leave
+/// its file's report missing, and the reports after it waiting forever
+/// (issue 36); a bug met on one file is instead that file's internal
+/// error, and the run goes on with the others.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !GUARDED.with(Cell::get) {
+                return default(info);
+            }
+            let message = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned());
+            let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line()));
+            PANICKED.with(|p| *p.borrow_mut() = Some(format!("{message}{}", place.unwrap_or_default())));
+            // Whoever debugs it with a backtrace asked for still gets one.
+            if std::env::var_os("RUST_BACKTRACE").is_some() {
+                default(info);
+            }
+        }));
+    });
+    let outer = GUARDED.with(|g| g.replace(true));
+    let result = std::panic::catch_unwind(AssertUnwindSafe(f));
+    GUARDED.with(|g| g.set(outer));
+    result.map_err(|_| {
+        PANICKED
+            .with(|p| p.borrow_mut().take())
+            .unwrap_or_else(|| "a panic".to_owned())
+    })
+}
+
+/// A panic forced on the input whose name contains the value of
+/// `FGN_DEBUG_PANIC`, to test that a worker's panic is survived. Only debug
+/// builds (the test suite's) read the variable; a release build has no
+/// such hook.
+fn forced_panic(name: &str) {
+    #[cfg(debug_assertions)]
+    if let Some(wanted) = std::env::var_os("FGN_DEBUG_PANIC") {
+        if name.contains(&*wanted.to_string_lossy()) {
+            panic!("forced by FGN_DEBUG_PANIC");
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = name;
 }
 
 /// Reads, parses and works on every input of `paths`, in parallel with
@@ -165,9 +228,38 @@ where
             }
             Ok((input, bytes)) => {
                 let name = input.name();
-                let value = work(Read { input, name, bytes }, &mut file_rep);
-                file_rep.flush();
-                Some(value)
+                // The work's output is held until it is known to have
+                // finished: a file's half-written report (half a JSON
+                // document) is left out when the work panics, and only
+                // its diagnostics and the internal error are written.
+                let shown = name.clone();
+                let (done, held) = capture(|| {
+                    guarded(|| {
+                        forced_panic(&name);
+                        let value = work(Read { input, name, bytes }, &mut file_rep);
+                        file_rep.flush();
+                        value
+                    })
+                });
+                match done {
+                    Ok(value) => {
+                        crate::out::replay(held);
+                        Some(value)
+                    }
+                    Err(message) => {
+                        crate::out::replay(
+                            held.into_iter()
+                                .filter(|(s, _)| *s == crate::out::Stream::Err)
+                                .collect(),
+                        );
+                        file_rep.flush();
+                        file_rep.file_error(
+                            &shown,
+                            &format!("internal error (a bug in fgn, please report it): {message}"),
+                        );
+                        None
+                    }
+                }
             }
         };
         (file_rep.status, value)

@@ -36,6 +36,26 @@ pub struct Played {
     pub game: Game,
     /// The replay after the last accepted event.
     pub replay: Replay,
+    /// The events the replay refused, each with the number of accepted
+    /// events before it: inserted there, it makes a log that breaks a
+    /// rule at a place the input chose, with valid events after it, as a
+    /// faulty file holds them (the [`with_refused`] log).
+    pub refused: Vec<(usize, Event)>,
+}
+
+/// The log of `played` with its `pick`-th refused event (modulo their
+/// number) inserted where it was tried, or `None` when none was refused.
+pub fn with_refused(played: &Played, pick: usize) -> Option<Game> {
+    if played.refused.is_empty() {
+        return None;
+    }
+    let (at, event) = &played.refused[pick % played.refused.len()];
+    let mut events = played.game.events.clone();
+    events.insert(*at, event.clone());
+    Some(Game {
+        header: played.game.header.clone(),
+        events,
+    })
 }
 
 /// A seed log, parsed once per process: its game, its header printed (the
@@ -107,6 +127,7 @@ pub fn play(u: &mut Unstructured<'_>) -> Result<Option<Played>> {
     // list is kept until an event is accepted. Listing them is most of a
     // run's cost (every candidate move is played to find its marker).
     let mut legal: Option<Vec<Event>> = None;
+    let mut refused = Vec::new();
     for _ in 0..steps {
         if u.is_empty() {
             break;
@@ -176,11 +197,12 @@ pub fn play(u: &mut Unstructured<'_>) -> Result<Option<Played>> {
                     replay.knowledge(viewer),
                     "the refused `{event}` ({error}) changed what {viewer:?} knows"
                 );
+                refused.push((game.events.len(), event));
             }
         }
     }
     // Whatever the end, asking about it never fails.
     let _ = replay.finish();
     let _ = replay.legal_actions();
-    Ok(Some(Played { game, replay }))
+    Ok(Some(Played { game, replay, refused }))
 }

@@ -872,3 +872,109 @@ fn a_view_error_tells_a_missing_engine_from_a_faulty_log() {
     let e = view(&faulty, Color::White).expect_err("a second white king breaks a rule");
     assert!(matches!(e, ViewError::Rule { .. }) && !e.is_unsupported(), "{e}");
 }
+
+/// Every square token of an event line (a letter and one or two digits,
+/// not inside a longer word), as byte ranges.
+fn square_tokens(line: &str) -> Vec<std::ops::Range<usize>> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = b[i].is_ascii_lowercase() && (i == 0 || !b[i - 1].is_ascii_alphanumeric());
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if starts && (1..=2).contains(&digits) && b.get(i + 1 + digits).is_none_or(|c| !c.is_ascii_alphanumeric()) {
+            out.push(i..i + 1 + digits);
+            i += 1 + digits;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// An event naming a square off the board is refused by the rules; every
+/// view and every player's knowledge must refuse it the same way, leaving
+/// the view written so far and the knowledge as they were, instead of
+/// indexing the board with it (issue 36: `1 w e2-e9` on 8x8 panicked in
+/// the open-world-chess view). Every square of every event of every valid
+/// corpus log of every game is replaced in turn by squares one file past,
+/// one rank past and far off the board.
+#[test]
+fn an_event_naming_a_square_off_the_board_is_refused_by_views_and_knowledge_alike() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let mut refused = 0usize;
+    for game in [
+        "survival-chess",
+        "magic-draughts",
+        "open-world-chess",
+        "great-war-chess",
+    ] {
+        let mut paths: Vec<_> = std::fs::read_dir(corpus.join(game).join("valid"))
+            .expect("corpus")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let text = std::fs::read_to_string(&path).expect("corpus log");
+            let log = fgn_notation::parse(text.as_bytes()).document.game;
+            let Ok(mut replay) = Replay::new(&log.header) else {
+                continue;
+            };
+            let mut rules = Ruleset::defaults(log.kind().expect("a game")).expect("an engine");
+            rules.apply_header(&log.header, None).expect("the log's parameters");
+            let size = match &rules {
+                Ruleset::Survival(r) => r.board.0,
+                Ruleset::OpenWorld(r) => r.board.0,
+                Ruleset::GreatWar(r) => r.board.0,
+                Ruleset::Draughts(_) => fgn_notation::BoardSize { files: 8, ranks: 8 },
+            };
+            let (files, ranks) = (size.files, size.ranks);
+            let file_past = char::from(b'a' + files.min(25));
+            let off = [format!("{file_past}1"), format!("a{}", ranks + 1), "z26".to_owned()];
+            let mut writers: Vec<(ViewWriter, Vec<Event>)> = SIDES
+                .iter()
+                .map(|&side| (ViewWriter::new(&log.header, side).expect("a view starts"), Vec::new()))
+                .collect();
+            for (i, event) in log.events.iter().enumerate() {
+                let line = event.to_string();
+                // One of the three off-board squares per square token, in
+                // turn, keeps the test fast while every kind is tried.
+                for (t, token) in square_tokens(&line).into_iter().enumerate() {
+                    let square = &off[(i + t) % off.len()];
+                    let mutated = format!("{}{}{}", &line[..token.start], square, &line[token.end..]);
+                    let Ok(bad) = log.header.parse_event(&mutated) else {
+                        continue;
+                    };
+                    let mut tried = replay.clone();
+                    if tried.apply(i, &bad).is_ok() {
+                        continue;
+                    }
+                    refused += 1;
+                    assert_eq!(tried.state_hash(), replay.state_hash(), "{mutated}");
+                    for viewer in [Viewer::White, Viewer::Black, Viewer::Everyone] {
+                        assert_eq!(tried.knowledge_hash(viewer), replay.knowledge_hash(viewer), "{mutated}");
+                    }
+                    for (writer, out) in &mut writers {
+                        let before = out.len();
+                        assert!(writer.push(i, &bad, out).is_err(), "{}: {mutated}", path.display());
+                        assert_eq!(out.len(), before, "a refused event adds no view line: {mutated}");
+                    }
+                }
+                replay.apply(i, event).expect("a valid corpus log");
+                for (writer, out) in &mut writers {
+                    writer.push(i, event, out).expect("a valid corpus log");
+                }
+            }
+            // The refused events left the views exactly as the log gives them.
+            for ((_, out), side) in writers.iter().zip(SIDES) {
+                assert_eq!(
+                    *out,
+                    view(&log, side).expect("a valid log's view").events,
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(refused > 3000, "only {refused} off-board events were tried");
+}

@@ -14,6 +14,7 @@ mod gen;
 mod hashing;
 mod impact;
 mod leaderboard;
+mod limits;
 mod parallel;
 mod replay_cmds;
 mod schema;

@@ -111,3 +111,94 @@ fn a_missing_path_is_reported_in_its_place_and_the_rest_is_checked() {
     assert_eq!(stdout, "2 valid, 0 invalid, 1 not checked\n");
     assert!(stderr.contains("no/such/file.fgn"), "{stderr}");
 }
+
+/// Runs `fgn` with `args` and `FGN_DEBUG_PANIC=wanted` (a debug build's
+/// forced panic on the file whose name contains it), killed if it runs
+/// past a minute: the exit code (`None` when killed), stdout and stderr.
+fn run_forcing_a_panic(args: &[&str], wanted: &str) -> (Option<i32>, String, String) {
+    use std::process::{Command, Stdio};
+    let child = Command::new(env!("CARGO_BIN_EXE_fgn"))
+        .args(args)
+        .current_dir(crate::util::root())
+        .env("FGN_DEBUG_PANIC", wanted)
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fgn starts");
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(out) => {
+            let out = out.expect("fgn runs");
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            )
+        }
+        Err(_) => {
+            // The run hangs: end it (by its own id) and say so.
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            (None, String::new(), String::new())
+        }
+    }
+}
+
+/// Issue 36: a worker that panicked left its file's report missing, and
+/// every report after it waited forever. A panic while working on one file
+/// is that file's internal error (exit 2), and every other file is still
+/// reported, in order, whatever the number of jobs.
+#[test]
+fn a_worker_panic_is_the_files_internal_error_and_the_run_goes_on() {
+    let dir = scratch_dir("worker-panic");
+    let log = std::fs::read(crate::util::corpus().join("open-world-chess/valid/owc-01-raid-king-killed.fgn")).unwrap();
+    for i in 1..=40 {
+        std::fs::write(dir.join(format!("g{i:02}.fgn")), &log).unwrap();
+    }
+    let dir = dir.to_str().unwrap();
+    let commands: [&[&str]; 3] = [
+        &["validate", dir],
+        &["hash", "--as", "white", dir],
+        &["json", "--ndjson", dir],
+    ];
+    for args in commands {
+        for jobs in [None, Some("1"), Some("2"), Some("8")] {
+            let args: Vec<&str> = jobs
+                .map_or(vec![], |j| vec!["--jobs", j])
+                .into_iter()
+                .chain(args.iter().copied())
+                .collect();
+            let (code, stdout, stderr) = run_forcing_a_panic(&args, "g07");
+            assert_eq!(
+                code,
+                Some(2),
+                "{args:?} ends with an internal error, not a hang:\n{stderr}"
+            );
+            assert!(
+                stderr.contains("g07.fgn: internal error (a bug in fgn, please report it): forced by FGN_DEBUG_PANIC"),
+                "{args:?}: {stderr}"
+            );
+            assert!(
+                !stderr.contains("panicked at"),
+                "the default panic message is not printed: {stderr}"
+            );
+            if args.contains(&"validate") {
+                assert!(
+                    stdout.contains("39 valid, 0 invalid, 1 not checked"),
+                    "{args:?}: {stdout}"
+                );
+            } else {
+                // One line for each other file, none for the one that failed.
+                let lines: Vec<&str> = stdout.lines().collect();
+                assert_eq!(lines.len(), 39, "{args:?}: {stdout}");
+                assert!(!stdout.contains("g07.fgn"), "{args:?}: {stdout}");
+                assert!(lines.iter().any(|l| l.contains("g40.fgn")), "{args:?}: {stdout}");
+            }
+        }
+    }
+}

@@ -274,3 +274,33 @@ fn show_draws_a_view_as_its_player_knew_the_game() {
     assert_eq!(owc.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&owc.stderr).contains("replay the full log with `--as`"));
 }
+
+/// Issue 36: an open-world-chess move to a square off the board panicked
+/// every command that replays a player's view or knowledge (exit 101). Each
+/// refuses it as the rule error it is, at its line, with exit 1.
+#[test]
+fn a_square_off_the_board_is_a_rule_error_for_every_command_as_a_player() {
+    let bad = util::scratch(
+        "off-board",
+        "e9.fgn",
+        b"[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n1 w e2-e9\n",
+    );
+    let commands: [&[&str]; 6] = [
+        &["view", "--as", "white", &bad],
+        &["show", "--as", "white", &bad],
+        &["show", "--as", "black", &bad],
+        &["hash", "--as", "white", &bad],
+        &["hash", "--as", "black", "--states", &bad],
+        &["diff", "--as", "white", &bad, &bad],
+    ];
+    for args in commands {
+        let out = fgn(args, b"");
+        let err = stderr(&out);
+        // `diff` of a log with itself finds no difference (exit 0) and
+        // says where the replay of both stopped.
+        let code = if args[0] == "diff" { 0 } else { 1 };
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains("e9 is not on the 8x8 board"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -192,7 +192,10 @@ impl OpenWorld {
         }
     }
 
-    /// The position of `sq` in the square-order vectors of the world.
+    /// The position of `sq` in the square-order vectors of the world, for
+    /// a square on the board only: off it, the position is another
+    /// square's or past the end (the rules check a square from a log with
+    /// [`Self::on_board`] before they change anything at it).
     pub(super) fn index(&self, sq: Square) -> usize {
         usize::from(sq.rank_index()) * usize::from(self.files) + usize::from(sq.file_index())
     }
@@ -220,13 +223,24 @@ impl OpenWorld {
         (self.files, self.ranks)
     }
 
-    /// The piece on `sq`.
+    /// The piece on `sq`; none off the board. A square read from a log
+    /// may lie off the board (`e9` on 8x8), and callers such as the views
+    /// ask about an event's squares before the rules have refused it, so
+    /// every question about a square is answered for any square: off the
+    /// board nothing stands, nothing lies and nothing is lit.
     pub fn piece(&self, sq: Square) -> Option<Unit> {
+        if !self.on_board(sq) {
+            return None;
+        }
         self.world.pieces[self.index(sq)]
     }
 
-    /// The light and object of `sq`.
+    /// The light and object of `sq`; an unlit empty cell off the board
+    /// (see [`Self::piece`]).
     pub fn cell(&self, sq: Square) -> Cell {
+        if !self.on_board(sq) {
+            return Cell::default();
+        }
         let i = self.index(sq);
         let light = self.world.light[i];
         Cell {

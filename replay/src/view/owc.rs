@@ -30,8 +30,13 @@ pub(super) struct Fog {
     watched: Vec<bool>,
 }
 
-fn cell_index(engine: &OpenWorld, sq: Square) -> usize {
-    usize::from(sq.rank_index()) * usize::from(engine.size().0) + usize::from(sq.file_index())
+/// The position of `sq` in `told` and `watched`; none for a square off the
+/// board, which a log may name (the rules refuse the event, but the view
+/// reads its squares too).
+fn cell_index(engine: &OpenWorld, sq: Square) -> Option<usize> {
+    let (files, ranks) = engine.size();
+    (sq.file_index() < files && sq.rank_index() < ranks)
+        .then(|| usize::from(sq.rank_index()) * usize::from(files) + usize::from(sq.file_index()))
 }
 
 /// Whether `side` sees `sq`: in sight by the rules, or holding one of its
@@ -127,8 +132,7 @@ impl Fog {
         if engine.owed().is_some() {
             return Ok(());
         }
-        for sq in engine.squares() {
-            let i = cell_index(engine, sq);
+        for (i, sq) in engine.squares().enumerate() {
             let in_sight = sees(engine, side, sq);
             let now = content(engine, sq);
             // A square watched before the event shows what the event did to
@@ -161,12 +165,12 @@ impl Fog {
         let engine = &self.session.engine;
         match action {
             Action::Move(m) => {
-                let from = m.from.map(|sq| cell_index(engine, sq));
+                let from = m.from.and_then(|sq| cell_index(engine, sq));
                 let piece = from.and_then(|i| self.told[i]).and_then(|s| s.piece);
                 if let Some(s) = from.and_then(|i| self.told[i].as_mut()) {
                     s.piece = None;
                 }
-                if let Some(to) = m.to.map(|sq| cell_index(engine, sq)) {
+                if let Some(to) = m.to.and_then(|sq| cell_index(engine, sq)) {
                     self.told[to] = match (self.told[to], piece) {
                         (Some(s), Some(p)) => Some(Seen {
                             piece: Some(SeenPiece {
@@ -180,7 +184,7 @@ impl Fog {
                 }
             }
             Action::Spawn { square, object } => {
-                if let Some(s) = self.told[cell_index(engine, *square)].as_mut() {
+                if let Some(s) = cell_index(engine, *square).and_then(|i| self.told[i].as_mut()) {
                     s.object = Some(*object);
                 }
             }
