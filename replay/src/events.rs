@@ -368,11 +368,9 @@ pub fn consequence(change: &Change) -> Option<Consequence> {
         Change::Coins { color, before, after } | Change::Curses { color, before, after } => {
             counted(c(None, Some(*color), None), i64::from(*before), i64::from(*after))
         }
-        Change::Charges { color, before, after } => counted(
-            c(None, Some(*color), None),
-            signed(*before),
-            signed(*after),
-        ),
+        Change::Charges { color, before, after } => {
+            counted(c(None, Some(*color), None), signed(*before), signed(*after))
+        }
         Change::Revealed {
             square,
             color,

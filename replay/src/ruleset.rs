@@ -929,7 +929,9 @@ pub fn lookalike_tags(game: GameKind, header: &Header) -> Vec<Lookalike> {
         }
         let folded = fold(name);
         let near = own.iter().find(|&&(parameter, t)| {
-            folded == fold(parameter) || folded == fold(t) || (folded.len() >= 4 && edit_distance(&folded, &fold(t)) <= 2)
+            folded == fold(parameter)
+                || folded == fold(t)
+                || (folded.len() >= 4 && edit_distance(&folded, &fold(t)) <= 2)
         });
         let message = match near {
             Some(&(parameter, t)) => format!(
@@ -1487,7 +1489,10 @@ mod tests {
     /// The tag a header is refused at, and its message, or `None`.
     fn refused(game: GameKind, tags: &[(&str, &str)]) -> Option<(String, String)> {
         let mut rules = Ruleset::defaults(game).unwrap();
-        rules.apply_header(&header(tags), None).err().map(|(tag, f)| (tag, f.message))
+        rules
+            .apply_header(&header(tags), None)
+            .err()
+            .map(|(tag, f)| (tag, f.message))
     }
 
     #[test]
@@ -1504,8 +1509,14 @@ mod tests {
             assert!(message.contains("named once"), "{message}");
         }
         // Each key once, in any order, is still read.
-        assert_eq!(refused(GameKind::OpenWorldChess, &[("PieceHp", "king=12 pawn=2")]), None);
-        assert_eq!(refused(GameKind::OpenWorldChess, &[("BonusWeights", "hp=50 regen=50")]), None);
+        assert_eq!(
+            refused(GameKind::OpenWorldChess, &[("PieceHp", "king=12 pawn=2")]),
+            None
+        );
+        assert_eq!(
+            refused(GameKind::OpenWorldChess, &[("BonusWeights", "hp=50 regen=50")]),
+            None
+        );
     }
 
     #[test]
@@ -1518,7 +1529,10 @@ mod tests {
             let (at, _) = refused(game, &[("SetupSeconds", "60"), ("TimeControl", "setup=60")]).expect("a conflict");
             assert_eq!(at, "TimeControl");
             // Each limit from its own tag is no conflict.
-            assert_eq!(refused(game, &[("TimeControl", "setup=60"), ("MoveSeconds", "30")]), None);
+            assert_eq!(
+                refused(game, &[("TimeControl", "setup=60"), ("MoveSeconds", "30")]),
+                None
+            );
         }
         for game in [GameKind::MagicDraughts, GameKind::OpenWorldChess] {
             let (at, _) = refused(game, &[("MoveSeconds", "30"), ("TimeControl", "move=30")]).expect("a conflict");
@@ -1563,6 +1577,10 @@ mod tests {
         assert!(owc[1].1.contains("`MoveSeconds`"), "{}", owc[1].1);
         assert!(owc[2].1.contains("`ShopPrice`"), "{}", owc[2].1);
         assert!(owc[3].1.contains("great-war-chess"), "{}", owc[3].1);
-        assert!(found(GameKind::SurvivalChess, &[("Room", "7"), ("Site", "x"), ("Mode", "single")]).is_empty());
+        assert!(found(
+            GameKind::SurvivalChess,
+            &[("Room", "7"), ("Site", "x"), ("Mode", "single")]
+        )
+        .is_empty());
     }
 }

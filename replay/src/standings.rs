@@ -247,7 +247,14 @@ mod tests {
         // A value that is no calendar date is older than every date, so a
         // game dated `2025-02-30` does not name the player over one of
         // 2025-01-01.
-        for bad in ["2025-02-30", "2023-02-29", "2025.03-07", "2025-03-07 ", "2025-13-01", "soon"] {
+        for bad in [
+            "2025-02-30",
+            "2023-02-29",
+            "2025.03-07",
+            "2025-03-07 ",
+            "2025-13-01",
+            "soon",
+        ] {
             assert!(
                 Recency::new(Some(bad), "b.fgn") < Recency::new(Some("2025-01-01"), "a.fgn"),
                 "{bad:?}"

@@ -925,7 +925,11 @@ fn an_aborted_setup_is_revealed_alike_in_views_and_knowledge() {
                 .iter()
                 .any(|e| matches!(e.action, Action::Setup { color, .. } if color == side.opponent()));
             let (known, hidden) = knows_opponent_setup(game, side);
-            assert!(revealed, "{side:?}'s view reveals the setup:\n{}", view.canonical_text());
+            assert!(
+                revealed,
+                "{side:?}'s view reveals the setup:\n{}",
+                view.canonical_text()
+            );
             assert_eq!((known, hidden), (true, false), "{side:?}'s knowledge as its view");
         }
     }
@@ -945,11 +949,7 @@ fn an_aborted_setup_is_revealed_alike_in_views_and_knowledge() {
 
 #[test]
 fn a_view_of_a_log_that_says_perspective_all_has_one_perspective_tag() {
-    let game = log(
-        "survival-chess",
-        "[Perspective \"all\"]\n",
-        "0 w place Ke1\n",
-    );
+    let game = log("survival-chess", "[Perspective \"all\"]\n", "0 w place Ke1\n");
     for side in SIDES {
         let view = the_view(&game, side);
         let tags: Vec<&str> = view.header.tags.iter().map(|t| t.name.as_str()).collect();
@@ -957,6 +957,10 @@ fn a_view_of_a_log_that_says_perspective_all_has_one_perspective_tag() {
         let text = view.canonical_text();
         let reread = fgn_notation::parse(text.as_bytes());
         assert!(reread.is_ok(), "the view reads back: {:?}", reread.diagnostics);
-        assert_eq!(the_view(&reread.document.game, side).canonical_text(), text, "viewing again changes nothing");
+        assert_eq!(
+            the_view(&reread.document.game, side).canonical_text(),
+            text,
+            "viewing again changes nothing"
+        );
     }
 }

@@ -98,7 +98,11 @@ impl OpenWorld {
         let king = unit.kind == PieceKind::King;
         match self.world.objects[i] {
             Some(ObjectKind::Regen) if !king => {
-                unit.hp = unit.hp.saturating_add(u64::from(self.rules.regen_heal)).min(unit.max).max(unit.hp);
+                unit.hp = unit
+                    .hp
+                    .saturating_add(u64::from(self.rules.regen_heal))
+                    .min(unit.max)
+                    .max(unit.hp);
                 self.world.objects[i] = None;
             }
             Some(ObjectKind::Hp) if !king => {
