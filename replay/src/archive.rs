@@ -237,6 +237,10 @@ pub struct GameStats {
     pub unsupported: usize,
     /// Valid games with a result (decided or recorded).
     pub decided: usize,
+    /// Valid logs of a game with random outcomes that no revealed seed
+    /// checked (`outcomes_checked` false: no `SeedCommit`, over without
+    /// `@ seed`, or in progress and not yet due its seed).
+    pub outcomes_unchecked: usize,
     /// White's, black's, drawn and aborted results together.
     pub record: Record,
     /// Results by outcome.
@@ -274,6 +278,9 @@ impl Stats {
             Status::Valid => acc.stats.valid += 1,
             Status::Invalid => acc.stats.invalid += 1,
             Status::Unsupported => acc.stats.unsupported += 1,
+        }
+        if s.status == Status::Valid && s.outcomes_checked == Some(false) {
+            acc.stats.outcomes_unchecked += 1;
         }
         let (Status::Valid, Some(outcome), Some(reason)) = (s.status, s.outcome, s.reason) else {
             return;
