@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
+use fgn_notation::diagnostic::Severity;
 use fgn_notation::GameKind;
 use fgn_replay::standings::{self, Entry, Recency, Row, Standings};
 use fgn_replay::Digest;
@@ -21,6 +22,8 @@ enum Counted {
         hash: Digest,
         recency: Recency,
         entries: Vec<Entry>,
+        /// Its random outcomes were never checked by a revealed seed.
+        unchecked: bool,
     },
     /// A log that does not count, and why.
     Skipped { name: String, reason: &'static str },
@@ -30,6 +33,8 @@ enum Counted {
 #[derive(Default)]
 struct GameBoard {
     counted: usize,
+    /// Of them, logs whose random outcomes no revealed seed checked.
+    unchecked: usize,
     standings: Standings,
 }
 
@@ -71,8 +76,19 @@ fn tally(log: crate::pipeline::Log, rep: &mut Reporter) -> Counted {
             }
         }
     };
+    // `--strict`: a log with warnings does not count, as it does not pass
+    // `fgn validate --strict`.
+    let torn = log.parsed.diagnostics.iter().any(|d| d.severity == Severity::Warning);
+    let warned = torn || replay.unchecked_outcomes().is_some() || !fgn_replay::summary::tag_warnings(doc).is_empty();
+    if rep.strict && warned {
+        return Counted::Skipped {
+            name,
+            reason: "warnings, which --strict makes errors (`fgn validate --strict` says which)",
+        };
+    }
     Counted::Log {
         game,
+        unchecked: replay.outcomes_checked() == Some(false),
         hash: fgn_replay::loghash::chain(&doc.game).log_hash(),
         recency: Recency::new(doc.game.header.get("Date"), &name),
         entries: standings::entries(&doc.game.header, &replay),
@@ -88,14 +104,15 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
     // same log hash is the same game.
     let mut games: HashMap<Digest, String> = HashMap::new();
     let walked = crate::pipeline::each(paths, rep, tally, |counted, rep| {
-        let (name, game, hash, recency, entries) = match counted {
+        let (name, game, hash, recency, entries, unchecked) = match counted {
             Counted::Log {
                 name,
                 game,
                 hash,
                 recency,
                 entries,
-            } => (name, game, hash, recency, entries),
+                unchecked,
+            } => (name, game, hash, recency, entries, unchecked),
             Counted::Skipped { name, reason } => {
                 if !rep.quiet && rep.format == Format::Text {
                     crate::out::eprint(&format!("skipped: {name}: {reason}\n"));
@@ -112,6 +129,7 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
         games.insert(hash, name);
         let board = boards.entry(game).or_default();
         board.counted += 1;
+        board.unchecked += usize::from(unchecked);
         for entry in &entries {
             board.standings.add(entry, &recency);
         }
@@ -135,6 +153,7 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
                         "game": game,
                         "points_defined": standings::defines_points(*game),
                         "counted": board.counted,
+                        "outcomes_unchecked": board.unchecked,
                         "standings": board.standings.rows(),
                     })
                 })
@@ -160,7 +179,10 @@ fn text(boards: &BTreeMap<GameKind, GameBoard>, counted: usize, skipped: usize, 
         if !std::mem::take(&mut first) {
             outln!("");
         }
-        let logs = count(board.counted, "log");
+        let mut logs = count(board.counted, "log");
+        if board.unchecked > 0 {
+            logs += &format!(" ({} with random outcomes no revealed seed checked)", board.unchecked);
+        }
         if !standings::defines_points(*game) {
             outln!(
                 "{}: {logs} counted; RULES.md defines no leaderboard points for this game, so it has no standings",

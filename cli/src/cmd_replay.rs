@@ -241,6 +241,7 @@ fn check_read(read: &crate::pipeline::Read, rules: &Rules, rep: &mut Reporter) -
         return Ok(Checked::Invalid);
     }
     let doc = &streamed.document;
+    report_tag_warnings(name, doc, rep);
     let start = start.unwrap_or_else(|| Start::of(&doc.game.header, rules));
     Ok(match start {
         Start::NotTheirs(game) => return Err(game),
@@ -273,6 +274,23 @@ fn check_read(read: &crate::pipeline::Read, rules: &Rules, rep: &mut Reporter) -
             }
         },
     })
+}
+
+/// Warns about each header tag of `doc` that looks like a parameter of its
+/// game without being one: it is ignored, which a misspelling would not
+/// want (docs/rules.md, "Tags that look like parameters").
+pub fn report_tag_warnings(name: &str, doc: &Document, rep: &mut Reporter) {
+    for w in fgn_replay::summary::tag_warnings(doc) {
+        rep.warning(name, w.line, &w.message);
+    }
+}
+
+/// Warns when the valid log `name`'s random outcomes were never checked
+/// and a reader should be told (no `SeedCommit`, or over without its seed).
+pub fn report_unchecked_outcomes(name: &str, replay: &Replay, rep: &mut Reporter) {
+    if let Some(message) = replay.unchecked_outcomes() {
+        rep.warning(name, None, message);
+    }
 }
 
 fn result_text(replay: &Replay) -> String {
@@ -314,20 +332,34 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                 Err(game) => return Tally::NotTheirs(game, name.clone()),
             };
             match checked {
+                // `--strict`: a log with warnings (a torn last line, a tag
+                // that looks like a parameter, random outcomes never
+                // checked) is not valid.
                 Checked::Valid(replay) => {
+                    report_unchecked_outcomes(name, &replay, rep);
+                    let checked = replay.outcomes_checked();
+                    if rep.strict_fault() {
+                        rep.file_status(name, "invalid", None, checked);
+                        return Tally::Invalid;
+                    }
                     let result = result_text(&replay);
                     if verbose && rep.format == Format::Text {
-                        outln!("valid: {name} ({result})");
+                        let unchecked = match checked {
+                            Some(false) => ", random outcomes not checked by a revealed seed",
+                            Some(true) => ", random outcomes checked by the revealed seed",
+                            None => "",
+                        };
+                        outln!("valid: {name} ({result}{unchecked})");
                     }
-                    rep.file_status(name, "valid", Some(replay.phase()));
+                    rep.file_status(name, "valid", Some(replay.phase()), checked);
                     Tally::Valid
                 }
                 Checked::Invalid => {
-                    rep.file_status(name, "invalid", None);
+                    rep.file_status(name, "invalid", None, None);
                     Tally::Invalid
                 }
                 Checked::Unsupported => {
-                    rep.file_status(name, "unsupported", None);
+                    rep.file_status(name, "unsupported", None, None);
                     Tally::Unsupported
                 }
             }

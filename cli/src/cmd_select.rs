@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use fgn_replay::archive::{Duplicates, Filter};
-use fgn_replay::summary::{ErrorKind, Summary};
+use fgn_replay::summary::{ErrorKind, Summary, WarningKind};
 
 use crate::out::outln;
 use crate::report::{Format, Reporter};
@@ -23,6 +23,18 @@ pub fn report_fault(name: &str, summary: &Summary, rep: &mut Reporter) {
     }
 }
 
+/// Under `--strict`, reports a summary's warnings that the pipeline has not
+/// (a torn last line it has), each as an error of its file; without it they
+/// stay in the summary (`warnings`) and in `stats`' count.
+pub fn report_strict_warnings(name: &str, summary: &Summary, rep: &mut Reporter) {
+    if !rep.strict {
+        return;
+    }
+    for w in summary.warnings.iter().filter(|w| w.kind != WarningKind::TornLine) {
+        rep.warning(name, w.line, &w.message);
+    }
+}
+
 /// Runs `sink` on the summary of every input, in input order, on the
 /// streaming pipeline, with each input's fault reported by the worker.
 pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(String, Summary, &mut Reporter)) {
@@ -32,6 +44,7 @@ pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(
         |log, rep| {
             let summary = fgn_replay::summary::summarize(&log.parsed);
             report_fault(&log.name, &summary, rep);
+            report_strict_warnings(&log.name, &summary, rep);
             (log.name, summary)
         },
         |(name, summary), rep| sink(name, summary, rep),

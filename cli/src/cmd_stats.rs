@@ -64,6 +64,12 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
             g.unsupported,
             g.decided
         );
+        if g.outcomes_unchecked > 0 {
+            outln!(
+                "  {} valid logs with random outcomes no revealed seed checked",
+                g.outcomes_unchecked
+            );
+        }
         let list = |counts: &[fgn_replay::archive::Count]| {
             counts
                 .iter()

@@ -202,11 +202,12 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
     crate::pipeline::each(
         paths,
         rep,
-        |log, _| {
+        |log, rep| {
             if !log.parsed.is_ok() {
                 return None;
             }
             let summary = fgn_replay::summary::summarize(&log.parsed);
+            crate::cmd_select::report_strict_warnings(&log.name, &summary, rep);
             let file = file_name(&log.input);
             let doc = JsonDocument::new(&log.parsed.document.game, file.as_deref(), Some(&summary));
             let text = if ndjson {

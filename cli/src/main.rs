@@ -60,6 +60,15 @@ struct Cli {
     #[arg(long, short = 'q', global = true)]
     quiet: bool,
 
+    /// Make warnings errors, for checking a download: a torn last line, a
+    /// header tag that looks like a parameter but is none, or a game whose
+    /// random outcomes no revealed seed checked (no `SeedCommit`, or over
+    /// without `@ seed`) makes its file invalid and the exit status 1. For
+    /// the commands that report validity: validate, json, select, stats,
+    /// leaderboard, verify-view and verify-extends.
+    #[arg(long, global = true)]
+    strict: bool,
+
     /// When to colour errors, places and boards: `auto` on a terminal
     /// unless NO_COLOR is set, `always` or `never`.
     #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
@@ -635,6 +644,7 @@ fn main() -> ExitCode {
     out::set_color(cli.color);
     let mut rep = Reporter::new(cli.format);
     rep.quiet = cli.quiet;
+    rep.strict = cli.strict;
     match &cli.command {
         Command::Fmt {
             check,

@@ -268,7 +268,7 @@ fn object_letter(o: ObjectKind) -> char {
 /// What an open-world-chess board shows on one square.
 enum OwcCell {
     /// A piece with its HP.
-    Piece(Color, fgn_notation::PieceKind, u16),
+    Piece(Color, fgn_notation::PieceKind, u64),
     /// A merchant square (known to everyone).
     Merchant,
     /// An object lying on a lit square.

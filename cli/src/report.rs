@@ -71,6 +71,12 @@ pub struct Reporter {
     pub quiet: bool,
     /// How text diagnostics with a place are written.
     pub style: Style,
+    /// `--strict`: every warning is an error (exit 1, and the file it is
+    /// about counts as invalid).
+    pub strict: bool,
+    /// How many warnings this reporter wrote (a file's, for a per-file
+    /// reporter).
+    pub warnings: usize,
     /// The current file's diagnostics with a place, while they are held
     /// ([`Reporter::for_file`]).
     held: Option<Vec<Held>>,
@@ -95,6 +101,8 @@ impl Reporter {
             status: Status::Ok,
             quiet: self.quiet,
             style: self.style,
+            strict: self.strict,
+            warnings: 0,
             held: Some(Vec::new()),
         }
     }
@@ -144,14 +152,18 @@ impl Reporter {
 
     /// A fault in an input, found while reading or checking it.
     pub fn diagnostic(&mut self, file: &str, d: &Diagnostic, kind: &str) {
-        // A warning (a torn last line) is reported but leaves the status alone:
-        // the complete lines before it are what the command works on.
+        // A warning (a torn last line) is reported but leaves the status alone
+        // unless `--strict`: the complete lines before it are what the
+        // command works on.
         let kind = match d.severity {
             Severity::Error => {
                 self.raise(Status::Invalid);
                 kind
             }
-            Severity::Warning => "warning",
+            Severity::Warning => {
+                self.count_warning();
+                "warning"
+            }
         };
         let text = match (self.format, self.style) {
             (Format::Text, Style::Caret) => {
@@ -188,6 +200,46 @@ impl Reporter {
             ),
         };
         self.placed(d.line, d.column, text);
+    }
+
+    /// Counts a warning, which `--strict` makes an error.
+    fn count_warning(&mut self) {
+        self.warnings += 1;
+        if self.strict {
+            self.raise(Status::Invalid);
+        }
+    }
+
+    /// Whether `--strict` turns this reporter's warnings into a fault of
+    /// its file.
+    pub fn strict_fault(&self) -> bool {
+        self.strict && self.warnings > 0
+    }
+
+    /// A warning about a file that is not a syntax error: a tag that looks
+    /// like a parameter (at its `line`), random outcomes never checked (the
+    /// log as a whole). Written as validate writes faults, `[warning]`;
+    /// `--strict` makes it an error.
+    pub fn warning(&mut self, file: &str, line: Option<u32>, message: &str) {
+        self.count_warning();
+        let text = match (self.format, line) {
+            (Format::Text, Some(line)) => format!(
+                "{}: {} {message}\n",
+                Self::place(file, line, 1),
+                Paint::Warning.on(Stream::Err, "[warning]")
+            ),
+            (Format::Text, None) => format!(
+                "{}: {} {message}\n",
+                Paint::Strong.on(Stream::Err, file),
+                Paint::Warning.on(Stream::Err, "[warning]")
+            ),
+            (Format::Json, _) => format!(
+                "{}\n",
+                serde_json::json!({"file": file, "line": line, "column": line.map(|_| 1), "kind": "warning", "message": message})
+            ),
+        };
+        // A warning about the log as a whole goes after its placed ones.
+        self.placed(line.unwrap_or(u32::MAX), 1, text);
     }
 
     /// An input is invalid for a reason that has no single place.
@@ -234,7 +286,16 @@ impl Reporter {
     /// In JSON mode, one line per file on standard output with its status
     /// and, for a log that replays, where its shared rules stand: the phase,
     /// outcome and reason spelled as in the summary (docs/json.md §15).
-    pub fn file_status(&self, file: &str, status: &str, phase: Option<fgn_replay::Phase>) {
+    /// With it, whether a revealed seed checked the log's random outcomes
+    /// (`null` for a game without any, or a log that does not replay) and
+    /// how many warnings the file had (the reporter's own count).
+    pub fn file_status(
+        &self,
+        file: &str,
+        status: &str,
+        phase: Option<fgn_replay::Phase>,
+        outcomes_checked: Option<bool>,
+    ) {
         if self.format == Format::Json {
             let (phase, decision) = match phase.map(fgn_replay::summary::phase_parts) {
                 Some((name, decision)) => (Some(name), decision),
@@ -243,7 +304,8 @@ impl Reporter {
             outln!(
                 "{}",
                 serde_json::json!({"file": file, "status": status, "phase": phase,
-                    "outcome": decision.map(|d| d.0), "reason": decision.map(|d| d.1)})
+                    "outcome": decision.map(|d| d.0), "reason": decision.map(|d| d.1),
+                    "outcomes_checked": outcomes_checked, "warnings": self.warnings})
             );
         }
     }

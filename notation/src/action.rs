@@ -231,7 +231,7 @@ pub struct SeenPiece {
     /// Which piece.
     pub piece: PieceKind,
     /// Its hit points.
-    pub hp: u16,
+    pub hp: u64,
 }
 
 /// A great-war-chess movement: `ICb2-b7`, `Ib2xb3`.

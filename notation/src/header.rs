@@ -41,6 +41,59 @@ impl fmt::Display for Tag {
     }
 }
 
+/// A calendar date as the `Date` tag writes it: `YYYY-MM-DD`, or
+/// `YYYY.MM.DD` as PGN does.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+pub struct Date {
+    /// The year, 0 to 9999.
+    pub year: u16,
+    /// The month, 1 to 12.
+    pub month: u8,
+    /// The day, 1 to the month's last (29 February only in leap years).
+    pub day: u8,
+}
+
+impl Date {
+    /// Reads a `Date` tag's value: four, two and two digits joined by `-`
+    /// or by `.` (one separator throughout), nothing before or after, and a
+    /// day the month has. The one reading of dates every command shares
+    /// (the leaderboard's latest game, `select --since`, `stats`), so that
+    /// `2025-02-30`, `2025.03-07` or a trailing space is no date anywhere.
+    pub fn parse(text: &str) -> Option<Date> {
+        let b = text.as_bytes();
+        let sep = *b.get(4)?;
+        let digits = |r: std::ops::Range<usize>| -> Option<u16> {
+            let part = b.get(r)?;
+            part.iter()
+                .try_fold(0u16, |n, &c| c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0')))
+        };
+        if b.len() != 10 || !matches!(sep, b'-' | b'.') || b[7] != sep {
+            return None;
+        }
+        let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let last = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return None,
+        };
+        (1..=last).contains(&day).then_some(Date {
+            year,
+            month: month as u8,
+            day: day as u8,
+        })
+    }
+}
+
+impl fmt::Display for Date {
+    /// `YYYY-MM-DD`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
 /// Whether `name` is a well-formed tag name.
 pub fn is_tag_name(name: &str) -> bool {
     let mut chars = name.chars();
@@ -329,5 +382,46 @@ pub(crate) fn respelled_known_tag(name: &str, value: &str) -> Result<Option<Stri
         }
         "SeedCommit" => parse_seed_commit(value).map(|_| None),
         _ => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_date_is_a_calendar_date_in_one_spelling() {
+        let date = |year, month, day| Some(Date { year, month, day });
+        assert_eq!(Date::parse("2025-03-01"), date(2025, 3, 1));
+        assert_eq!(Date::parse("2025.12.31"), date(2025, 12, 31));
+        assert_eq!(Date::parse("2024-02-29"), date(2024, 2, 29));
+        assert_eq!(Date::parse("2000.02.29"), date(2000, 2, 29));
+        assert_eq!(
+            Date::parse("2025.03.07").map(|d| d.to_string()).as_deref(),
+            Some("2025-03-07")
+        );
+        for bad in [
+            "2025-02-30",
+            "2023-02-29",
+            "1900-02-29",
+            "2025-04-31",
+            "2025.03-07",
+            "2025-03.07",
+            "2025-03-07 ",
+            " 2025-03-07",
+            "2025-13-01",
+            "2025-00-10",
+            "2025-03-00",
+            "25-03-01",
+            "2025-03",
+            "2025-3-01",
+            "2025-03-01-x",
+            "2025/03/01",
+            "????.??.??",
+            "\u{ff12}025-03-01",
+            "",
+        ] {
+            assert_eq!(Date::parse(bad), None, "{bad:?}");
+        }
     }
 }

@@ -211,7 +211,11 @@ fn world_numbers_at_and_past_their_limits() {
     at_and_past(&md("1 @ reveal e5 5"), &md("1 @ reveal e5 6"), "");
     at_and_past(&md("1 w spell 5 a1"), &md("1 w spell 6 a1"), "");
     let view = |body: &str| log("open-world-chess", "1.2", "[Perspective \"white\"]", body);
-    at_and_past(&view("1 @ see c6 bN:65535"), &view("1 @ see c6 bN:65536"), "");
+    at_and_past(
+        &view("1 @ see c6 bN:18446744073709551615"),
+        &view("1 @ see c6 bN:18446744073709551616"),
+        "",
+    );
     at_and_past(&view("1 @ see c6 bN:1"), &view("1 @ see c6 bN:0"), "");
 }
 

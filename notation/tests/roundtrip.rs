@@ -141,7 +141,7 @@ fn action() -> impl Strategy<Value = Action> {
         (
             square(),
             prop::option::of(
-                (color(), piece(), 1u16..=u16::MAX).prop_map(|(color, piece, hp)| SeenPiece { color, piece, hp })
+                (color(), piece(), 1u64..=u64::MAX).prop_map(|(color, piece, hp)| SeenPiece { color, piece, hp })
             ),
             prop::option::of(object())
         )

@@ -60,7 +60,9 @@ pub fn date_in(date: Option<&str>, since: Option<&str>, until: Option<&str>) -> 
     if since.is_none() && until.is_none() {
         return true;
     }
-    let Some(date) = date.map(|d| d.replace('.', "-")) else {
+    // The one reading of a `Date` tag (the leaderboard's too): a value that
+    // is no calendar date lies within no bound, as a missing one.
+    let Some(date) = date.and_then(fgn_notation::Date::parse).map(|d| d.to_string()) else {
         return false;
     };
     let cut = |bound: &str| -> (String, String) {
@@ -179,7 +181,7 @@ pub struct PlayerStats {
     /// Both sides together.
     pub total: Record,
     #[serde(skip)]
-    latest: Option<String>,
+    latest: Option<Option<fgn_notation::Date>>,
 }
 
 /// A count of one value.
@@ -235,6 +237,10 @@ pub struct GameStats {
     pub unsupported: usize,
     /// Valid games with a result (decided or recorded).
     pub decided: usize,
+    /// Valid logs of a game with random outcomes that no revealed seed
+    /// checked (`outcomes_checked` false: no `SeedCommit`, over without
+    /// `@ seed`, or in progress and not yet due its seed).
+    pub outcomes_unchecked: usize,
     /// White's, black's, drawn and aborted results together.
     pub record: Record,
     /// Results by outcome.
@@ -273,6 +279,9 @@ impl Stats {
             Status::Invalid => acc.stats.invalid += 1,
             Status::Unsupported => acc.stats.unsupported += 1,
         }
+        if s.status == Status::Valid && s.outcomes_checked == Some(false) {
+            acc.stats.outcomes_unchecked += 1;
+        }
         let (Status::Valid, Some(outcome), Some(reason)) = (s.status, s.outcome, s.reason) else {
             return;
         };
@@ -299,7 +308,7 @@ impl Stats {
             p.total.add(outcome, Some(side));
             // The name shown is the latest game's: a later date wins, an
             // equal or missing one goes by input order.
-            let date = s.date.clone().unwrap_or_default();
+            let date = s.date.as_deref().and_then(fgn_notation::Date::parse);
             if name.is_some() && p.latest.as_ref().is_none_or(|l| date >= *l) {
                 p.latest = Some(date);
                 p.name = name.clone();
@@ -383,6 +392,12 @@ mod tests {
         assert!(!date_in(Some("2025-04-01"), None, Some("2025-03")));
         assert!(!date_in(None, Some("2025"), None));
         assert!(date_in(None, None, None));
+        // A `Date` that is no calendar date is within no bound, as the
+        // leaderboard reads it as no date.
+        for bad in ["2025-02-30", "2023-02-29", "2025.03-07", "2025-03-07 "] {
+            assert!(!date_in(Some(bad), Some("2020"), None), "{bad:?}");
+            assert!(!date_in(Some(bad), None, Some("2030")), "{bad:?}");
+        }
         assert!(is_date_bound("2025-03") && is_date_bound("2025.03.01") && !is_date_bound("March"));
     }
 

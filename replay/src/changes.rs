@@ -206,9 +206,9 @@ pub enum Change {
         /// What.
         piece: Piece,
         /// HP before.
-        before: u16,
+        before: u64,
         /// HP after.
-        after: u16,
+        after: u64,
     },
     /// A piece's maximum hit points.
     MaxHp {
@@ -219,9 +219,9 @@ pub enum Change {
         /// What.
         piece: Piece,
         /// Maximum before.
-        before: u16,
+        before: u64,
         /// Maximum after.
-        after: u16,
+        after: u64,
     },
     /// Whether a piece has the shop's range upgrade.
     Range {
@@ -317,9 +317,9 @@ pub enum Change {
         /// Whose.
         color: Color,
         /// Before.
-        before: u32,
+        before: u64,
         /// After.
-        after: u32,
+        after: u64,
     },
     /// The curses a side has still to suffer (open-world-chess).
     Curses {
@@ -662,8 +662,8 @@ enum Leave {
 struct Man {
     color: Color,
     piece: Piece,
-    hp: Option<u16>,
-    max_hp: Option<u16>,
+    hp: Option<u64>,
+    max_hp: Option<u64>,
     range: Option<bool>,
     unmoved: Option<bool>,
     origin: Option<Option<Square>>,

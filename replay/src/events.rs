@@ -74,7 +74,7 @@ pub struct ActionColumns {
     /// The colour a `timeout`, `setup` or seen piece names.
     pub color: Option<Color>,
     /// The HP of a seen piece.
-    pub hp: Option<u16>,
+    pub hp: Option<u64>,
     /// Where a move, march, shot, draughts move or spell starts.
     pub from: Option<Square>,
     /// Where it ends.
@@ -293,6 +293,10 @@ pub fn consequence(change: &Change) -> Option<Consequence> {
         after: None,
         delta: None,
     };
+    // HP and charges count in 64 bits and stay far below 2^63 (an HP grows
+    // by at most 65535 an event from at most 65535, charges by a few
+    // thousand gains from at most `u32::MAX`), so they fit a signed count.
+    let signed = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let counted = |mut con: Consequence, before: i64, after: i64| {
         (con.before, con.after, con.delta) = (Some(before.to_string()), Some(after.to_string()), Some(after - before));
         Some(con)
@@ -342,8 +346,8 @@ pub fn consequence(change: &Change) -> Option<Consequence> {
             after,
         } => counted(
             c(Some(*square), Some(*color), Some(piece)),
-            i64::from(*before),
-            i64::from(*after),
+            signed(*before),
+            signed(*after),
         ),
         Change::Range {
             square,
@@ -361,10 +365,11 @@ pub fn consequence(change: &Change) -> Option<Consequence> {
             before.map(|o| o.name().to_string()),
             after.map(|o| o.name().to_string()),
         ),
-        Change::Coins { color, before, after }
-        | Change::Charges { color, before, after }
-        | Change::Curses { color, before, after } => {
+        Change::Coins { color, before, after } | Change::Curses { color, before, after } => {
             counted(c(None, Some(*color), None), i64::from(*before), i64::from(*after))
+        }
+        Change::Charges { color, before, after } => {
+            counted(c(None, Some(*color), None), signed(*before), signed(*after))
         }
         Change::Revealed {
             square,

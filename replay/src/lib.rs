@@ -679,6 +679,21 @@ impl Replay {
         each_game!(self, s => s.events())
     }
 
+    /// Whether the log's random outcomes have been checked against a
+    /// revealed seed: `None` for a game that draws nothing from a seed
+    /// (survival-chess, great-war-chess, magic-draughts with magic off);
+    /// `Some(true)` once an `@ seed` re-derived every recorded outcome.
+    pub fn outcomes_checked(&self) -> Option<bool> {
+        each_game!(self, s => s.outcomes_checked())
+    }
+
+    /// Why the log's random outcomes were never checked, when a reader
+    /// must be told: a game with random outcomes and no `SeedCommit`, or
+    /// one that is over without its seed revealed (docs/rules.md, "Seeds").
+    pub fn unchecked_outcomes(&self) -> Option<&'static str> {
+        each_game!(self, s => s.unchecked_outcomes())
+    }
+
     /// The salts the players have given so far (`salt` events).
     pub fn salts(&self) -> seed::Salts {
         each_game!(self, s => s.salts())

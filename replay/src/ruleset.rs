@@ -581,6 +581,9 @@ impl Ruleset {
     /// this game are left alone. Gives the header tags whose values the
     /// file replaced.
     pub fn apply_header(&mut self, header: &Header, file: Option<&Params>) -> Result<Vec<Overridden>, (String, Fault)> {
+        if let Some(problem) = time_tag_problem(self.game(), header) {
+            return Err(problem);
+        }
         for tag in &header.tags {
             let (name, value) = (tag.name.as_str(), tag.value.as_str());
             let fault = |expected: &str| {
@@ -692,13 +695,11 @@ impl Ruleset {
                         "DrainHp" => r.drain_hp = hp("HP 0..65535")?,
                         "RangeSteps" => r.range_steps = small("a number of squares 1..255")?,
                         "PieceHp" => {
-                            let expected = "HP such as \"pawn=3 knight=5 bishop=5 rook=7 queen=9 king=10\"";
+                            let expected =
+                                "HP such as \"pawn=3 knight=5 bishop=5 rook=7 queen=9 king=10\", each piece named once";
                             let mut h = r.hp;
-                            for part in value.split(' ') {
-                                let (k, v) = part.split_once('=').ok_or_else(|| fault(expected))?;
-                                let v = decimal(v)
-                                    .and_then(|v| u16::try_from(v).ok())
-                                    .ok_or_else(|| fault(expected))?;
+                            for (k, v) in named_values(value).ok_or_else(|| fault(expected))? {
+                                let v = u16::try_from(v).map_err(|_| fault(expected))?;
                                 match k {
                                     "pawn" => h.pawn = v,
                                     "knight" => h.knight = v,
@@ -712,11 +713,10 @@ impl Ruleset {
                             r.hp = h;
                         }
                         "BonusWeights" => {
-                            let expected = "weights such as \"regen=42 hp=32 damage=20 kinghp=3 clone=3\"";
+                            let expected =
+                                "weights such as \"regen=42 hp=32 damage=20 kinghp=3 clone=3\", each kind named once";
                             let mut w = r.bonus_weights;
-                            for part in value.split(' ') {
-                                let (k, v) = part.split_once('=').ok_or_else(|| fault(expected))?;
-                                let v = decimal(v).ok_or_else(|| fault(expected))?;
+                            for (k, v) in named_values(value).ok_or_else(|| fault(expected))? {
                                 match k {
                                     "regen" => w.regen = v,
                                     "hp" => w.hp = v,
@@ -881,6 +881,92 @@ pub fn parameter_tags(game: GameKind) -> &'static [(&'static str, &'static [&'st
             ("move_seconds", MOVE_TIME),
         ],
     }
+}
+
+/// The tags every game knows that are not rule parameters (NOTATION.md).
+const SHARED_TAGS: &[&str] = &[
+    "Game",
+    "Rules",
+    "Perspective",
+    "Mode",
+    "White",
+    "Black",
+    "WhiteId",
+    "BlackId",
+    "Date",
+    "Site",
+    "Room",
+    "SeedCommit",
+];
+
+/// A header tag that is no parameter of the log's game but looks like one:
+/// fgn keeps unknown tags and ignores them (NOTATION.md), so a misspelt
+/// parameter would silently leave the rules at their defaults.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct Lookalike {
+    /// The tag as written.
+    pub tag: String,
+    /// What it looks like and that it is ignored.
+    pub message: String,
+}
+
+/// The tags of `header` that look like parameters of `game` without being
+/// any: the parameter's name in UpperCamelCase where its tag differs from
+/// it (`Hp` for `PieceHp`), a tag that differs from a parameter tag only in
+/// case and underscores or by at most two letters (`MoveSecond`), or a
+/// parameter tag of another game. In header order.
+pub fn lookalike_tags(game: GameKind, header: &Header) -> Vec<Lookalike> {
+    let fold = |s: &str| s.chars().filter(|&c| c != '_').collect::<String>().to_ascii_lowercase();
+    let own: Vec<(&str, &str)> = parameter_tags(game)
+        .iter()
+        .flat_map(|&(parameter, tags)| tags.iter().map(move |&t| (parameter, t)))
+        .collect();
+    let mut found = Vec::new();
+    for tag in &header.tags {
+        let name = tag.name.as_str();
+        if SHARED_TAGS.contains(&name) || own.iter().any(|&(_, t)| t == name) {
+            continue;
+        }
+        let folded = fold(name);
+        let near = own.iter().find(|&&(parameter, t)| {
+            folded == fold(parameter)
+                || folded == fold(t)
+                || (folded.len() >= 4 && edit_distance(&folded, &fold(t)) <= 2)
+        });
+        let message = match near {
+            Some(&(parameter, t)) => format!(
+                "tag `{name}` is not a parameter tag of {game} and is ignored; parameter `{parameter}` has the tag `{t}`"
+            ),
+            None => match GameKind::ALL
+                .into_iter()
+                .find(|&g| g != game && tag_parameters(g, name).next().is_some())
+            {
+                Some(other) => format!("tag `{name}` is a parameter of {other}, not of {game}, and is ignored"),
+                None => continue,
+            },
+        };
+        found.push(Lookalike {
+            tag: name.to_string(),
+            message,
+        });
+    }
+    found
+}
+
+/// The Levenshtein distance of two short ASCII words.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &y) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(x != y)).min(row[j] + 1).min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// The parameters the tag `tag` may set in `game`.
@@ -1068,6 +1154,23 @@ struct Problem {
     message: String,
 }
 
+/// `name=value` items separated by single spaces, each value a decimal
+/// number, each name given once: a value that names a key twice is
+/// malformed (which of the two would count is a guess), as NOTATION.md
+/// makes a malformed parameter value an error. `None` when it is not of
+/// that form; the names are checked by the caller.
+fn named_values(value: &str) -> Option<Vec<(&str, u32)>> {
+    let mut out: Vec<(&str, u32)> = Vec::new();
+    for item in value.split(' ') {
+        let (k, v) = item.split_once('=')?;
+        if out.iter().any(|&(seen, _)| seen == k) {
+            return None;
+        }
+        out.push((k, decimal(v)?));
+    }
+    Some(out)
+}
+
 /// `0=3 1=1 2=2 3=2 4=2 5=2`: a count for each of the numbers 0 to 5, each
 /// named once, in any order.
 fn number_counts(value: &str) -> Option<[u8; 6]> {
@@ -1083,6 +1186,45 @@ fn number_counts(value: &str) -> Option<[u8; 6]> {
         out[k] = decimal(v).and_then(|v| u8::try_from(v).ok())?;
     }
     seen.iter().all(|&s| s).then_some(out)
+}
+
+/// What is wrong with the time tags taken together: a limit set by both
+/// `TimeControl` and its own tag (`MoveSeconds`, `SetupSeconds`), which
+/// would otherwise let the later tag win unnoticed, is blamed on the later
+/// of the two; a setup limit in a game without a setup is blamed on its
+/// tag, as `TimeControl "setup=..."` is in such a game. A malformed value
+/// is left to the tag's own check.
+fn time_tag_problem(game: GameKind, header: &Header) -> Option<(String, Fault)> {
+    let position = |name: &str| header.tags.iter().position(|t| t.name == name);
+    let has_setup = matches!(game, GameKind::SurvivalChess | GameKind::GreatWarChess);
+    if !has_setup && position("SetupSeconds").is_some() {
+        return Some((
+            "SetupSeconds".into(),
+            Fault::new(
+                Rule::Parameter,
+                format!("tag `SetupSeconds`: {game} has no setup, so it has no setup limit"),
+            ),
+        ));
+    }
+    let tc: TimeControl = header.get("TimeControl")?.parse().ok()?;
+    let at = position("TimeControl")?;
+    for (limit, name, set) in [
+        ("setup", "SetupSeconds", tc.setup_seconds.is_some()),
+        ("move", "MoveSeconds", tc.move_seconds.is_some()),
+    ] {
+        let Some(own) = position(name).filter(|_| set) else {
+            continue;
+        };
+        let later = if own > at { name } else { "TimeControl" };
+        return Some((
+            later.into(),
+            Fault::new(
+                Rule::Parameter,
+                format!("tag `{later}`: the {limit} limit is set by both `TimeControl` and `{name}`; set it with one of them"),
+            ),
+        ));
+    }
+    None
 }
 
 /// Applies a tag of a game with a secret setup that all such games share:
@@ -1342,5 +1484,103 @@ mod tests {
             fault.message
         );
         assert_eq!(fault.rule, Rule::Parameter);
+    }
+
+    /// The tag a header is refused at, and its message, or `None`.
+    fn refused(game: GameKind, tags: &[(&str, &str)]) -> Option<(String, String)> {
+        let mut rules = Ruleset::defaults(game).unwrap();
+        rules
+            .apply_header(&header(tags), None)
+            .err()
+            .map(|(tag, f)| (tag, f.message))
+    }
+
+    #[test]
+    fn a_parameter_value_naming_a_key_twice_is_refused() {
+        for (tag, value) in [
+            ("PieceHp", "pawn=1 pawn=2"),
+            ("PieceHp", "king=10 pawn=3 king=10"),
+            ("BonusWeights", "hp=0 hp=32"),
+            ("BonusWeights", "regen=42 hp=32 damage=20 kinghp=3 clone=3 regen=42"),
+        ] {
+            let (at, message) = refused(GameKind::OpenWorldChess, &[(tag, value)])
+                .unwrap_or_else(|| panic!("[{tag} \"{value}\"] was accepted"));
+            assert_eq!(at, tag);
+            assert!(message.contains("named once"), "{message}");
+        }
+        // Each key once, in any order, is still read.
+        assert_eq!(
+            refused(GameKind::OpenWorldChess, &[("PieceHp", "king=12 pawn=2")]),
+            None
+        );
+        assert_eq!(
+            refused(GameKind::OpenWorldChess, &[("BonusWeights", "hp=50 regen=50")]),
+            None
+        );
+    }
+
+    #[test]
+    fn a_time_limit_set_by_two_tags_is_refused_at_the_later_one() {
+        for game in [GameKind::SurvivalChess, GameKind::GreatWarChess] {
+            let (at, message) =
+                refused(game, &[("TimeControl", "setup=60 move=30"), ("MoveSeconds", "30")]).expect("a conflict");
+            assert_eq!(at, "MoveSeconds");
+            assert!(message.contains("both `TimeControl` and `MoveSeconds`"), "{message}");
+            let (at, _) = refused(game, &[("SetupSeconds", "60"), ("TimeControl", "setup=60")]).expect("a conflict");
+            assert_eq!(at, "TimeControl");
+            // Each limit from its own tag is no conflict.
+            assert_eq!(
+                refused(game, &[("TimeControl", "setup=60"), ("MoveSeconds", "30")]),
+                None
+            );
+        }
+        for game in [GameKind::MagicDraughts, GameKind::OpenWorldChess] {
+            let (at, _) = refused(game, &[("MoveSeconds", "30"), ("TimeControl", "move=30")]).expect("a conflict");
+            assert_eq!(at, "TimeControl");
+        }
+    }
+
+    #[test]
+    fn a_game_without_setup_refuses_a_setup_limit_in_either_spelling() {
+        for game in [GameKind::MagicDraughts, GameKind::OpenWorldChess] {
+            for tags in [[("SetupSeconds", "60")], [("TimeControl", "setup=60")]] {
+                let (at, message) = refused(game, &tags).unwrap_or_else(|| panic!("{game}: {tags:?} accepted"));
+                assert_eq!(at, tags[0].0);
+                assert!(message.contains("no setup"), "{message}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_unknown_tag_that_looks_like_a_parameter_is_named() {
+        let found = |game, tags: &[(&str, &str)]| -> Vec<(String, String)> {
+            lookalike_tags(game, &header(tags))
+                .into_iter()
+                .map(|l| (l.tag, l.message))
+                .collect()
+        };
+        let owc = found(
+            GameKind::OpenWorldChess,
+            &[
+                ("Hp", "pawn=1"),
+                ("MoveSecond", "30"),
+                ("shop_price", "3"),
+                ("Charges", "3"),
+                ("Annotator", "x"),
+                ("White", "Anna"),
+                ("ShopPrice", "3"),
+            ],
+        );
+        let tags: Vec<&str> = owc.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(tags, ["Hp", "MoveSecond", "shop_price", "Charges"]);
+        assert!(owc[0].1.contains("`PieceHp`"), "{}", owc[0].1);
+        assert!(owc[1].1.contains("`MoveSeconds`"), "{}", owc[1].1);
+        assert!(owc[2].1.contains("`ShopPrice`"), "{}", owc[2].1);
+        assert!(owc[3].1.contains("great-war-chess"), "{}", owc[3].1);
+        assert!(found(
+            GameKind::SurvivalChess,
+            &[("Room", "7"), ("Site", "x"), ("Mode", "single")]
+        )
+        .is_empty());
     }
 }

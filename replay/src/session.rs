@@ -151,6 +151,12 @@ pub trait Engine {
         None
     }
 
+    /// Whether the game draws outcomes from a world seed (open-world-chess;
+    /// magic-draughts with magic on), which only a revealed seed can prove.
+    fn has_random_outcomes(&self) -> bool {
+        false
+    }
+
     /// Why the game has no world seed that a player's salt could add to
     /// (completing "a salt adds to the world seed, and ..."); `None` when
     /// it has one, committed to in the header.
@@ -327,6 +333,9 @@ pub struct Session<E> {
     /// has a legal move ([`Engine::play_valid`]), which the next move has
     /// not proved yet. Only [`Session::apply_in_log`] sets it.
     unproved_moves: bool,
+    /// Whether a revealed seed matched the commitment and re-derived every
+    /// recorded random outcome: set once, by the `@ seed` that passes.
+    seed_checked: bool,
 }
 
 /// Why [`Session::apply_in_log`] did not apply an event.
@@ -358,6 +367,31 @@ impl<E: Engine> Session<E> {
         Some(RuleError::at(place, fault))
     }
 
+    /// `None` for a game without random outcomes; else whether a revealed
+    /// seed has checked them.
+    pub(crate) fn outcomes_checked(&self) -> Option<bool> {
+        self.engine.has_random_outcomes().then_some(self.seed_checked)
+    }
+
+    /// Why the log's random outcomes were never checked, where a reader
+    /// should be told: a game with random outcomes and no `SeedCommit` (no
+    /// seed can ever prove them), or a finished game whose seed was not
+    /// revealed. A game in progress with a commitment is not yet due its
+    /// seed, and says nothing.
+    pub(crate) fn unchecked_outcomes(&self) -> Option<&'static str> {
+        if !self.engine.has_random_outcomes() || self.seed_checked {
+            return None;
+        }
+        if self.engine.without_world_seed().is_some() {
+            return Some(
+                "its random outcomes were never checked: the header has no `SeedCommit`, so no seed can prove them",
+            );
+        }
+        matches!(self.at.phase, Phase::Over(_)).then_some(
+            "its random outcomes were never checked: the game is over and its seed was not revealed (`@ seed`)",
+        )
+    }
+
     /// A new game with `engine` at its start, under the time limits `time`.
     /// `has_seed` says whether the game may end with `@ seed`.
     pub fn new(engine: E, time: TimeControl, has_seed: bool) -> Session<E> {
@@ -376,6 +410,7 @@ impl<E: Engine> Session<E> {
             },
             salts: Salts::default(),
             unproved_moves: false,
+            seed_checked: false,
         }
     }
 
@@ -590,6 +625,7 @@ impl<E: Engine> Session<E> {
             }
             (Phase::Over(_), Actor::World, Action::Seed { seed }) if self.has_seed => {
                 self.engine.seed(&seed.0, &self.salts)?;
+                self.seed_checked = true;
                 return Ok(self.at.phase);
             }
             (Phase::Over(d), _, _) => {

@@ -74,9 +74,14 @@ pub(crate) fn check_setup_action(
 }
 
 /// The sides whose setup `viewer` does not see at `turn`: during setup,
-/// every side but the viewer's own; none once both are ready.
+/// every side but the viewer's own; none once both are ready. Both may be
+/// ready while the turn is still the setup's: a setup timeout readies the
+/// late side as it stands and, when that side cannot start, aborts the
+/// game before play begins; RULES.md reveals both setups once both are
+/// ready, and the players' views do (docs/rules.md, "Setup timeout").
 pub(crate) fn hidden_setups(turn: Turn, viewer: Viewer) -> Vec<Color> {
     match turn {
+        Turn::Setup { ready } if ready.white && ready.black => Vec::new(),
         Turn::Setup { .. } => [Color::White, Color::Black]
             .into_iter()
             .filter(|&c| !viewer.is(c))

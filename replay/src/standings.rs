@@ -82,11 +82,12 @@ pub fn entries(header: &Header, replay: &Replay) -> Vec<Entry> {
 }
 
 /// The order of a game in time for naming its players: its `Date` tag read
-/// as a calendar date (`2025-03-01`, or `2025.03.01` as PGN writes it;
-/// anything else counts as no date, older than every date), then its path.
+/// as a calendar date ([`fgn_notation::Date::parse`]: `2025-03-01`, or
+/// `2025.03.01` as PGN writes it; anything else counts as no date, older
+/// than every date), then its path.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub struct Recency {
-    date: Option<(u32, u32, u32)>,
+    date: Option<fgn_notation::Date>,
     path: String,
 }
 
@@ -94,23 +95,10 @@ impl Recency {
     /// The recency of the log at `path` with this `Date` tag value.
     pub fn new(date: Option<&str>, path: &str) -> Recency {
         Recency {
-            date: date.and_then(calendar_date),
+            date: date.and_then(fgn_notation::Date::parse),
             path: path.to_string(),
         }
     }
-}
-
-/// `YYYY-MM-DD` or `YYYY.MM.DD`, with a month and day in range.
-fn calendar_date(text: &str) -> Option<(u32, u32, u32)> {
-    let mut parts = text.trim().split(['-', '.']);
-    let mut next = |digits: usize| -> Option<u32> {
-        let p = parts.next()?;
-        (p.len() == digits && p.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| p.parse().ok())
-            .flatten()
-    };
-    let (y, m, d) = (next(4)?, next(2)?, next(2)?);
-    (parts.next().is_none() && (1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
 }
 
 /// One player's line in a game's standings.
@@ -256,18 +244,24 @@ mod tests {
 
     #[test]
     fn dates_are_read_only_when_they_are_calendar_dates() {
-        assert_eq!(calendar_date("2025-03-01"), Some((2025, 3, 1)));
-        assert_eq!(calendar_date("2025.12.31"), Some((2025, 12, 31)));
+        // A value that is no calendar date is older than every date, so a
+        // game dated `2025-02-30` does not name the player over one of
+        // 2025-01-01.
         for bad in [
+            "2025-02-30",
+            "2023-02-29",
+            "2025.03-07",
+            "2025-03-07 ",
             "2025-13-01",
-            "25-03-01",
-            "2025-03",
-            "2025-03-01-x",
             "soon",
-            "????.??.??",
         ] {
-            assert_eq!(calendar_date(bad), None, "{bad}");
+            assert!(
+                Recency::new(Some(bad), "b.fgn") < Recency::new(Some("2025-01-01"), "a.fgn"),
+                "{bad:?}"
+            );
+            assert_eq!(Recency::new(Some(bad), "b.fgn"), Recency::new(None, "b.fgn"), "{bad:?}");
         }
+        assert!(Recency::new(Some("2025.12.31"), "a.fgn") > Recency::new(Some("2025-12-30"), "b.fgn"));
     }
 
     #[test]

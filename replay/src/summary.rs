@@ -61,6 +61,49 @@ pub struct Fault {
     pub message: String,
 }
 
+/// What kind of warning a summary's warning is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningKind {
+    /// The last line has no line end (a torn download or append): the
+    /// complete lines before it are the log summarised.
+    TornLine,
+    /// A header tag that looks like a parameter of the game but is none,
+    /// so it is ignored (docs/rules.md, "Tags that look like parameters").
+    ParameterTag,
+    /// The game draws outcomes from a world seed, and no revealed seed
+    /// checked them: no `SeedCommit`, or over without `@ seed`.
+    OutcomesUnchecked,
+}
+
+/// Something a reader of a log should know that does not make it invalid;
+/// `--strict` makes every warning an error.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct Warning {
+    /// What kind of warning.
+    pub kind: WarningKind,
+    /// The 1-based line it is about, `None` for the log as a whole.
+    pub line: Option<u32>,
+    /// What to know.
+    pub message: String,
+}
+
+/// The warnings a log's header gives: each tag that looks like a parameter
+/// of its game without being one, at the tag's line.
+pub fn tag_warnings(doc: &Document) -> Vec<Warning> {
+    let Some(game) = doc.game.kind() else {
+        return Vec::new();
+    };
+    crate::ruleset::lookalike_tags(game, &doc.game.header)
+        .into_iter()
+        .map(|l| Warning {
+            kind: WarningKind::ParameterTag,
+            line: Some(tag_line(doc, Some(&l.tag))),
+            message: l.message,
+        })
+        .collect()
+}
+
 /// A log's summary; docs/json.md §15 describes each field.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct Summary {
@@ -105,6 +148,12 @@ pub struct Summary {
     pub state_hash: Option<Digest>,
     /// The log hash (`fgn hash`), `None` for a log with syntax errors.
     pub log_hash: Option<Digest>,
+    /// Whether a revealed seed checked the game's random outcomes: `None`
+    /// for a game that has none or a log that does not replay to its end.
+    pub outcomes_checked: Option<bool>,
+    /// What a reader should know that does not make the log invalid, in
+    /// line order (the log as a whole last).
+    pub warnings: Vec<Warning>,
 }
 
 /// Whether an event is a player's move of pieces: what `moves` counts.
@@ -132,6 +181,26 @@ pub fn rule_message(doc: &Document, error: &RuleError) -> String {
 /// (a torn last line is only a warning, and the complete lines are
 /// summarised), else its replay under its own rules.
 pub fn summarize(parsed: &Parsed) -> Summary {
+    let mut summary = summarize_faults(parsed);
+    let doc = &parsed.document;
+    let torn = parsed.diagnostics.iter().filter(|d| d.severity == Severity::Warning);
+    let mut warnings: Vec<Warning> = torn
+        .map(|d| Warning {
+            kind: WarningKind::TornLine,
+            line: Some(d.line),
+            message: d.message.clone(),
+        })
+        .chain(tag_warnings(doc))
+        .collect();
+    warnings.sort_by_key(|w| w.line);
+    warnings.append(&mut summary.warnings);
+    summary.warnings = warnings;
+    summary
+}
+
+/// [`summarize`] but for the warnings of the file's lines: the fault, the
+/// replay and the warning about the replay's outcomes.
+fn summarize_faults(parsed: &Parsed) -> Summary {
     let doc = &parsed.document;
     let mut summary = header_part(&doc.game);
     if let Some(d) = parsed.diagnostics.iter().find(|d| d.severity == Severity::Error) {
@@ -196,6 +265,16 @@ pub fn summarize(parsed: &Parsed) -> Summary {
             summary.reason = decision.map(|d| d.1);
             summary.events_applied = verdict.applied;
             summary.state_hash = Some(verdict.replay.state_hash());
+            if verdict.error.is_none() {
+                summary.outcomes_checked = verdict.replay.outcomes_checked();
+                if let Some(message) = verdict.replay.unchecked_outcomes() {
+                    summary.warnings.push(Warning {
+                        kind: WarningKind::OutcomesUnchecked,
+                        line: None,
+                        message: message.to_string(),
+                    });
+                }
+            }
             if let Some(error) = verdict.error {
                 let (line, column) = locate(doc, error.place);
                 summary.status = Status::Invalid;
@@ -248,6 +327,8 @@ fn header_part(game: &Game) -> Summary {
         last_number: game.events.last().map_or(0, |e| e.n.0),
         state_hash: None,
         log_hash: None,
+        outcomes_checked: None,
+        warnings: Vec::new(),
     }
 }
 
@@ -299,5 +380,71 @@ mod tests {
         let s = of("[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Perspective \"white\"]\n\n0 w place Ke1\n");
         assert_eq!(s.status, Status::Unsupported);
         assert_eq!(s.error.map(|e| e.kind), Some(ErrorKind::Unsupported));
+    }
+
+    const SEEDED: &str = include_str!("../../corpus/open-world-chess/valid/owc-18-salted-seed-revealed.fgn");
+
+    #[test]
+    fn a_game_without_random_outcomes_has_none_to_check() {
+        let s = of(MATE);
+        assert_eq!((s.outcomes_checked, s.warnings.as_slice()), (None, &[][..]));
+    }
+
+    #[test]
+    fn outcomes_a_revealed_seed_checked_are_said_to_be_checked() {
+        let s = of(SEEDED);
+        assert_eq!(s.status, Status::Valid);
+        assert_eq!(s.outcomes_checked, Some(true));
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    }
+
+    #[test]
+    fn a_finished_seeded_game_without_its_seed_warns_that_nothing_was_checked() {
+        let unrevealed: String = SEEDED
+            .lines()
+            .filter(|l| !l.contains("@ seed"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let s = of(&unrevealed);
+        assert_eq!((s.status, s.outcomes_checked), (Status::Valid, Some(false)));
+        let kinds: Vec<WarningKind> = s.warnings.iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, [WarningKind::OutcomesUnchecked]);
+        assert!(
+            s.warnings[0].message.contains("seed was not revealed"),
+            "{:?}",
+            s.warnings
+        );
+        // In progress with a commitment, the seed is not due yet: no warning.
+        let open: String = unrevealed
+            .lines()
+            .take_while(|l| !l.starts_with("30 w Ke3xf4"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let s = of(&open);
+        assert_eq!((s.status, s.outcomes_checked), (Status::Valid, Some(false)));
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    }
+
+    #[test]
+    fn random_outcomes_without_a_commitment_warn_whatever_the_phase() {
+        let s = of("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n1 w e2-e3\n");
+        assert_eq!((s.status, s.outcomes_checked), (Status::Valid, Some(false)));
+        assert_eq!(s.warnings.len(), 1);
+        assert!(s.warnings[0].message.contains("no `SeedCommit`"), "{:?}", s.warnings);
+        // Magic off draws nothing: nothing to check.
+        let s = of("[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n");
+        assert_eq!((s.outcomes_checked, s.warnings.len()), (None, 0));
+    }
+
+    #[test]
+    fn a_torn_last_line_and_a_tag_like_a_parameter_are_warnings_of_a_valid_log() {
+        let text = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[SeedCommit \"blake3:0000000000000000000000000000000000000000000000000000000000000000\"]\n[Hp \"pawn=1\"]\n\n1 w e2-e3\n1 b e7";
+        let s = of(text);
+        assert_eq!(s.status, Status::Valid);
+        let got: Vec<(WarningKind, Option<u32>)> = s.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(
+            got,
+            [(WarningKind::ParameterTag, Some(4)), (WarningKind::TornLine, Some(7))]
+        );
     }
 }

@@ -614,3 +614,58 @@ fn a_rules_file_is_held_to_what_open_world_chess_requires() {
         assert_eq!(checked(&json), Ok(()), "{one}");
     }
 }
+
+/// The state at the end of `text`, which must be valid.
+fn final_state(text: &str) -> fgn_replay::State {
+    let log = game(text);
+    let mut replay = fgn_replay::Replay::new(&log.header).expect("supported");
+    for (i, e) in log.events.iter().enumerate() {
+        replay.apply(i, e).unwrap_or_else(|err| panic!("{err}"));
+    }
+    replay.state()
+}
+
+/// Issue 35 item 4: counts count, never saturate. A side that starts with
+/// the most charges the parameter allows (`u32::MAX`) still pays for its
+/// shots and gains 4 a unit destroyed (RULES.md section 3): 4294967295 - 1
+/// (a shot without support) - 1 + 8 (a supported shot destroying two).
+#[test]
+fn great_war_charges_count_past_the_parameters_range() {
+    let text = "[Game \"great-war-chess\"]\n[Rules \"1.0\"]\n[Charges \"4294967295\"]\n\n\
+        0 w place Ia2 Ib2 Cb2 Ic2 Id1 Ad1 Ie2 If2 Af2 Ig2 Cg2 Ih2\n\
+        0 b place Ia7 Ib7 Cb7 Ic7 Id8 Ad8 Ie7 If7 Af7 Ig7 Ih7 Ca5\n\
+        0 w ready\n0 b ready\n1 w Af2*f7\n1 w ICg2-g6\n1 b Ih7-h6\n1 b end\n2 w Af2*f7\n";
+    let fgn_replay::Position::GreatWar(s) = final_state(text).position else {
+        panic!("a great-war-chess state")
+    };
+    assert_eq!(s.charges.white, 4_294_967_301);
+    assert_eq!(s.charges.black, 4_294_967_295 - 16);
+    // The parameter itself is a count of charges a `u32` holds: one more
+    // is refused with a clear error, not cut.
+    let log = game("[Game \"great-war-chess\"]\n[Rules \"1.0\"]\n[Charges \"4294967296\"]\n\n0 w ready\n");
+    let error = fgn_replay::validate(&log).err().expect("refused");
+    assert!(error.to_string().contains("Charges"), "{error}");
+}
+
+/// Issue 35 item 4 in open-world-chess: HP count past 65535 (the largest
+/// initial HP and shop bonus a tag sets), so a king of 65535 HP that buys
+/// the shop's `hp` twice at 65535 each holds 3 * 65535, and its maximum too.
+#[test]
+fn open_world_hp_counts_past_the_parameters_range() {
+    let text = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[Merchants \"e3\"]\n[ShopPrice \"0\"]\n\
+        [ShopHp \"65535\"]\n[PieceHp \"king=65535\"]\n[SpawnChance \"0\"]\n\n\
+        1 w e2-e3\n1 w buy hp e1\n1 w buy hp e1\n";
+    let fgn_replay::Position::OpenWorld(s) = final_state(text).position else {
+        panic!("an open-world-chess state")
+    };
+    let king = s
+        .pieces
+        .iter()
+        .find(|p| p.piece == PieceKind::King && p.color == Color::White)
+        .expect("white's king");
+    assert_eq!((king.hp, king.max_hp), (3 * 65535, 3 * 65535));
+    // A tag beyond what the parameter holds is refused, not cut.
+    let log = game("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[ShopHp \"65536\"]\n\n1 w e2-e3\n");
+    let error = fgn_replay::validate(&log).err().expect("refused");
+    assert!(error.to_string().contains("ShopHp"), "{error}");
+}

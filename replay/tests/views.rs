@@ -978,3 +978,95 @@ fn an_event_naming_a_square_off_the_board_is_refused_by_views_and_knowledge_alik
     }
     assert!(refused > 3000, "only {refused} off-board events were tried");
 }
+
+/// The text of a log of `game` under `tags` with `events`, parsed.
+fn log(game: &str, tags: &str, events: &str) -> Game {
+    let text = format!("[Game \"{game}\"]\n[Rules \"1.0\"]\n{tags}\n{events}");
+    let parsed = fgn_notation::parse(text.as_bytes());
+    assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
+    parsed.document.game
+}
+
+/// Whether `side`'s knowledge at the end of `game` holds a piece or unit
+/// of the opponent, and what it says is hidden.
+fn knows_opponent_setup(game: &Game, side: Color) -> (bool, bool) {
+    let mut replay = Replay::new(&game.header).expect("a replay");
+    for (i, e) in game.events.iter().enumerate() {
+        replay.apply(i, e).unwrap_or_else(|err| panic!("{err:?}"));
+    }
+    let opponent = side.opponent();
+    match replay.knowledge(Viewer::of(side)).position {
+        KnownPosition::Survival(k) => (
+            k.position.pieces.iter().any(|p| p.color == opponent),
+            k.hidden_setups.contains(&opponent),
+        ),
+        KnownPosition::GreatWar(k) => (
+            k.position.stacks.iter().any(|s| s.color == opponent),
+            k.hidden_setups.contains(&opponent),
+        ),
+        other => panic!("not a game with a setup: {other:?}"),
+    }
+}
+
+#[test]
+fn an_aborted_setup_is_revealed_alike_in_views_and_knowledge() {
+    // The late side is readied as it stands and cannot start: both are
+    // ready, so both setups are revealed (RULES.md), in the view and in
+    // the knowledge `show --as` draws, before the abort.
+    let survival = log(
+        "survival-chess",
+        "[TimeControl \"setup=60\"]\n",
+        "0 w place Pa2\n0 b place Ke8\n0 b ready\n0 @ timeout w\n0 @ result abort no-king\n",
+    );
+    let great_war = log(
+        "great-war-chess",
+        "[TimeControl \"setup=60\"]\n",
+        "0 w place Ca1\n0 b place Ia8 Ib8 Ic8 Id8 Ie8 If8 Ig8 Ih8 Ca7 Cb7 Aa6 Ab6\n0 b ready\n0 @ timeout w\n0 @ result abort no-infantry\n",
+    );
+    for game in [&survival, &great_war] {
+        for side in SIDES {
+            let view = the_view(game, side);
+            let revealed = view
+                .events
+                .iter()
+                .any(|e| matches!(e.action, Action::Setup { color, .. } if color == side.opponent()));
+            let (known, hidden) = knows_opponent_setup(game, side);
+            assert!(
+                revealed,
+                "{side:?}'s view reveals the setup:\n{}",
+                view.canonical_text()
+            );
+            assert_eq!((known, hidden), (true, false), "{side:?}'s knowledge as its view");
+        }
+    }
+    // The late side alone readied while the other still sets up: nothing is
+    // revealed to either, in the view or the knowledge.
+    let early = log(
+        "survival-chess",
+        "[TimeControl \"setup=60\"]\n",
+        "0 w place Pa2\n0 b place Ke8\n0 @ timeout w\n0 @ result abort no-king\n",
+    );
+    for side in SIDES {
+        let view = the_view(&early, side);
+        assert!(!view.events.iter().any(|e| matches!(e.action, Action::Setup { .. })));
+        assert_eq!(knows_opponent_setup(&early, side), (false, true));
+    }
+}
+
+#[test]
+fn a_view_of_a_log_that_says_perspective_all_has_one_perspective_tag() {
+    let game = log("survival-chess", "[Perspective \"all\"]\n", "0 w place Ke1\n");
+    for side in SIDES {
+        let view = the_view(&game, side);
+        let tags: Vec<&str> = view.header.tags.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(tags, ["Game", "Rules", "Perspective"], "{side:?}");
+        let text = view.canonical_text();
+        let reread = fgn_notation::parse(text.as_bytes());
+        assert!(reread.is_ok(), "the view reads back: {:?}", reread.diagnostics);
+        assert_eq!(
+            the_view(&reread.document.game, side).canonical_text(),
+            text,
+            "viewing again changes nothing"
+        );
+    }
+}

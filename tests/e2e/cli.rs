@@ -624,3 +624,113 @@ fn fmt_write_waits_for_an_appenders_lock_and_loses_no_line() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A torn download (issue 35 item 7): valid with a warning, and refused by
+/// every command that reports validity under `--strict`, in text and JSON.
+#[test]
+fn strict_refuses_a_torn_download_in_every_command_that_reports_validity() {
+    let torn = crate::util::scratch(
+        "strict",
+        "torn.fgn",
+        b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n0 w place Ke1\n0 b pla",
+    );
+    let (code, out, err) = crate::util::run(&["validate", &torn], b"");
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(err.contains("[warning]"), "{err}");
+    let (code, out, _) = crate::util::run(&["validate", "--strict", &torn], b"");
+    assert_eq!((code, out.as_str()), (Some(1), "0 valid, 1 invalid\n"));
+    let (code, out, _) = crate::util::run(&["--format", "json", "validate", "--strict", &torn], b"");
+    assert_eq!(code, Some(1));
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (line["status"].as_str(), line["warnings"].as_u64()),
+        (Some("invalid"), Some(1))
+    );
+    let (code, out, _) = crate::util::run(&["json", &torn], b"");
+    assert_eq!(code, Some(0));
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["summary"]["warnings"][0]["kind"], "torn-line", "{doc:#}");
+    for args in [
+        &["json", "--strict"][..],
+        &["select", "--strict"][..],
+        &["stats", "--strict"][..],
+    ] {
+        let mut args = args.to_vec();
+        args.push(&torn);
+        let (code, _, err) = crate::util::run(&args, b"");
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+    }
+    let (_, _, err) = crate::util::run(&["leaderboard", "--strict", &torn], b"");
+    assert!(err.contains("skipped") && err.contains("--strict"), "{err}");
+}
+
+/// Issue 36 item 6: a finished seeded game without its seed, and a game
+/// with random outcomes and no `SeedCommit`, are valid but say that their
+/// outcomes were never checked, in text, `--verbose`, JSON and stats; and
+/// `--strict` refuses them.
+#[test]
+fn random_outcomes_no_seed_checked_are_said_and_refused_by_strict() {
+    let seeded =
+        std::fs::read_to_string(crate::util::corpus().join("open-world-chess/valid/owc-18-salted-seed-revealed.fgn"))
+            .unwrap();
+    let unrevealed: String = seeded
+        .lines()
+        .filter(|l| !l.contains("@ seed"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let unrevealed = crate::util::scratch("unchecked", "unrevealed.fgn", unrevealed.as_bytes());
+    let uncommitted = crate::util::scratch(
+        "unchecked",
+        "uncommitted.fgn",
+        b"[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n1 w e2-e3\n",
+    );
+    for (file, says) in [
+        (&unrevealed, "seed was not revealed"),
+        (&uncommitted, "no `SeedCommit`"),
+    ] {
+        let (code, out, err) = crate::util::run(&["validate", "--verbose", file], b"");
+        assert_eq!(code, Some(0), "{err}");
+        assert!(err.contains("[warning]") && err.contains(says), "{err}");
+        assert!(out.contains("random outcomes not checked"), "{out}");
+        let (code, _, _) = crate::util::run(&["validate", "--strict", file], b"");
+        assert_eq!(code, Some(1));
+        let (_, out, _) = crate::util::run(&["json", file], b"");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["summary"]["outcomes_checked"], false, "{doc:#}");
+        assert_eq!(doc["summary"]["warnings"][0]["kind"], "outcomes-unchecked", "{doc:#}");
+    }
+    let (_, out, _) = crate::util::run(&["--format", "json", "stats", &unrevealed, &uncommitted], b"");
+    let stats: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(stats["games"][0]["outcomes_unchecked"], 2, "{stats:#}");
+    // The seed revealed: checked, and nothing to warn about.
+    let (code, out, err) = crate::util::run(
+        &[
+            "validate",
+            "--strict",
+            "--verbose",
+            "corpus/open-world-chess/valid/owc-18-salted-seed-revealed.fgn",
+        ],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("random outcomes checked by the revealed seed"), "{out}");
+}
+
+/// Issue 35 item 5: a tag that looks like a parameter is warned about
+/// (and refused under `--strict`), at its line.
+#[test]
+fn a_tag_that_looks_like_a_parameter_is_a_warning_at_its_line() {
+    let file = crate::util::scratch(
+        "lookalike",
+        "hp.fgn",
+        b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[MoveSecond \"30\"]\n\n0 w place Ke1\n",
+    );
+    let (code, _, err) = crate::util::run(&["validate", &file], b"");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("hp.fgn:3:1: [warning] tag `MoveSecond`") && err.contains("`MoveSeconds`"),
+        "{err}"
+    );
+    let (code, _, _) = crate::util::run(&["validate", "--strict", &file], b"");
+    assert_eq!(code, Some(1));
+}

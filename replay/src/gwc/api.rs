@@ -37,7 +37,7 @@ pub struct GreatWarState {
     /// Every stack, in square order (rank 1 first, files a.. within a rank).
     pub stacks: Vec<Stack>,
     /// Each side's charges.
-    pub charges: ByColor<u32>,
+    pub charges: ByColor<u64>,
     /// The units that moved this turn; `Some` once the turn's movement is used.
     pub moved: Option<Moved>,
     /// The square of the stack that fired this turn; `Some` once the turn's

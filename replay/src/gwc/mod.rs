@@ -127,7 +127,7 @@ pub struct GreatWar {
     /// The squares, rank by rank from rank 1, files a.. within a rank.
     cells: Vec<Cell>,
     turn: Turn,
-    charges: ByColor<u32>,
+    charges: ByColor<u64>,
     /// The units that moved this turn and where they stand now: the movers
     /// after a movement (with the units they captured, which act only from
     /// the next turn), or the attackers where a failed attack left them.
@@ -148,7 +148,7 @@ impl GreatWar {
         let size = rules.board.0;
         GreatWar {
             cells: vec![Cell::default(); usize::from(size.files) * usize::from(size.ranks)],
-            charges: ByColor::both(rules.charges),
+            charges: ByColor::both(u64::from(rules.charges)),
             rules,
             turn: Turn::Setup {
                 ready: ByColor::default(),
@@ -165,7 +165,7 @@ impl GreatWar {
     }
 
     /// Each side's charges.
-    pub fn charges(&self) -> ByColor<u32> {
+    pub fn charges(&self) -> ByColor<u64> {
         self.charges
     }
 
@@ -522,10 +522,17 @@ impl GreatWar {
 
     /// Pays an attack's charge and the bonuses and losses of `destroyed`
     /// enemy units.
+    ///
+    /// Charges count in 64 bits: a side starts with at most `u32::MAX` (the
+    /// parameter's range) and gains `GAIN` per enemy unit destroyed, of
+    /// which there are at most a few thousand, so the count never reaches
+    /// its limit and is never cut short; a loss takes charges down to 0 at
+    /// most (0 charges lose the game).
     fn settle(&mut self, side: Color, destroyed: u32) {
         let enemy = side.opponent();
-        self.charges[side] = self.charges[side].saturating_sub(1).saturating_add(GAIN * destroyed);
-        self.charges[enemy] = self.charges[enemy].saturating_sub(LOSS * destroyed);
+        let destroyed = u64::from(destroyed);
+        self.charges[side] = self.charges[side].saturating_sub(1) + u64::from(GAIN) * destroyed;
+        self.charges[enemy] = self.charges[enemy].saturating_sub(u64::from(LOSS) * destroyed);
     }
 
     fn march(&mut self, side: Color, m: March) {

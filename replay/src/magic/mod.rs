@@ -689,6 +689,10 @@ impl Engine for MagicDraughts {
         self.event = index;
     }
 
+    fn has_random_outcomes(&self) -> bool {
+        self.rules.magic
+    }
+
     fn without_world_seed(&self) -> Option<&'static str> {
         if !self.rules.magic {
             return Some("magic is off in this game: nothing is drawn from a seed");

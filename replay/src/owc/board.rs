@@ -149,9 +149,9 @@ pub struct Unit {
     /// Which piece.
     pub kind: PieceKind,
     /// Hit points.
-    pub hp: u16,
+    pub hp: u64,
     /// Maximum hit points.
-    pub max: u16,
+    pub max: u64,
     /// Whether the shop's range upgrade is on it (pawns and kings).
     pub range: bool,
 }
@@ -186,8 +186,8 @@ impl OpenWorld {
         Unit {
             color,
             kind,
-            hp: full,
-            max: full,
+            hp: u64::from(full),
+            max: u64::from(full),
             range: false,
         }
     }

@@ -84,6 +84,10 @@ impl Engine for OpenWorld {
     fn without_world_seed(&self) -> Option<&'static str> {
         self.commit.is_none().then_some(crate::seed::NO_COMMITMENT)
     }
+
+    fn has_random_outcomes(&self) -> bool {
+        true
+    }
 }
 
 impl OpenWorld {

@@ -64,9 +64,9 @@ pub struct PieceState {
     /// Which piece (its letter).
     pub piece: PieceKind,
     /// Hit points.
-    pub hp: u16,
+    pub hp: u64,
     /// Maximum hit points.
-    pub max_hp: u16,
+    pub max_hp: u64,
     /// Whether it has the shop's range upgrade.
     pub range: bool,
 }
@@ -119,9 +119,9 @@ pub struct MovingPiece {
     /// Which piece (before any promotion).
     pub piece: PieceKind,
     /// Hit points.
-    pub hp: u16,
+    pub hp: u64,
     /// Maximum hit points.
-    pub max_hp: u16,
+    pub max_hp: u64,
     /// Whether it has the range upgrade.
     pub range: bool,
     /// The squares it has still to pass over, in path order.
@@ -175,7 +175,7 @@ pub struct KnownPiece {
     /// Which piece.
     pub piece: PieceKind,
     /// Hit points.
-    pub hp: u16,
+    pub hp: u64,
 }
 
 fn piece_state(square: Square, u: Unit) -> PieceState {

@@ -103,7 +103,11 @@ impl OpenWorld {
         let king = unit.kind == PieceKind::King;
         match self.world.objects[i] {
             Some(ObjectKind::Regen) if !king => {
-                unit.hp = unit.hp.saturating_add(self.rules.regen_heal).min(unit.max).max(unit.hp);
+                unit.hp = unit
+                    .hp
+                    .saturating_add(u64::from(self.rules.regen_heal))
+                    .min(unit.max)
+                    .max(unit.hp);
                 self.world.objects[i] = None;
             }
             Some(ObjectKind::Hp) if !king => {
@@ -306,7 +310,7 @@ impl OpenWorld {
             event: self.event,
         });
         if on_path {
-            t.unit.hp = t.unit.hp.saturating_sub(u16::from(amount));
+            t.unit.hp = t.unit.hp.saturating_sub(u64::from(amount));
             if t.unit.hp == 0 {
                 // The piece dies on the way: the move ends there.
                 if t.unit.kind == PieceKind::King {
@@ -318,7 +322,7 @@ impl OpenWorld {
             return self.resolve();
         }
         let mut unit = self.piece(t.to).expect("the piece stands on the object");
-        unit.hp = unit.hp.saturating_sub(u16::from(amount));
+        unit.hp = unit.hp.saturating_sub(u64::from(amount));
         if unit.hp == 0 {
             self.set(t.to, None);
             if unit.kind == PieceKind::King {

@@ -54,8 +54,8 @@ impl OpenWorld {
                 self.set(sq, Some(u));
             }
             (Item::Hp, Some((sq, Some(mut u)))) if u.color == buyer => {
-                u.max = u.max.saturating_add(self.rules.shop_hp);
-                u.hp = u.hp.saturating_add(self.rules.shop_hp);
+                u.max = u.max.saturating_add(u64::from(self.rules.shop_hp));
+                u.hp = u.hp.saturating_add(u64::from(self.rules.shop_hp));
                 self.set(sq, Some(u));
             }
             (Item::Drain, Some((sq, Some(mut u)))) if u.color != buyer => {
@@ -65,7 +65,7 @@ impl OpenWorld {
                         format!("{} does not see {sq}, so it cannot drain the piece there", buyer.name()),
                     ));
                 }
-                u.hp = u.hp.saturating_sub(self.rules.drain_hp);
+                u.hp = u.hp.saturating_sub(u64::from(self.rules.drain_hp));
                 if u.hp == 0 {
                     self.set(sq, None);
                     if u.kind == PieceKind::King {

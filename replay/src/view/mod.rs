@@ -370,7 +370,14 @@ impl ViewWriter {
 }
 
 fn view_header(header: &Header, side: Color) -> Header {
-    let mut tags = header.tags.clone();
+    // A full log may say so itself with `[Perspective "all"]`: the view's
+    // own perspective replaces it, as a header holds each tag once.
+    let mut tags: Vec<Tag> = header
+        .tags
+        .iter()
+        .filter(|t| t.name != "Perspective")
+        .cloned()
+        .collect();
     let at = tags
         .iter()
         .position(|t| t.name == "Rules")
