@@ -15,7 +15,8 @@ use crate::report::{Format, Reporter, Status};
 
 /// What one log gives the leaderboard.
 enum Counted {
-    /// A valid log: its game, log hash, recency and entries.
+    /// A valid log: its game, the key that tells copies of one game
+    /// ([`standings::game_key`]), its recency and entries.
     Log {
         name: String,
         game: GameKind,
@@ -44,6 +45,14 @@ struct GameBoard {
 fn tally(log: crate::pipeline::Log, rep: &mut Reporter) -> Counted {
     rep.withdraw();
     let name = log.name;
+    // The torn-append warning is the one diagnostic kept (docs/notation.md
+    // §2.6): the log counts on its complete lines, and the line left out
+    // may be the result that would have changed the standings.
+    if log.parsed.is_ok() && log.parsed.is_torn() {
+        if let Some(torn) = log.parsed.diagnostics.iter().find(|d| d.severity == Severity::Warning) {
+            rep.diagnostic(&name, torn, "syntax");
+        }
+    }
     if !log.parsed.is_ok() {
         return Counted::Skipped {
             name,
@@ -89,7 +98,7 @@ fn tally(log: crate::pipeline::Log, rep: &mut Reporter) -> Counted {
     Counted::Log {
         game,
         unchecked: replay.outcomes_checked() == Some(false),
-        hash: fgn_replay::loghash::chain(&doc.game).log_hash(),
+        hash: standings::game_key(&doc.game),
         recency: Recency::new(doc.game.header.get("Date"), &name),
         entries: standings::entries(&doc.game.header, &replay),
         name,
@@ -101,7 +110,8 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
     let mut boards: BTreeMap<GameKind, GameBoard> = BTreeMap::new();
     let mut skipped: Vec<(String, &'static str)> = Vec::new();
     // A game counts once however many copies of it the archive holds: the
-    // same log hash is the same game.
+    // same players and events are the same game, whatever tags that only
+    // describe it say (standings::game_key).
     let mut games: HashMap<Digest, String> = HashMap::new();
     let walked = crate::pipeline::each(paths, rep, tally, |counted, rep| {
         let (name, game, hash, recency, entries, unchecked) = match counted {
@@ -122,8 +132,14 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
         };
         if let Some(first) = games.get(&hash) {
             rep.note(&format!(
-                "{name}: the same game as {first} (log hash {hash}), counted once"
+                "{name}: the same game as {first} (the same players and events), counted once"
             ));
+            // A copy may still give the players' latest names.
+            if let Some(board) = boards.get_mut(&game) {
+                for entry in &entries {
+                    board.standings.name_from(entry, &recency);
+                }
+            }
             return;
         }
         games.insert(hash, name);
@@ -162,10 +178,8 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
                 .iter()
                 .map(|(file, reason)| serde_json::json!({"file": file, "reason": reason}))
                 .collect();
-            outln!(
-                "{}",
-                serde_json::json!({"games": games, "counted": counted, "skipped": skipped})
-            );
+            let document = serde_json::json!({"games": games, "counted": counted, "skipped": skipped});
+            outln!("{}", escape_bidi(&document.to_string()));
         }
     }
 }
@@ -263,12 +277,41 @@ fn table(rows: &[Row]) -> String {
     out
 }
 
+/// Whether `c` is a bidirectional formatting character: it reorders the
+/// text after it on a terminal, so a name holding one could make a row of
+/// the table read as another player's, or push its numbers out of place
+/// (the "Trojan Source" characters, and the marks).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 /// A name as one table cell: control characters (a tab would break the
-/// columns) shown as U+FFFD.
+/// columns) and bidirectional formatting characters shown as U+FFFD.
 fn printable(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .map(|c| {
+            if c.is_control() || is_bidi_control(c) {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
         .collect()
+}
+
+/// JSON text with every bidirectional formatting character written as a
+/// `\uXXXX` escape: the same JSON value (such a character can stand only
+/// in a string), but one that a terminal or a log viewer shows as it is.
+fn escape_bidi(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if is_bidi_control(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -311,5 +354,19 @@ mod tests {
     #[test]
     fn a_tab_in_a_name_is_not_written_into_the_table() {
         assert_eq!(printable("A\tB"), "A\u{FFFD}B");
+    }
+
+    /// Regression (issue 36): a right-to-left override in a name was
+    /// written as it is, reordering the rest of the row on a terminal.
+    #[test]
+    fn bidi_controls_in_a_name_are_never_written_raw() {
+        let name = "Anna\u{202E}1 :stniop\u{2066}x\u{200F}";
+        assert_eq!(printable(name), "Anna\u{FFFD}1 :stniop\u{FFFD}x\u{FFFD}");
+        let json = serde_json::json!({ "name": name }).to_string();
+        let escaped = escape_bidi(&json);
+        assert!(!escaped.chars().any(is_bidi_control), "{escaped}");
+        assert!(escaped.contains("\\u202e"), "{escaped}");
+        let back: serde_json::Value = serde_json::from_str(&escaped).unwrap();
+        assert_eq!(back["name"], name, "the JSON value is unchanged");
     }
 }

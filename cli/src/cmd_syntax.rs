@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use fgn_notation::json::{from_json, JsonDocument};
+use fgn_notation::json::{from_json, JsonDocument, Unique};
 use fgn_notation::{parse, Document, Parsed};
 
 use crate::inputs::{collect, Input};
@@ -283,7 +283,7 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
         }
     }
     for (number, (place, doc)) in docs.iter().enumerate() {
-        let game = match from_json(&doc.to_string()) {
+        let game = match from_json(&doc.to_string()).and_then(|game| check_log_hash(doc, game)) {
             Ok(game) => game,
             Err(e) if docs.len() == 1 => return rep.invalid(&name, &e),
             Err(e) => {
@@ -316,16 +316,45 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
     }
 }
 
+/// The game, when the document's `summary.log_hash` (as `fgn json` writes
+/// it) is absent, `null`, or the log hash of the game read; a hash that
+/// differs means the events or header were changed after the summary was
+/// written (or the summary was), and the document is refused rather than
+/// converted into a log that is not the one its hash names.
+fn check_log_hash(doc: &serde_json::Value, game: fgn_notation::Game) -> Result<fgn_notation::Game, String> {
+    match doc.get("summary").and_then(|s| s.get("log_hash")) {
+        None | Some(serde_json::Value::Null) => Ok(game),
+        Some(serde_json::Value::String(listed)) => {
+            let actual = fgn_replay::loghash::chain(&game).log_hash().to_string();
+            if *listed == actual {
+                Ok(game)
+            } else {
+                Err(format!(
+                    "the summary's \"log_hash\" is {listed}, but the game's log hash is {actual}: \
+                     the document was changed after its summary was written"
+                ))
+            }
+        }
+        Some(other) => Err(format!(
+            "the summary's \"log_hash\" must be a string `blake3:<hex>` or null, found {other}"
+        )),
+    }
+}
+
 /// The documents of a `from-json` input with where each starts (`line N`,
 /// or `document N` of an array).
 fn documents(text: &str) -> Result<Vec<(String, serde_json::Value)>, String> {
     let mut out = Vec::new();
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
+    // Read with duplicate keys refused: serde_json would keep the last one
+    // silently, and the document would mean one thing to fgn and another
+    // to a reader that keeps the first.
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Unique>();
     loop {
         let start = stream.byte_offset();
         match stream.next() {
             None => break,
-            Some(Ok(value)) => {
+            Some(Err(e)) if e.is_data() => return Err(e.to_string()),
+            Some(Ok(Unique(value))) => {
                 let skipped = text[start..].len() - text[start..].trim_start().len();
                 let line = text[..start + skipped].matches('\n').count() + 1;
                 out.push((format!("line {line}"), value));

@@ -426,9 +426,11 @@ enum Command {
     ///
     /// FILE holds one document, a JSON array of them (`fgn json DIR`) or one
     /// per line (`fgn json --ndjson`); versions 1 and 2 are read. The
-    /// "file" and "summary" fields are ignored: the summary is derived from
-    /// the game, and `fgn validate` is the check. One game is printed;
-    /// several need --out-dir.
+    /// "file" and "summary" fields are not part of the game: the summary is
+    /// derived from the game, and `fgn validate` is the check, but a
+    /// summary's "log_hash" that is not the game's is refused, and so is an
+    /// object holding a key twice. One game is printed; several need
+    /// --out-dir.
     FromJson {
         /// Write each game to its own new file in DIR (made if missing),
         /// named by its place and its "file" (`0003-mate.fgn`); existing

@@ -206,11 +206,106 @@ fn nest_seen_piece(index: usize, action: &mut serde_json::Map<String, serde_json
     }
 }
 
+/// A JSON value read with every object's keys checked to be distinct.
+///
+/// JSON leaves duplicate keys to the reader, and serde_json keeps the last
+/// one silently, so `{"n": 1, "n": 2}` would be read as move 2 where
+/// another reader sees move 1: two programs would then disagree about one
+/// document. fgn refuses such a document instead, naming the key.
+///
+/// ```
+/// use fgn_notation::json::Unique;
+///
+/// let ok: Unique = serde_json::from_str(r#"{"a": [{"b": 1}, {"b": 2}]}"#).unwrap();
+/// assert_eq!(ok.0["a"][1]["b"], 2);
+/// let twice = serde_json::from_str::<Unique>(r#"{"a": {"b": 1, "b": 2}}"#).unwrap_err();
+/// assert!(twice.to_string().contains("the key \"b\" twice"), "{twice}");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unique(pub serde_json::Value);
+
+impl<'de> Deserialize<'de> for Unique {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Unique, D::Error> {
+        deserializer.deserialize_any(UniqueVisitor).map(Unique)
+    }
+}
+
+/// Builds a [`serde_json::Value`] as serde_json does, refusing a key that
+/// an object already holds.
+struct UniqueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueVisitor {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, serde_json::Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Unique(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(serde_json::Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "an object holds the key \"{key}\" twice (JSON readers disagree on which one counts, so neither is taken)"
+                )));
+            }
+            let Unique(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(serde_json::Value::Object(object))
+    }
+}
+
 /// Reads a game from its JSON text. The game must be one that FGN text can
 /// hold: it is printed and read back, and any fault is reported with the line
-/// of the canonical text it would have stood on.
+/// of the canonical text it would have stood on. An object that holds a key
+/// twice is refused ([`Unique`]).
 pub fn from_json(text: &str) -> Result<Game, String> {
-    let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let Unique(mut value) = serde_json::from_str(text).map_err(|e| match e.is_data() {
+        // A key given twice: JSON, but no one document.
+        true => e.to_string(),
+        false => format!("not JSON: {e}"),
+    })?;
     // `fgn json` names each document's source file and adds the game's
     // summary; neither is part of the game, so both are dropped, but only
     // in the forms that command writes. The summary is not checked against

@@ -12,10 +12,11 @@
 
 use std::collections::BTreeMap;
 
-use fgn_notation::{Color, GameKind, Header, Outcome};
+use fgn_notation::{Color, Game, GameKind, Header, Outcome, Tag};
 use serde::Serialize;
 
-use crate::{Phase, Replay};
+use crate::ruleset::parameter_tags;
+use crate::{Digest, Phase, Replay};
 
 /// Whether RULES.md gives leaderboard points for `game` (survival-chess
 /// only, section 1).
@@ -27,6 +28,63 @@ pub fn defines_points(game: GameKind) -> bool {
 pub fn is_vk_id(id: &str) -> bool {
     id.strip_prefix("vk:")
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A VK profile id in its one spelling: RULES.md writes it `vk:<number>`,
+/// and a number's leading zeros do not change it, so `vk:01001` is
+/// `vk:1001` (and `vk:000` is `vk:0`). `None` when `id` is not a VK id.
+///
+/// ```
+/// use fgn_replay::standings::normal_vk_id;
+/// assert_eq!(normal_vk_id("vk:01001").as_deref(), Some("vk:1001"));
+/// assert_eq!(normal_vk_id("vk:000").as_deref(), Some("vk:0"));
+/// assert_eq!(normal_vk_id("vk:"), None);
+/// ```
+pub fn normal_vk_id(id: &str) -> Option<String> {
+    if !is_vk_id(id) {
+        return None;
+    }
+    let digits = id["vk:".len()..].trim_start_matches('0');
+    Some(format!("vk:{}", if digits.is_empty() { "0" } else { digits }))
+}
+
+/// What makes two logs one game for the leaderboard: the game and its
+/// rules (`Game`, `Rules`, `Mode` and the tags that set rule parameters),
+/// the players (`WhiteId` and `BlackId`, VK ids in their one spelling), and
+/// every event, clocks included, compared as the log hash compares them.
+/// Tags that only describe the game (names, `Date`, `Event`, `Site`, a
+/// comment) and spacing are left out, so copies of one game that differ in
+/// them (a trailing space in a name, say) count once. An id is compared as
+/// written but for a VK id's leading zeros: `vk:1001 ` (with a space) is
+/// no VK id, gives no points, and is another player.
+pub fn game_key(game: &Game) -> Digest {
+    let kept = |name: &str| {
+        matches!(name, "Game" | "Rules" | "Mode" | "WhiteId" | "BlackId")
+            || game
+                .kind()
+                .is_some_and(|k| parameter_tags(k).iter().any(|(_, tags)| tags.contains(&name)))
+    };
+    let tags = game
+        .header
+        .tags
+        .iter()
+        .filter(|t| kept(&t.name))
+        .map(|t| {
+            let value = match t.name.as_str() {
+                "WhiteId" | "BlackId" => normal_vk_id(&t.value).unwrap_or_else(|| t.value.clone()),
+                _ => t.value.clone(),
+            };
+            Tag {
+                name: t.name.clone(),
+                value,
+            }
+        })
+        .collect();
+    let key = Game {
+        header: Header { tags },
+        events: game.events.clone(),
+    };
+    crate::loghash::chain(&key).log_hash()
 }
 
 /// How one game ended for one player.
@@ -43,7 +101,7 @@ pub enum Finish {
 /// What one valid log gives one player in the standings of its game.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Entry {
-    /// The player's id (`vk:<number>`).
+    /// The player's id (`vk:<number>`, in [`normal_vk_id`]'s spelling).
     pub id: String,
     /// The player's name as this log gives it, if it does.
     pub name: Option<String>,
@@ -71,9 +129,9 @@ pub fn entries(header: &Header, replay: &Replay) -> Vec<Entry> {
     [(Color::White, "WhiteId", "White"), (Color::Black, "BlackId", "Black")]
         .into_iter()
         .filter_map(|(color, id_tag, name_tag)| {
-            let id = header.get(id_tag).filter(|id| is_vk_id(id))?;
+            let id = header.get(id_tag).and_then(normal_vk_id)?;
             Some(Entry {
-                id: id.to_string(),
+                id,
                 name: header.get(name_tag).map(str::to_string),
                 finish: finish(color)?,
             })
@@ -147,6 +205,17 @@ impl Standings {
         }
         if tally.named.as_ref().is_none_or(|(seen, _)| recency > seen) {
             tally.named = Some((recency.clone(), entry.name.clone()));
+        }
+    }
+
+    /// Takes the name `entry` gives, if its log is the latest of the id's,
+    /// without counting the game: for another copy of a game already
+    /// counted, whose header may name the player differently.
+    pub fn name_from(&mut self, entry: &Entry, recency: &Recency) {
+        if let Some(tally) = self.players.get_mut(&entry.id) {
+            if tally.named.as_ref().is_none_or(|(seen, _)| recency > seen) {
+                tally.named = Some((recency.clone(), entry.name.clone()));
+            }
         }
     }
 

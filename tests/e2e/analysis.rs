@@ -189,6 +189,50 @@ fn json_of_several_paths_is_one_array_and_from_json_reads_it_back() {
     assert!(o.stdout.is_empty());
 }
 
+/// Regression (issue 36): from-json took the last of two equal keys
+/// silently (another JSON reader takes the first: two programs, two
+/// games), and converted a document whose summary's `log_hash` was not its
+/// game's, as if the hash vouched for nothing.
+#[test]
+fn from_json_refuses_duplicate_keys_and_a_log_hash_that_is_not_the_games() {
+    let log = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let (_, json, _) = run(&["json", log], b"");
+    let (code, text, err) = run(&["from-json", "-"], json.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.starts_with("[Game \"survival-chess\"]"), "{text}");
+    // A key twice, in an event, in the header, at the top; in a single
+    // document, an NDJSON stream and an array.
+    let twice = [
+        json.replacen("\"n\": 1,", "\"n\": 1, \"n\": 2,", 1),
+        json.replacen("\"White\": \"Anna\",", "\"White\": \"Anna\", \"White\": \"Eve\",", 1),
+        json.replacen("\"version\": 3,", "\"version\": 3, \"version\": 3,", 1),
+        format!("[{json}, {}]", json.replacen("\"n\": 1,", "\"n\": 1, \"n\": 1,", 1)),
+    ];
+    for (k, doc) in twice.iter().enumerate() {
+        assert_ne!(doc, &json, "case {k} changed nothing");
+        let (code, text, err) = run(&["from-json", "-"], doc.as_bytes());
+        assert_eq!(code, Some(1), "case {k}: {err}");
+        assert!(text.is_empty(), "case {k}: {text}");
+        assert!(err.contains("twice"), "case {k}: {err}");
+    }
+    // A changed event or tag under the summary of the original.
+    let changed = json.replacen("\"Anna\"", "\"Anne\"", 1);
+    let (code, text, err) = run(&["from-json", "-"], changed.as_bytes());
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        text.is_empty() && err.contains("the summary's \"log_hash\" is blake3:"),
+        "{err}"
+    );
+    // Without a summary, or with a null hash, there is nothing to check.
+    let mut bare: Value = serde_json::from_str(&changed).unwrap();
+    bare["summary"]["log_hash"] = Value::Null;
+    let (code, _, err) = run(&["from-json", "-"], bare.to_string().as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    bare.as_object_mut().unwrap().remove("summary");
+    let (code, _, err) = run(&["from-json", "-"], bare.to_string().as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+}
+
 /// Regression for issue 14: version 1 documents, written by the fgn of
 /// before version 2 (committed in tests/e2e/fixtures/json-v1), still read
 /// back, the nested seen piece included, as the same games.
