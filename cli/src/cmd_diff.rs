@@ -32,6 +32,10 @@ struct Log {
     lines: Vec<u32>,
     /// How to replay the positions, if they can be.
     replay: Result<Positions, String>,
+    /// The side a full log is compared as, whose view may not show a rule
+    /// error's event (`None`: the referee's, or a view, which has no
+    /// hidden events).
+    viewer: Option<Color>,
 }
 
 /// A full log whose replay gives the positions of the compared log.
@@ -59,6 +63,10 @@ struct Fault {
 struct Replayed {
     at: Vec<Replay>,
     fault: Option<Fault>,
+    /// The replay stopped at a rule error of an event the side compared as
+    /// may not see: neither the event nor the error is told (`fault` is
+    /// then `None`).
+    hidden_fault: bool,
     /// How many of the compared events the positions cover.
     applied: usize,
 }
@@ -202,12 +210,14 @@ fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, View
             (view, file_lines(&origins), Ok(positions))
         }
     };
+    let viewer = side.filter(|_| doc.game.perspective().is_none());
     Ok(Log {
         name,
         doc,
         compared,
         lines,
         replay,
+        viewer,
     })
 }
 
@@ -227,6 +237,7 @@ fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
             return Ok(Replayed {
                 at: Vec::new(),
                 fault: Some(fault),
+                hidden_fault: false,
                 applied: 0,
             });
         }
@@ -235,13 +246,23 @@ fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
     let targets: Vec<usize> = points.iter().map(|&k| p.upto[k]).collect();
     let mut at: Vec<Option<Replay>> = targets.iter().map(|&t| (t == 0).then(|| replay.clone())).collect();
     let mut fault = None;
+    let mut hidden_fault = false;
     let mut applied = 0;
     for (i, event) in p.game.events.iter().enumerate() {
         if let Err(mut error) = replay.apply(i, event) {
             if let Place::Event(j) = error.place {
                 error.place = Place::Event(p.origins[j]);
             }
-            fault = Some(place(&log.doc, &error));
+            // An event the side may not see, or its error's message, would
+            // tell what it hides (as `fgn view` keeps it from the view).
+            if log
+                .viewer
+                .is_some_and(|c| crate::cmd_view::hidden_fault(&log.doc, c, &error))
+            {
+                hidden_fault = true;
+            } else {
+                fault = Some(place(&log.doc, &error));
+            }
             break;
         }
         applied = i + 1;
@@ -253,7 +274,12 @@ fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
     }
     let at = at.into_iter().map(|r| r.unwrap_or_else(|| replay.clone())).collect();
     let applied = p.upto.iter().take_while(|&&n| n <= applied).count().saturating_sub(1);
-    Ok(Replayed { at, fault, applied })
+    Ok(Replayed {
+        at,
+        fault,
+        hidden_fault,
+        applied,
+    })
 }
 
 fn place(doc: &Document, error: &RuleError) -> Fault {
@@ -415,6 +441,14 @@ fn log_report(log: &Log, replayed: Result<Replayed, String>, hash: Digest, same:
                 rep.note(&format!(
                     "{}:{}:{}: [{}] {}; its positions go as far as it replays, its first {} events",
                     log.name, f.line, f.column, f.rule, f.message, r.applied
+                ));
+            }
+            if let (true, Some(side)) = (r.hidden_fault, log.viewer) {
+                rep.note(&format!(
+                    "{}: {}; its positions go as far as it replays, its first {} events",
+                    log.name,
+                    crate::cmd_view::hidden_fault_message(&log.name, side),
+                    r.applied
                 ));
             }
             r.fault

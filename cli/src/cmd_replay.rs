@@ -518,8 +518,18 @@ pub fn show(
             if let Place::Event(j) = error.place {
                 error.place = Place::Event(origins[j]);
             }
-            let (line, col) = locate(&p.document, &error);
-            rep.rule_error(&name, line, col, error.rule.name(), &message(&p.document, &error));
+            // Shown as a player (`--as`) from a full log, an event that
+            // player may not see, or its error's message, would tell what it
+            // hides (as `fgn view` keeps it from the view).
+            match viewer.color().filter(|_| !is_view) {
+                Some(side) if crate::cmd_view::hidden_fault(&p.document, side, &error) => {
+                    rep.invalid(&name, &crate::cmd_view::hidden_fault_message(&name, side))
+                }
+                _ => {
+                    let (line, col) = locate(&p.document, &error);
+                    rep.rule_error(&name, line, col, error.rule.name(), &message(&p.document, &error));
+                }
+            }
             rep.note(&format!(
                 "showing the position after event {}, the last one that applied",
                 origins[i]
