@@ -387,7 +387,7 @@ fn a_missing_path_is_counted_and_named_in_json() {
 
 #[test]
 fn quiet_leaves_out_summaries_and_notes_but_not_errors() {
-    let (code, stdout, stderr) = crate::util::run(&["--quiet", "validate", "corpus/magic-draughts/valid"], b"");
+    let (code, stdout, stderr) = crate::util::run(&["--quiet", "validate", "corpus/survival-chess/valid"], b"");
     assert_eq!((code, stdout.as_str(), stderr.as_str()), (Some(0), "", ""));
     let canonical = crate::util::scratch(
         "quiet-fmt",
