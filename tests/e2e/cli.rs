@@ -702,6 +702,14 @@ fn random_outcomes_no_seed_checked_are_said_and_refused_by_strict() {
     let (_, out, _) = crate::util::run(&["--format", "json", "stats", &unrevealed, &uncommitted], b"");
     let stats: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(stats["games"][0]["outcomes_unchecked"], 2, "{stats:#}");
+    let (_, out, _) = crate::util::run(&["leaderboard", &unrevealed, &uncommitted], b"");
+    assert!(
+        out.contains("(2 with random outcomes no revealed seed checked)"),
+        "{out}"
+    );
+    let (_, out, _) = crate::util::run(&["--format", "json", "leaderboard", &unrevealed, &uncommitted], b"");
+    let board: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(board["games"][0]["outcomes_unchecked"], 2, "{board:#}");
     // The seed revealed: checked, and nothing to warn about.
     let (code, out, err) = crate::util::run(
         &[
