@@ -233,9 +233,13 @@ impl Reporter {
                 Paint::Strong.on(Stream::Err, file),
                 Paint::Warning.on(Stream::Err, "[warning]")
             ),
-            (Format::Json, _) => format!(
+            (Format::Json, Some(line)) => format!(
                 "{}\n",
-                serde_json::json!({"file": file, "line": line, "column": line.map(|_| 1), "kind": "warning", "message": message})
+                serde_json::json!({"file": file, "line": line, "column": 1, "kind": "warning", "message": message})
+            ),
+            (Format::Json, None) => format!(
+                "{}\n",
+                serde_json::json!({"file": file, "kind": "warning", "message": message})
             ),
         };
         // A warning about the log as a whole goes after its placed ones.

@@ -922,9 +922,14 @@ pub fn lookalike_tags(game: GameKind, header: &Header) -> Vec<Lookalike> {
         .flat_map(|&(parameter, tags)| tags.iter().map(move |&t| (parameter, t)))
         .collect();
     let mut found = Vec::new();
+    // magic-draughts reads `Board` too, to refuse any board but 8x8.
+    let read_anyway: &[&str] = match game {
+        GameKind::MagicDraughts => &["Board"],
+        _ => &[],
+    };
     for tag in &header.tags {
         let name = tag.name.as_str();
-        if SHARED_TAGS.contains(&name) || own.iter().any(|&(_, t)| t == name) {
+        if SHARED_TAGS.contains(&name) || read_anyway.contains(&name) || own.iter().any(|&(_, t)| t == name) {
             continue;
         }
         let folded = fold(name);
@@ -1582,5 +1587,6 @@ mod tests {
             &[("Room", "7"), ("Site", "x"), ("Mode", "single")]
         )
         .is_empty());
+        assert!(found(GameKind::MagicDraughts, &[("Board", "8x8"), ("Magic", "on")]).is_empty());
     }
 }

@@ -643,7 +643,9 @@ fn great_war_charges_count_past_the_parameters_range() {
     // The parameter itself is a count of charges a `u32` holds: one more
     // is refused with a clear error, not cut.
     let log = game("[Game \"great-war-chess\"]\n[Rules \"1.0\"]\n[Charges \"4294967296\"]\n\n0 w ready\n");
-    let error = fgn_replay::validate(&log).err().expect("refused");
+    let Err(error) = fgn_replay::validate(&log) else {
+        panic!("refused")
+    };
     assert!(error.to_string().contains("Charges"), "{error}");
 }
 
@@ -666,6 +668,8 @@ fn open_world_hp_counts_past_the_parameters_range() {
     assert_eq!((king.hp, king.max_hp), (3 * 65535, 3 * 65535));
     // A tag beyond what the parameter holds is refused, not cut.
     let log = game("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[ShopHp \"65536\"]\n\n1 w e2-e3\n");
-    let error = fgn_replay::validate(&log).err().expect("refused");
+    let Err(error) = fgn_replay::validate(&log) else {
+        panic!("refused")
+    };
     assert!(error.to_string().contains("ShopHp"), "{error}");
 }

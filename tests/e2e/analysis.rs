@@ -176,7 +176,18 @@ fn json_of_several_paths_is_one_array_and_from_json_reads_it_back() {
             let again = fgn(&["json", &path.display().to_string()], b"").stdout;
             let again: Value = serde_json::from_slice(&again).unwrap();
             assert_eq!(again["events"], doc["events"], "{form}: {name}");
-            assert_eq!(again["summary"], doc["summary"], "{form}: {name}");
+            // The same summary, but for the lines of the warnings: the
+            // canonical text has no comments, so a tag's line moves.
+            let lineless = |summary: &Value| {
+                let mut s = summary.clone();
+                if let Some(warnings) = s["warnings"].as_array_mut() {
+                    for w in warnings {
+                        w.as_object_mut().expect("a warning").remove("line");
+                    }
+                }
+                s
+            };
+            assert_eq!(lineless(&again["summary"]), lineless(&doc["summary"]), "{form}: {name}");
         }
         // A second run refuses to overwrite.
         let o = fgn(&["from-json", "--out-dir", &out_arg, "-"], &input);

@@ -387,7 +387,7 @@ fn a_missing_path_is_counted_and_named_in_json() {
 
 #[test]
 fn quiet_leaves_out_summaries_and_notes_but_not_errors() {
-    let (code, stdout, stderr) = crate::util::run(&["--quiet", "validate", "corpus/magic-draughts/valid"], b"");
+    let (code, stdout, stderr) = crate::util::run(&["--quiet", "validate", "corpus/survival-chess/valid"], b"");
     assert_eq!((code, stdout.as_str(), stderr.as_str()), (Some(0), "", ""));
     let canonical = crate::util::scratch(
         "quiet-fmt",
@@ -702,6 +702,14 @@ fn random_outcomes_no_seed_checked_are_said_and_refused_by_strict() {
     let (_, out, _) = crate::util::run(&["--format", "json", "stats", &unrevealed, &uncommitted], b"");
     let stats: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(stats["games"][0]["outcomes_unchecked"], 2, "{stats:#}");
+    let (_, out, _) = crate::util::run(&["leaderboard", &unrevealed, &uncommitted], b"");
+    assert!(
+        out.contains("(2 with random outcomes no revealed seed checked)"),
+        "{out}"
+    );
+    let (_, out, _) = crate::util::run(&["--format", "json", "leaderboard", &unrevealed, &uncommitted], b"");
+    let board: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(board["games"][0]["outcomes_unchecked"], 2, "{board:#}");
     // The seed revealed: checked, and nothing to warn about.
     let (code, out, err) = crate::util::run(
         &[
