@@ -162,6 +162,15 @@ pub trait Engine {
         None
     }
 
+    /// The session applied an event of the shared rules other than chat or
+    /// a salt (a timeout, an answer to one, a resignation, the result, the
+    /// seed), which the engine does not see otherwise; `decided` says
+    /// whether the game is decided after it. Such an event is one that is
+    /// not a purchase or chat: open-world-chess ends there a turn still
+    /// open to purchases after its last move. Never called on the move
+    /// path, so it costs a move nothing.
+    fn shared_event(&mut self, _decided: bool) {}
+
     /// Tells the engine the index of the event it is about to see, so that
     /// it can name earlier events in later messages.
     fn at_event(&mut self, _index: usize) {}
@@ -609,6 +618,21 @@ impl<E: Engine> Session<E> {
             (Actor::World, _) => false,
         };
         let next_phase = self.dispatch(event)?;
+        if matches!(
+            event.action,
+            Action::Timeout { .. }
+                | Action::Extra { .. }
+                | Action::Resign
+                | Action::Result { .. }
+                | Action::Seed { .. }
+        ) {
+            // An event the engine does not see, but one that is not a
+            // purchase or chat; a setup timeout is the engine's own.
+            if !matches!(turn_before, Turn::Setup { .. }) {
+                self.engine
+                    .shared_event(!matches!(next_phase, Phase::Playing | Phase::AwaitingExtra { .. }));
+            }
+        }
         // Committed: the engine has accepted the event (or it was the session's own).
         if self.at.opened_by.is_none() && !matches!(event.action, Action::Chat { .. } | Action::Salt { .. }) {
             self.at.opened_by = Some(fgn_notation::forms::keyword(&event.action));
