@@ -265,6 +265,20 @@ fn purchases_after_the_last_move_end_at_the_first_event_that_is_not_a_purchase_o
     assert_eq!(buys, 0, "white may still buy");
 }
 
+/// NOTATION.md: "World events come right after the action that caused
+/// them". A spawn on a square the last move lit is refused once a timeout
+/// and its answer have come between; right after the move it is taken.
+/// Regression: the session handles the timeout without the engine, whose
+/// spawn window stayed open.
+#[test]
+fn a_spawn_comes_right_after_the_move_that_lit_its_square_not_after_a_timeout() {
+    let log = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[MovesPerTurn \"1\"]\n[FogAfter \"1\"]\n\
+               [TimeControl \"move=10\"]\n\n1 w a2-a3\n1 b Ng8-f6\n2 w a3-a4\n2 b Nf6-g4\n";
+    assert!(verdict(&format!("{log}2 @ spawn g6 coin\n")).is_none());
+    let e = verdict(&format!("{log}2 @ timeout w\n2 b extra yes\n2 @ spawn g6 coin\n")).expect("a late spawn");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(6)), "{e}");
+}
+
 /// An open-world-chess log under `tags` whose starting light spawns `object`
 /// on every square it may, in square order, but for those in `skip`.
 fn owc_start_spawns(tags: &str, object: &str, skip: &[&str]) -> String {

@@ -71,6 +71,11 @@ impl Engine for OpenWorld {
             // are over, but no turn ends and nothing ages.
             self.world.late_shop = None;
         } else {
+            // Spawns come right after the move that lit their squares
+            // (NOTATION.md: "World events come right after the action that
+            // caused them"), and a timeout never comes while one is owed:
+            // the squares still open rolled nothing.
+            self.close_spawn_window();
             self.close_late_shop();
         }
     }
