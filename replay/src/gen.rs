@@ -600,7 +600,9 @@ impl Maker<'_> {
             Some(Turn::Move { side: to_move, .. }) if to_move == side => match self.time.move_seconds {
                 Some(limit) => {
                     let limit = u64::from(limit) * 1000;
-                    let start = progress.turn_started_ms.map_or(now, Clock::millis);
+                    // Timed from the latest the turn can have started, as
+                    // the validator times it.
+                    let start = self.replay.limit_started_by().map_or(now, Clock::millis);
                     let left = (start + limit).saturating_sub(now);
                     // A quarter of the limit at most, so that turns of
                     // several moves keep within it too.
@@ -886,7 +888,9 @@ impl Maker<'_> {
     /// The world records that `side`, to move, ran out of its `limit`
     /// seconds: a reading some seconds past the end of its time.
     fn timeout(&mut self, side: Color, limit: u32) -> Result<(), GenError> {
-        let start = self.replay.progress().turn_started_ms.map_or(0, Clock::millis);
+        // From the latest the turn can have started, so that the timeout
+        // comes after the time ran out however the readings are read.
+        let start = self.replay.limit_started_by().map_or(self.now(), Clock::millis);
         let at = (start + u64::from(limit) * 1000).max(self.now()) + self.clocks.below(5000) as u64 + 1;
         self.push(Event {
             n: self.carried(),

@@ -673,6 +673,12 @@ impl Replay {
         each_game!(self, s => s.progress())
     }
 
+    /// The latest time the running time limit can have started, as far as
+    /// the clock readings show (`Session::limit_started_by`).
+    pub(crate) fn limit_started_by(&self) -> Option<fgn_notation::Clock> {
+        each_game!(self, s => s.limit_started_by())
+    }
+
     /// How many events have been applied: the index the next event of the
     /// log has.
     pub fn events_applied(&self) -> usize {

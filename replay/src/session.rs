@@ -179,6 +179,15 @@ pub trait Engine {
         None
     }
 
+    /// The session applied an event of the shared rules other than chat or
+    /// a salt (a timeout, an answer to one, a resignation, the result, the
+    /// seed), which the engine does not see otherwise; `decided` says
+    /// whether the game is decided after it. Such an event is one that is
+    /// not a purchase or chat: open-world-chess ends there a turn still
+    /// open to purchases after its last move. Never called on the move
+    /// path, so it costs a move nothing.
+    fn shared_event(&mut self, _decided: bool) {}
+
     /// Tells the engine the index of the event it is about to see, so that
     /// it can name earlier events in later messages.
     fn at_event(&mut self, _index: usize) {}
@@ -296,6 +305,51 @@ pub enum Phase {
     Over(Decision),
 }
 
+/// When a running time limit started, as far as the clock readings show
+/// it. Readings never go backwards, so an event without one happened no
+/// earlier than the last reading before it and no later than the first
+/// reading after it: the limit started at or after `after` (the last
+/// reading at or before the event that started it, t=0 before any), and at
+/// or before `before` (that event's own reading, or else the first reading
+/// since), which is `None` while no reading has bounded it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Start {
+    after: Clock,
+    before: Option<Clock>,
+}
+
+impl Start {
+    /// A limit that started at t=0, the game's beginning.
+    const AT_ZERO: Start = Start {
+        after: Clock(0),
+        before: Some(Clock(0)),
+    };
+
+    /// A limit started by an event with the reading `reading` (if any),
+    /// after the log's last reading `last` (that reading, if the event has
+    /// one).
+    fn at(reading: Option<Clock>, last: Option<Clock>) -> Start {
+        Start {
+            after: last.unwrap_or(Clock(0)),
+            before: reading,
+        }
+    }
+
+    /// A later event reads `reading`: the limit started no later.
+    #[inline]
+    fn bound(&mut self, reading: Clock) {
+        if self.before.is_none() {
+            self.before = Some(reading);
+        }
+    }
+
+    /// The start when the readings pin it: the event that started it had
+    /// a reading, or the readings around it are equal.
+    fn known(self) -> Option<Clock> {
+        self.before.filter(|&b| b == self.after)
+    }
+}
+
 /// Where the shared rules stand between events: everything of theirs that
 /// an event can change, kept as one value so that a rejected event can put
 /// it back whole.
@@ -304,11 +358,15 @@ struct Tally {
     phase: Phase,
     last_n: MoveNumber,
     last_clock: Option<Clock>,
-    /// When the current turn began (or the game, for setup), if known.
-    turn_start: Option<Clock>,
+    /// When the current turn began (or the game, for setup).
+    turn_start: Start,
     /// When the turn before it began: the time of the side that may still
     /// extend that turn ([`Engine::extending`]).
-    ended_turn_start: Option<Clock>,
+    ended_turn_start: Start,
+    /// When the last event happened, where a reading shows it: its own
+    /// reading, or, for a world event its action caused, the time of the
+    /// event before it.
+    last_at: Option<Clock>,
     events: usize,
     /// The first event that was neither chat nor a salt, by its keyword:
     /// from it on no salt may come.
@@ -348,8 +406,14 @@ pub(crate) enum LogStop {
     Replay,
 }
 
-fn late_by(limit: u32, start: Option<Clock>, now: Option<Clock>) -> Option<(u64, u64)> {
-    let (start, now) = (start?, now?);
+/// Whether the readings prove that an action with the reading `now` came
+/// more than `limit` seconds after the limit `start`ed: even from the latest
+/// the limit can have started, more than the limit passed. Returns that
+/// least time and the limit, in milliseconds. Nothing is proved while no
+/// reading bounds the start, nor of an action without a reading of its own.
+#[inline]
+fn late_by(limit: u32, start: Start, now: Option<Clock>) -> Option<(u64, u64)> {
+    let (start, now) = (start.before?, now?);
     let elapsed = now.millis().saturating_sub(start.millis());
     (elapsed > u64::from(limit) * 1000).then_some((elapsed, u64::from(limit) * 1000))
 }
@@ -403,8 +467,10 @@ impl<E: Engine> Session<E> {
                 phase: Phase::Playing,
                 last_n: MoveNumber(0),
                 last_clock: None,
-                turn_start: Some(Clock(0)),
-                ended_turn_start: None,
+                // White's first turn, or the setup, starts with the game.
+                turn_start: Start::AT_ZERO,
+                ended_turn_start: Start::AT_ZERO,
+                last_at: None,
                 events: 0,
                 opened_by: None,
             },
@@ -427,9 +493,18 @@ impl<E: Engine> Session<E> {
             status: self.at.phase,
             last_number: self.at.last_n,
             clock_ms: self.at.last_clock,
-            turn_started_ms: self.at.turn_start,
+            // A log without readings says nothing of time, not even that
+            // the game began at t=0.
+            turn_started_ms: self.at.last_clock.and(self.at.turn_start.known()),
             salts: self.salts,
         }
+    }
+
+    /// The latest time the running limit can have started, as far as the
+    /// readings show (`None` while no reading since the event that started
+    /// it bounds it): what a move's time is proved late against.
+    pub(crate) fn limit_started_by(&self) -> Option<Clock> {
+        self.at.turn_start.before
     }
 
     /// The salts the players have given so far.
@@ -524,17 +599,27 @@ impl<E: Engine> Session<E> {
         }
         self.at.phase = decision.map_or(Phase::Playing, Phase::ResultDue);
         self.at.last_n = event.n;
-        if now.is_some() {
-            self.at.last_clock = now;
+        self.read_clock(now, turn_before);
+        self.at.events += 1;
+        true
+    }
+
+    /// After an accepted event with the reading `reading` (if any), which
+    /// found the turn `turn_before`: the reading bounds the starts of the
+    /// running limits, and a turn passed on by the event starts with it.
+    #[inline]
+    fn read_clock(&mut self, reading: Option<Clock>, turn_before: Turn) {
+        self.at.last_at = reading;
+        if let Some(now) = reading {
+            self.at.last_clock = Some(now);
+            self.at.turn_start.bound(now);
+            self.at.ended_turn_start.bound(now);
         }
-        let now = now.or(self.at.last_clock);
         let turn_after = self.engine.turn();
         if turn_after != turn_before && !matches!(turn_after, Turn::Setup { .. }) {
             self.at.ended_turn_start = self.at.turn_start;
-            self.at.turn_start = now;
+            self.at.turn_start = Start::at(reading, self.at.last_clock);
         }
-        self.at.events += 1;
-        true
     }
 
     /// [`Session::apply`] for any event, in a transaction.
@@ -587,29 +672,44 @@ impl<E: Engine> Session<E> {
             (Actor::World, _) => false,
         };
         let next_phase = self.dispatch(event)?;
+        if matches!(
+            event.action,
+            Action::Timeout { .. }
+                | Action::Extra { .. }
+                | Action::Resign
+                | Action::Result { .. }
+                | Action::Seed { .. }
+        ) {
+            // An event the engine does not see, but one that is not a
+            // purchase or chat; a setup timeout is the engine's own.
+            if !matches!(turn_before, Turn::Setup { .. }) {
+                self.engine
+                    .shared_event(!matches!(next_phase, Phase::Playing | Phase::AwaitingExtra { .. }));
+            }
+        }
         // Committed: the engine has accepted the event (or it was the session's own).
         if self.at.opened_by.is_none() && !matches!(event.action, Action::Chat { .. } | Action::Salt { .. }) {
             self.at.opened_by = Some(fgn_notation::forms::keyword(&event.action));
         }
         self.at.phase = next_phase;
         self.at.last_n = event.n;
-        if event.clock_ms.is_some() {
-            self.at.last_clock = event.clock_ms;
-        }
-        // A turn begins at the event that passed it on; a world event without
-        // a clock reading (the usual case) begins it at the last reading.
-        let now = event.clock_ms.or(self.at.last_clock);
-        let turn_after = self.engine.turn();
-        if turn_after != turn_before && !matches!(turn_after, Turn::Setup { .. }) {
-            self.at.ended_turn_start = self.at.turn_start;
-            self.at.turn_start = now;
-        }
-        if extends {
-            // The ended turn's last event so far: the opponent's time starts here.
-            self.at.turn_start = now;
-        }
-        if let (Action::Extra { granted: true }, _) = (&event.action, event.actor) {
-            self.at.turn_start = now;
+        // A turn begins at the event that passed it on, and is timed from
+        // that event's reading; an event without one began it at a time the
+        // readings around it bound. The world writes what an action causes
+        // right after it (NOTATION.md), so such a world event without a
+        // reading (the damage roll after a turn's last move) happened when
+        // the event before it did.
+        let caused = matches!(event.actor, Actor::World)
+            && !matches!(
+                event.action,
+                Action::Timeout { .. } | Action::Result { .. } | Action::Seed { .. }
+            );
+        let reading = event.clock_ms.or(if caused { self.at.last_at } else { None });
+        self.read_clock(reading, turn_before);
+        // The ended turn's last event so far, or a fresh full limit: the
+        // opponent's time, or the late side's, starts here.
+        if extends || matches!(event.action, Action::Extra { granted: true }) {
+            self.at.turn_start = Start::at(event.clock_ms, self.at.last_clock);
         }
         Ok(())
     }
@@ -822,7 +922,7 @@ impl<E: Engine> Session<E> {
         match turn {
             Turn::Setup { ready } => {
                 if let (Some(limit), false) = (self.time.setup_seconds, ready[side]) {
-                    if let Some((at, lim)) = late_by(limit, Some(Clock(0)), now) {
+                    if let Some((at, lim)) = late_by(limit, Start::AT_ZERO, now) {
                         return Err(Fault::new(
                             Rule::TimeLimit,
                             format!("{} acts at t={} in setup, after the {} s setup limit ran out, and no timeout was recorded", side.name(), secs(at), secs(lim)),
@@ -838,10 +938,13 @@ impl<E: Engine> Session<E> {
                 };
                 if let Some(limit) = self.time.move_seconds {
                     if let Some((elapsed, lim)) = late_by(limit, start, now) {
+                        // Where the start's reading is missing, the time is
+                        // the least the readings after it allow.
+                        let least = if start.known().is_some() { "" } else { "at least " };
                         return Err(Fault::new(
                             Rule::TimeLimit,
                             format!(
-                                "{} moves {} s into its turn, over the {} s move limit, and no timeout was recorded",
+                                "{} moves {least}{} s into its turn, over the {} s move limit, and no timeout was recorded",
                                 side.name(),
                                 secs(elapsed),
                                 secs(lim)
@@ -856,14 +959,19 @@ impl<E: Engine> Session<E> {
     }
 
     fn timeout(&mut self, color: Color, turn: Turn, now: Option<Clock>) -> Result<Phase, Fault> {
-        let early = |limit: u32, start: Option<Clock>| -> Result<(), Fault> {
-            if let (Some(start), Some(now)) = (start, now) {
-                let elapsed = now.millis().saturating_sub(start.millis());
+        // A timeout is early only when the readings prove it: even from
+        // the earliest the limit can have started to the timeout's own
+        // reading, less than the limit passed. Without its reading the
+        // timeout may have come at any time after the last one.
+        let early = |limit: u32, start: Start| -> Result<(), Fault> {
+            if let Some(now) = now {
+                let elapsed = now.millis().saturating_sub(start.after.millis());
                 if elapsed < u64::from(limit) * 1000 {
+                    let most = if start.known().is_some() { "" } else { "at most " };
                     return Err(Fault::new(
                         Rule::Timeout,
                         format!(
-                            "{}'s time has not run out: {} s of {} s used",
+                            "{}'s time has not run out: {most}{} s of {} s used",
                             color.name(),
                             secs(elapsed),
                             limit
@@ -887,7 +995,7 @@ impl<E: Engine> Session<E> {
                         format!("{} is ready already, so its setup time cannot run out", color.name()),
                     ));
                 }
-                early(limit, Some(Clock(0)))?;
+                early(limit, Start::AT_ZERO)?;
                 Ok(self
                     .engine
                     .setup_timeout(color)?
@@ -943,7 +1051,7 @@ impl<E: Engine> Session<E> {
 
 #[cfg(test)]
 mod tests {
-    use fgn_notation::{Action, BoardSize, Check, Clock, Event, MoveNumber};
+    use fgn_notation::{Action, Actor, BoardSize, Check, Clock, Color, Event, MoveNumber};
 
     use crate::gen::{generate, Options, Rate, Rates};
     use crate::ruleset::{Board, SurvivalRules};
@@ -977,10 +1085,11 @@ mod tests {
     }
 
     /// Regression guard for the one-pass move (`Session::apply_valid_move`):
-    /// over random survival-chess games with clocks, a move time limit,
-    /// timeouts, extra time, chat and resignations, every event and its
-    /// variants applied by `apply` and by the general transaction
-    /// (`apply_general`) give the same verdict and leave the same session.
+    /// over random survival-chess games with clocks (some readings left
+    /// out), a move time limit, timeouts, extra time, chat and
+    /// resignations, every event and its variants applied by `apply` and
+    /// by the general transaction (`apply_general`) give the same verdict
+    /// and leave the same session.
     #[test]
     fn the_one_pass_move_agrees_with_the_general_path() {
         let (mut fast, mut checked) = (0usize, 0usize);
@@ -1006,19 +1115,40 @@ mod tests {
                     },
                     ..Options::under(Ruleset::Survival(rules.clone()), 10 * i as u64 + seed)
                 };
-                let game = generate(&options).expect("a random survival-chess game");
+                let mut game = generate(&options).expect("a random survival-chess game");
+                // Every third event without its reading, so that turns also
+                // begin at unknown times, bounded by the readings after them
+                // (which leaves the game valid: a reading left out proves
+                // nothing late).
+                for event in game.events.iter_mut().skip(1).step_by(3) {
+                    event.clock_ms = None;
+                }
                 let Ok(Replay::Survival(mut session)) = Replay::new(&game.header) else {
                     panic!("a survival-chess header");
                 };
                 for (index, event) in game.events.iter().enumerate() {
+                    // Each variant also after a chat 31 s after the last
+                    // reading, whose reading bounds a turn begun by an
+                    // event without one.
+                    let last = session.progress().clock_ms.map_or(0, Clock::millis);
+                    let chat = Event {
+                        n: session.progress().last_number,
+                        actor: Actor::Player(Color::White),
+                        action: Action::Chat { text: "tick".into() },
+                        clock_ms: Some(Clock(last + 31_000)),
+                    };
+                    let mut chatted = session.clone();
+                    chatted.apply(index, &chat).expect("chat may come at any time");
                     for variant in variants(event) {
-                        let (mut one, mut general) = (session.clone(), session.clone());
-                        let a = one.apply(index, &variant);
-                        let b = general.apply_general(index, &variant);
-                        assert_eq!(a, b, "event {index}: {variant:?}");
-                        assert_eq!(format!("{one:?}"), format!("{general:?}"), "event {index}: {variant:?}");
-                        fast += usize::from(session.clone().apply_valid_move(index, &variant, false));
-                        checked += 1;
+                        for (before, index) in [(&session, index), (&chatted, index + 1)] {
+                            let (mut one, mut general) = (before.clone(), before.clone());
+                            let a = one.apply(index, &variant);
+                            let b = general.apply_general(index, &variant);
+                            assert_eq!(a, b, "event {index}: {variant:?}");
+                            assert_eq!(format!("{one:?}"), format!("{general:?}"), "event {index}: {variant:?}");
+                            fast += usize::from(before.clone().apply_valid_move(index, &variant, false));
+                            checked += 1;
+                        }
                     }
                     session.apply(index, event).expect("the random game is legal");
                 }

@@ -27,7 +27,10 @@ pub struct Progress {
     /// The last clock reading in the log, in milliseconds since the game began.
     #[serde(serialize_with = "millis")]
     pub clock_ms: Option<Clock>,
-    /// When the running time limit started (the turn, or the setup), if known.
+    /// When the running time limit started (the turn, or the setup), where
+    /// the clock readings show it: `None` while the log has had no reading,
+    /// and when the event that started it had none and the readings around
+    /// it leave its time open.
     #[serde(serialize_with = "millis")]
     pub turn_started_ms: Option<Clock>,
     /// The salts the players have given (public once given). Left out of

@@ -236,6 +236,49 @@ fn the_opponents_time_starts_at_the_last_purchase_after_the_last_move() {
     assert_eq!(e.rule, Rule::Timeout, "{e}");
 }
 
+/// RULES.md section 2: "After the last move the turn ends at the next event
+/// that is not a purchase or chat". Chat of either side keeps white's
+/// purchases after its last move open; a timeout (which the session
+/// handles without the engine) ends them, so a purchase after it, or
+/// after the answer to it, is refused and is no legal action any more.
+/// Regression: the engine never learnt of the timeout and took the
+/// purchase, applying a curse to black's running turn.
+#[test]
+fn purchases_after_the_last_move_end_at_the_first_event_that_is_not_a_purchase_or_chat() {
+    let chat = "1 b chat \"hurry\" {t=51}\n1 w chat \"no\" {t=52}\n";
+    assert!(verdict(&format!("{OWC_LATE_SHOP}{chat}1 w buy curse {{t=53}}\n")).is_none());
+    // The timeout ends white's turn; its answer comes before anything else.
+    let after = "1 @ timeout b {t=111}\n1 w extra yes {t=112}\n";
+    let log = format!("{OWC_LATE_SHOP}{chat}{after}1 w buy curse {{t=113}}\n");
+    let e = verdict(&log).expect("a purchase after the turn ended");
+    assert_eq!((e.rule, e.place), (Rule::Turn, Place::Event(8)), "{e}");
+    let mut game = parse(log.as_bytes()).document.game;
+    game.events.pop();
+    let v = validate(&game).expect("supported");
+    assert!(v.error.is_none(), "{:?}", v.error);
+    let buys = v
+        .replay
+        .legal_actions()
+        .into_iter()
+        .filter(|e| matches!(e.action, fgn_notation::Action::Buy { .. }))
+        .count();
+    assert_eq!(buys, 0, "white may still buy");
+}
+
+/// NOTATION.md: "World events come right after the action that caused
+/// them". A spawn on a square the last move lit is refused once a timeout
+/// and its answer have come between; right after the move it is taken.
+/// Regression: the session handles the timeout without the engine, whose
+/// spawn window stayed open.
+#[test]
+fn a_spawn_comes_right_after_the_move_that_lit_its_square_not_after_a_timeout() {
+    let log = "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[MovesPerTurn \"1\"]\n[FogAfter \"1\"]\n\
+               [TimeControl \"move=10\"]\n\n1 w a2-a3\n1 b Ng8-f6\n2 w a3-a4\n2 b Nf6-g4\n";
+    assert!(verdict(&format!("{log}2 @ spawn g6 coin\n")).is_none());
+    let e = verdict(&format!("{log}2 @ timeout w\n2 b extra yes\n2 @ spawn g6 coin\n")).expect("a late spawn");
+    assert_eq!((e.rule, e.place), (Rule::WorldEvent, Place::Event(6)), "{e}");
+}
+
 /// An open-world-chess log under `tags` whose starting light spawns `object`
 /// on every square it may, in square order, but for those in `skip`.
 fn owc_start_spawns(tags: &str, object: &str, skip: &[&str]) -> String {

@@ -673,3 +673,138 @@ fn open_world_hp_counts_past_the_parameters_range() {
     };
     assert!(error.to_string().contains("ShopHp"), "{error}");
 }
+
+/// `game` (valid, under a move limit of `limit_ms`) with its readings
+/// rewritten so that every turn takes 90% of the limit: the event that
+/// passes a turn on (or answers a timeout with `extra yes`) comes 0.9 of a
+/// limit after the turn began, every other event of a player at the same
+/// time as the one before it, a timeout exactly as the limit runs out, and
+/// world events without readings, as the world writes them. Leaving out the
+/// reading of an event that began a turn then leaves the turn's start a
+/// whole limit's worth of time uncertain.
+fn timed_to_the_limit(game: &Game, limit_ms: u64) -> Game {
+    use fgn_notation::Clock;
+    let mut untimed = game.clone();
+    for e in &mut untimed.events {
+        e.clock_ms = None;
+    }
+    let mut replay = fgn_replay::Replay::new(&untimed.header).expect("a supported game");
+    let mut out = game.clone();
+    let (mut now, mut started) = (0, 0);
+    for (i, event) in untimed.events.iter().enumerate() {
+        let before = replay.progress().turn;
+        replay.apply(i, event).expect("the game is valid without readings");
+        let begins = replay.progress().turn != before || matches!(event.action, Action::Extra { granted: true });
+        let reading = match (event.actor, &event.action) {
+            (Actor::World, Action::Timeout { .. }) => {
+                now = now.max(started + limit_ms);
+                Some(now)
+            }
+            (Actor::World, _) => None,
+            _ if begins => {
+                now = now.max(started + limit_ms * 9 / 10);
+                Some(now)
+            }
+            _ => Some(now),
+        };
+        if begins {
+            started = now;
+        }
+        out.events[i].clock_ms = reading.map(Clock);
+    }
+    out
+}
+
+/// docs/rules.md, "Clock": a move is late, and a timeout early, only where
+/// the clock readings prove it, so leaving a reading out of a valid log
+/// (which only widens what the readings allow) never makes it invalid.
+/// Random games of every game under a move limit, with timeouts, extra
+/// time and chat, whose every turn takes 90% of the limit, each with every
+/// reading left out in turn, and with every other one left out, must all
+/// still validate. A turn begun by an event without a reading (a move,
+/// `ready`, `end`, the last move or a purchase of open-world-chess, `extra
+/// yes`) was timed from the reading before it, which refused it.
+#[test]
+fn a_turn_begun_without_a_reading_is_late_only_where_the_readings_prove_it() {
+    use fgn_notation::{GameKind, Header, Tag};
+    use fgn_replay::gen::{generate, Options, Rate};
+
+    let rate = |text: &str| -> Rate { text.parse().expect("a rate") };
+    let mut dropped = 0usize;
+    for kind in GameKind::ALL {
+        for seed in 0..3 {
+            let mut options = Options::new(kind, seed);
+            let header = Header {
+                tags: vec![Tag {
+                    name: "TimeControl".into(),
+                    value: "move=20".into(),
+                }],
+            };
+            options
+                .rules
+                .apply_header(&header, None)
+                .expect("a time control the game takes");
+            options.clocks = true;
+            options.plies = 50;
+            options.rates.chat = rate("0.05");
+            options.rates.timeout = rate("0.08");
+            let full = timed_to_the_limit(&generate(&options).expect("a random game"), 20_000);
+            let check = |g: &Game, what: &str| {
+                let v = fgn_replay::validate(g).expect("a supported game");
+                assert!(
+                    v.error.is_none(),
+                    "{kind} seed {seed}, {what}: {}\n{}",
+                    v.error.map(|e| e.to_string()).unwrap_or_default(),
+                    g.canonical_text()
+                );
+            };
+            check(&full, "every reading");
+            let read: Vec<usize> = (0..full.events.len())
+                .filter(|&i| full.events[i].clock_ms.is_some())
+                .collect();
+            for &i in &read {
+                let mut g = full.clone();
+                g.events[i].clock_ms = None;
+                check(&g, &format!("without the reading of event {i}"));
+                dropped += 1;
+            }
+            let mut g = full.clone();
+            for &i in read.iter().step_by(2) {
+                g.events[i].clock_ms = None;
+            }
+            check(&g, "without every other reading");
+        }
+    }
+    assert!(dropped > 300, "only {dropped} readings left out");
+}
+
+/// docs/rules.md, "Clock": `@ timeout` is refused as early only where the
+/// readings prove it, from the earliest the running limit can have begun
+/// (the last reading at or before the event that began it, t=0 before any
+/// reading) to the timeout's own reading. Regression: a turn begun before
+/// any reading was not timed at all, so a timeout 50 s into the game
+/// passed for one whose 60 s had run out.
+#[test]
+fn a_timeout_is_early_only_where_the_readings_prove_it() {
+    let head = "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[TimeControl \"move=60\"]\n\n";
+    let cases = [
+        ("0 @ timeout w {t=50}\n", true),
+        ("0 @ timeout w {t=60}\n", false),
+        // Black's turn began at white's move, at t=0 or later: 50 s at most.
+        ("1 w c3-d4\n1 @ timeout b {t=50}\n", true),
+        ("1 w c3-d4\n1 @ timeout b {t=61}\n", false),
+        // White's turn began after t=10: 55 s at most.
+        ("1 w c3-d4 {t=10}\n1 b f6-g5\n1 @ timeout w {t=65}\n", true),
+        ("1 w c3-d4 {t=10}\n1 b f6-g5\n1 @ timeout w {t=70}\n", false),
+        // A timeout without a reading may have come at any time.
+        ("1 w c3-d4 {t=10}\n1 @ timeout b\n", false),
+    ];
+    for (events, early) in cases {
+        let log = game(&format!("{head}{events}"));
+        let error = fgn_replay::validate(&log).expect("a supported game").error;
+        match error {
+            Some(e) => assert!(early && e.rule == Rule::Timeout, "{events}: {e}"),
+            None => assert!(!early, "{events}: the early timeout passed"),
+        }
+    }
+}

@@ -180,6 +180,42 @@ fn a_players_knowledge_holds_no_clock_of_hidden_events() {
     );
 }
 
+/// docs/json.md: `clock_ms` and `turn_started_ms` are `null` while the log
+/// has had no reading. Regression: before the first move of a log without
+/// readings (in survival-chess's setup, in open-world-chess's first turn)
+/// `turn_started_ms` was 0, the game's start, though nothing in the log
+/// says when that was; the text output shows no clocks at all.
+#[test]
+fn show_writes_no_turn_start_before_the_first_move_of_a_log_without_readings() {
+    for (file, at) in [
+        ("corpus/survival-chess/valid/01-bishop-queen-mate.fgn", "0"),
+        ("corpus/survival-chess/valid/01-bishop-queen-mate.fgn", "2"),
+        ("corpus/open-world-chess/valid/owc-06-every-bonus-and-refusals.fgn", "0"),
+    ] {
+        let (code, json) = stdout(&["--format", "json", "show", "--at", at, file]);
+        assert_eq!(code, Some(0));
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let progress = &v["state"]["progress"];
+        assert_eq!(
+            progress["clock_ms"],
+            serde_json::Value::Null,
+            "{file} at {at}: {progress}"
+        );
+        assert_eq!(
+            progress["turn_started_ms"],
+            serde_json::Value::Null,
+            "{file} at {at}: {progress}"
+        );
+        let (_, text) = stdout(&["show", "--at", at, file]);
+        assert!(!text.contains("t=0"), "{file} at {at}: {text}");
+    }
+    // With a reading, the setup's limit is timed from the game's start.
+    let file = "corpus/survival-chess/valid/07-timeout-extra-yes.fgn";
+    let (_, json) = stdout(&["--format", "json", "show", "--at", "1", file]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["state"]["progress"]["turn_started_ms"], 0, "{v}");
+}
+
 /// Salts are public: `show` prints both to every viewer once one is given,
 /// and nothing about salts before (or in a game without them).
 #[test]

@@ -65,6 +65,22 @@ impl Engine for OpenWorld {
         self.world.late_shop.map(|(buyer, _)| buyer)
     }
 
+    fn shared_event(&mut self, decided: bool) {
+        if decided {
+            // Nothing further happens once the game is decided (RULES.md:
+            // "When a king dies nothing further happens"): the purchases
+            // are over, but no turn ends and nothing ages.
+            self.world.late_shop = None;
+        } else {
+            // Spawns come right after the move that lit their squares
+            // (NOTATION.md: "World events come right after the action that
+            // caused them"), and a timeout never comes while one is owed:
+            // the squares still open rolled nothing.
+            self.close_spawn_window();
+            self.close_late_shop();
+        }
+    }
+
     fn at_event(&mut self, index: usize) {
         self.event = index;
     }
@@ -130,8 +146,8 @@ impl OpenWorld {
                 return self.buy(actor, *item, *square);
             }
         }
-        // Any other event closes the late shop.
-        self.world.late_shop = None;
+        // Any other event closes the late shop, and with it the turn.
+        self.close_late_shop();
         let (mover, number) = self.current();
         // A turn whose moves are spent is closed already, at its last move
         // or at the world event that move owed (the session takes no
@@ -165,7 +181,7 @@ impl OpenWorld {
                 }
                 self.world.moves_left = 0;
                 self.world.shop_open = false;
-                self.close_turn()?;
+                self.close_turn(true)?;
                 return Ok(None);
             }
             Action::Buy { item, square, .. } => self.buy(actor, *item, *square)?,
@@ -226,11 +242,16 @@ impl OpenWorld {
         }
     }
 
-    /// Ends the current turn: ageing, then the opponent's turn with its
-    /// moves (curses taken off, at least one left).
-    fn close_turn(&mut self) -> Result<(), Fault> {
+    /// Passes the turn on after the mover's last move or `end`: the
+    /// opponent's turn with its moves (curses taken off, at least one
+    /// left). The turn ends there, with its ageing, unless its owner may
+    /// still buy (`ends` false): then it ends, and ages, at the first event
+    /// after those purchases that is not one ([`Self::close_late_shop`]).
+    fn close_turn(&mut self, ends: bool) -> Result<(), Fault> {
         let (mover, number) = self.current();
-        self.age();
+        if ends {
+            self.age();
+        }
         self.world.turn = next_turn(mover, number)?;
         let next = mover.opponent();
         let curses = std::mem::take(&mut self.world.curses[next]);
@@ -240,11 +261,13 @@ impl OpenWorld {
         Ok(())
     }
 
-    /// After a move is fully resolved: with no moves left the turn ends at
-    /// once, so that the opponent is the side to move (for its clock too). If
-    /// the last move ended on a merchant square, the mover may still buy until
-    /// the next event that is not a purchase: those purchases belong to the
-    /// turn just ended.
+    /// After a move is fully resolved: with no moves left the turn passes
+    /// at once, so that the opponent is the side to move (for its clock
+    /// too). If the last move ended on a merchant square, the mover may
+    /// still buy until the next event that is not a purchase or chat
+    /// (RULES.md: "After the last move the turn ends at the next event that
+    /// is not a purchase or chat"): those purchases carry the turn's number
+    /// and its time, and the turn ends, and ages, only after them.
     fn maybe_close(&mut self) -> Result<(), Fault> {
         if self.world.transit.is_none()
             && self.world.owed.is_none()
@@ -253,9 +276,20 @@ impl OpenWorld {
         {
             let (mover, number) = self.current();
             let late = self.world.shop_open.then_some((mover, number));
-            self.close_turn()?;
+            self.close_turn(late.is_none())?;
             self.world.late_shop = late;
         }
         Ok(())
+    }
+
+    /// The first event after the purchases that follow a turn's last move
+    /// that is not a purchase or chat: the purchases are over, and the
+    /// turn ends with its ageing (RULES.md: "At the end of every turn ...
+    /// each lit square that was not lit during that turn and is not
+    /// occupied ages by 1"), after whatever they changed.
+    fn close_late_shop(&mut self) {
+        if self.world.late_shop.take().is_some() && !self.world.decided {
+            self.age();
+        }
     }
 }
