@@ -69,8 +69,15 @@ impl Engine for OpenWorld {
         if decided {
             // Nothing further happens once the game is decided (RULES.md:
             // "When a king dies nothing further happens"): the purchases
-            // are over, but no turn ends and nothing ages.
+            // are over, but no turn ends and nothing ages. Spawns the world
+            // owes (with spawn_chance 100) may still follow a resignation,
+            // as every owed event may; any others rolled nothing, and a
+            // revealed seed that gives one there refutes it at this event,
+            // the first after them (docs/rules.md).
             self.world.late_shop = None;
+            if self.spawn_owed().is_none() {
+                self.close_spawn_window();
+            }
         } else {
             // Spawns come right after the move that lit their squares
             // (NOTATION.md: "World events come right after the action that
