@@ -32,7 +32,10 @@
 //! The exit status is 0 when the new log validates to its end, 1 when a kept
 //! event becomes illegal (or the result is no longer the one recorded: the
 //! message names the log's line), 2 for a file or an argument that cannot
-//! be used.
+//! be used. With 1 the log still goes to standard output (never to FILE):
+//! rederived up to the event that broke a rule, then the rest of the kept
+//! events as the log has them, so that the moves can be changed there and
+//! the tool run again on it.
 
 use std::process::ExitCode;
 
@@ -130,7 +133,7 @@ fn run(args: &Args) -> Result<(), Failure> {
         replace_seed(&mut doc.game, seed)?;
     }
     let seed = revealed_seed(&doc.game)?;
-    let (game, origins) = rederive(&doc, seed)?;
+    let Rederived { game, origins, broken } = rederive(&doc, seed)?;
     let comments = carry_comments(&doc, &origins, &args.file, args.quiet);
     if !args.quiet {
         for (i, event) in doc.game.events.iter().enumerate() {
@@ -150,6 +153,15 @@ fn run(args: &Args) -> Result<(), Failure> {
         comments,
         ..Document::default()
     };
+    let out = new.formatted();
+    if let Some(why) = broken {
+        // The log as far as it was rederived, then the rest of its kept
+        // events: something to change the moves in and run again.
+        if !args.write {
+            print!("{out}");
+        }
+        return Err(Failure::Invalid(why));
+    }
     // The referee and the validator are separate paths through the rules:
     // the new log must satisfy the latter too.
     let verdict = fgn_replay::validate(&new.game).map_err(|e| Failure::Invalid(format!("{e:?}")))?;
@@ -160,7 +172,6 @@ fn run(args: &Args) -> Result<(), Failure> {
             e.message
         )));
     }
-    let out = new.formatted();
     if args.write {
         std::fs::write(&args.file, out).map_err(|e| Failure::Unusable(e.to_string()))?;
     } else {
@@ -222,18 +233,30 @@ enum Origin {
     Derived,
 }
 
+/// A log rederived: the new game and where each of its events comes from.
+struct Rederived {
+    game: Game,
+    origins: Vec<Origin>,
+    /// Why the rederivation stopped: from the kept event that broke a rule
+    /// on, the game holds the log's kept events unplayed.
+    broken: Option<String>,
+}
+
 /// The new game: the log's kept events with the world events the referee
 /// derives from `seed` before each, and where each event comes from.
-fn rederive(doc: &Document, seed: [u8; 32]) -> Result<(Game, Vec<Origin>), Failure> {
+fn rederive(doc: &Document, seed: [u8; 32]) -> Result<Rederived, Failure> {
     let log = &doc.game;
     let line = |i: usize| doc.event_lines.get(i).copied().unwrap_or(0);
     let mut replay = Replay::new(&log.header).map_err(|e| Failure::Unusable(format!("{e:?}")))?;
     let referee = Referee::new(seed);
-    let mut game = Game {
-        header: log.header.clone(),
-        events: Vec::new(),
+    let mut out = Rederived {
+        game: Game {
+            header: log.header.clone(),
+            events: Vec::new(),
+        },
+        origins: Vec::new(),
+        broken: None,
     };
-    let mut origins = Vec::new();
     // The players' salts change the key every draw comes from, so the
     // world owes nothing until the last of them (before which only chat
     // and salts may stand), as in `impact`'s resimulation.
@@ -242,7 +265,7 @@ fn rederive(doc: &Document, seed: [u8; 32]) -> Result<(Game, Vec<Origin>), Failu
     // match (and so keep its line).
     let mut recorded = 0;
     let kept: Vec<usize> = (0..log.events.len()).filter(|&i| !derived(&log.events[i])).collect();
-    for stop in kept.iter().copied().map(Some).chain([None]) {
+    for (k, stop) in kept.iter().copied().map(Some).chain([None]).enumerate() {
         let salting = matches!((stop, last_salt), (Some(i), Some(last)) if i <= last);
         if !salting {
             let end = stop.unwrap_or(log.events.len());
@@ -262,39 +285,52 @@ fn rederive(doc: &Document, seed: [u8; 32]) -> Result<(Game, Vec<Origin>), Failu
                     }
                     None => (event, Origin::Derived),
                 };
-                replay.apply(game.events.len(), &event).map_err(|e| {
-                    Failure::Invalid(format!(
+                let applied = replay.apply(out.game.events.len(), &event);
+                out.game.events.push(event.clone());
+                out.origins.push(origin);
+                if let Err(e) = applied {
+                    out.broken = Some(format!(
                         "the derived `{event}` breaks a rule: [{}] {}",
                         e.rule.name(),
                         e.message
-                    ))
-                })?;
-                game.events.push(event);
-                origins.push(origin);
+                    ));
+                    unplayed(&mut out, log, &kept[k..]);
+                    return Ok(out);
+                }
             }
         }
         let Some(i) = stop else { break };
         recorded = recorded.max(i + 1);
         let event = &log.events[i];
-        replay.apply(game.events.len(), event).map_err(|e| {
-            Failure::Invalid(format!(
+        if let Err(e) = replay.apply(out.game.events.len(), event) {
+            out.broken = Some(format!(
                 "line {}: `{event}` is illegal with the derived world events: [{}] {}",
                 line(i),
                 e.rule.name(),
                 e.message
-            ))
-        })?;
-        game.events.push(event.clone());
-        origins.push(Origin::Log(i));
+            ));
+            unplayed(&mut out, log, &kept[k..]);
+            return Ok(out);
+        }
+        out.game.events.push(event.clone());
+        out.origins.push(Origin::Log(i));
     }
-    replay.finish().map_err(|e| {
-        Failure::Invalid(format!(
+    if let Err(e) = replay.finish() {
+        out.broken = Some(format!(
             "the log ends before what the rules owe: [{}] {}",
             e.rule.name(),
             e.message
-        ))
-    })?;
-    Ok((game, origins))
+        ));
+    }
+    Ok(out)
+}
+
+/// Adds the log's kept events `rest` to `out` unplayed.
+fn unplayed(out: &mut Rederived, log: &Game, rest: &[usize]) {
+    for &i in rest.iter().filter(|&&i| i < log.events.len()) {
+        out.game.events.push(log.events[i].clone());
+        out.origins.push(Origin::Log(i));
+    }
 }
 
 /// The log's comments placed in the new log: those on the header and on
