@@ -465,6 +465,7 @@ pub fn each_row(doc: &Document, file: Option<&str>, mut each: impl FnMut(Row)) {
     let game = &doc.game;
     let mut replay = Replay::new(&game.header).ok();
     let name = game.header.get("Game").map(str::to_string);
+    let mut hashes = crate::HashTrail::new(None);
     for (index, event) in game.events.iter().enumerate() {
         let applied = replay.as_mut().map(|r| r.apply_changes(index, event));
         let mut row = row(file, name.clone(), doc, index, event);
@@ -477,7 +478,7 @@ pub fn each_row(doc: &Document, file: Option<&str>, mut each: impl FnMut(Row)) {
                 let (phase, decision) = phase_parts(r.phase());
                 row.phase = Some(phase);
                 (row.outcome, row.reason) = (decision.map(|d| d.0), decision.map(|d| d.1));
-                row.state_hash = Some(r.state_hash());
+                row.state_hash = Some(hashes.after(r, Some(event)));
             }
             // The first event the rules refuse ends the replay: the state
             // after later events is not defined.
