@@ -353,7 +353,7 @@ where
                 };
                 // The report is kept until the reports before it are
                 // written, then written as it comes.
-                let written = Arc::clone(&written);
+                let written = Arc::clone(written);
                 let turn = move || written.load(Ordering::Acquire) == index;
                 let ((status, value), captured) = capture_until(Some(Box::new(turn)), || process(item));
                 let done = Done {

@@ -22,7 +22,7 @@ const GAMES: [GameKind; 4] = [
 fn chatty(game: GameKind, seed: u64) -> Game {
     let options = Options {
         plies: 120,
-        clocks: seed % 2 == 0,
+        clocks: seed.is_multiple_of(2),
         rates: Rates {
             chat: Rate::per_million(350_000).expect("a rate"),
             resign: Rate::per_million(2_000).expect("a rate"),
