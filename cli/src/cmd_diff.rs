@@ -40,7 +40,9 @@ struct Log {
 
 /// A full log whose replay gives the positions of the compared log.
 struct Positions {
-    game: Game,
+    /// The full log, when it is not the file's own (`None`): a copy of the
+    /// file's events would hold every event twice more (issue 36).
+    game: Option<Game>,
     /// For each prefix of the compared log (0 to all its events), how many
     /// of `game`'s events give the position after it.
     upto: Vec<usize>,
@@ -161,7 +163,7 @@ fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, View
     let (compared, lines, replay) = match (side, doc.game.perspective()) {
         (None, _) => {
             let positions = Positions {
-                game: doc.game.clone(),
+                game: None,
                 upto: (0..=all.len()).collect(),
                 origins: all.clone(),
             };
@@ -175,7 +177,11 @@ fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, View
                     let upto = (0..=all.len())
                         .map(|k| origins.iter().filter(|&&o| o < k).count())
                         .collect();
-                    Positions { game, upto, origins }
+                    Positions {
+                        game: Some(game),
+                        upto,
+                        origins,
+                    }
                 })
                 .map_err(|e| e.to_string());
             (doc.game.clone(), file_lines(&all), replay)
@@ -199,7 +205,7 @@ fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, View
                 *last = doc.game.events.len();
             }
             let positions = Positions {
-                game: doc.game.clone(),
+                game: None,
                 upto,
                 origins: all,
             };
@@ -225,7 +231,8 @@ fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, View
 /// compared events in `points` (capped where a rule error stops it).
 fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
     let p = log.replay.as_ref().map_err(Clone::clone)?;
-    let mut replay = match Replay::new(&p.game.header) {
+    let game = p.game.as_ref().unwrap_or(&log.doc.game);
+    let mut replay = match Replay::new(&game.header) {
         Ok(r) => r,
         Err(StartError::Header { tag, error }) => {
             let fault = Fault {
@@ -248,7 +255,7 @@ fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
     let mut fault = None;
     let mut hidden_fault = false;
     let mut applied = 0;
-    for (i, event) in p.game.events.iter().enumerate() {
+    for (i, event) in game.events.iter().enumerate() {
         if let Err(mut error) = replay.apply(i, event) {
             if let Place::Event(j) = error.place {
                 error.place = Place::Event(p.origins[j]);

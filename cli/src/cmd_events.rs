@@ -7,6 +7,9 @@ use std::path::PathBuf;
 use crate::cmd_syntax::file_name;
 use crate::report::Reporter;
 
+/// How much of the output is written at once.
+const BLOCK: usize = 64 * 1024;
+
 /// `fgn events --ndjson`: the rows of each log that reads without syntax
 /// errors, in input order. A log whose rules refuse an event gives its
 /// later events unapplied, and its rule error is reported on standard
@@ -23,11 +26,18 @@ pub fn events(paths: &[PathBuf], rep: &mut Reporter) {
             let summary = fgn_replay::summary::summarize(&log.parsed);
             crate::cmd_select::report_fault(&log.name, &summary, rep);
             let file = file_name(&log.input);
+            // Rows are written as they come, a block at a time: a long
+            // log's rows are many times its text, and held whole they
+            // took gigabytes (issue 36).
             let mut text = String::new();
-            for row in fgn_replay::events::rows(&log.parsed.document, file.as_deref()) {
+            fgn_replay::events::each_row(&log.parsed.document, file.as_deref(), |row| {
                 text.push_str(&serde_json::to_string(&row).expect("a row always serializes"));
                 text.push('\n');
-            }
+                if text.len() >= BLOCK {
+                    crate::out::print(&text);
+                    text.clear();
+                }
+            });
             crate::out::print(&text);
         },
         |(), _| {},

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use fgn_notation::{Color, Document};
 use fgn_replay::loghash::{chain, view_chain, Chain};
-use fgn_replay::{Digest, Replay, Viewer};
+use fgn_replay::{Digest, HashTrail, Replay, Viewer};
 
 use crate::cmd_syntax::parse_all;
 use crate::cmd_view::Side;
@@ -73,6 +73,7 @@ fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Repor
         }
     };
     let mut out = Vec::with_capacity(doc.game.events.len());
+    let mut trail = HashTrail::new(side.map(Viewer::of));
     for (i, event) in doc.game.events.iter().enumerate() {
         if let Err(e) = replay.apply(i, event) {
             let line = doc.event_lines.get(i).copied().unwrap_or(1);
@@ -83,10 +84,7 @@ fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Repor
             ));
             break;
         }
-        out.push(match side {
-            None => replay.state_hash(),
-            Some(c) => replay.knowledge_hash(Viewer::of(c)),
-        });
+        out.push(trail.after(&replay, Some(event)));
     }
     Some(out)
 }

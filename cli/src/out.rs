@@ -18,18 +18,58 @@ pub enum Stream {
 pub type Captured = Vec<(Stream, String)>;
 
 thread_local! {
-    /// The buffer of the capture running on this thread, if any.
-    static CAPTURE: RefCell<Option<Captured>> = const { RefCell::new(None) };
+    /// The capture running on this thread, if any.
+    static CAPTURE: RefCell<Option<Capture>> = const { RefCell::new(None) };
+}
+
+/// A capture: what was kept, and whether its output's turn has come.
+struct Capture {
+    kept: Captured,
+    /// Asked before keeping more: whether everything before this output
+    /// has been written, so that it may go straight out. `None`: keep all.
+    turn: Option<Box<dyn Fn() -> bool>>,
+    /// The turn came: what was kept is written and the rest goes straight
+    /// out.
+    streaming: bool,
 }
 
 /// Runs `f` with everything it prints through this module kept instead of
-/// written, and returns it with `f`'s value: how a worker thread's report
-/// on one file waits for the reports of the files before it.
+/// written, and returns it with `f`'s value: how a report is held while
+/// the work is checked (a leaderboard's trial validation).
 pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Captured) {
-    let outer = CAPTURE.with(|c| c.borrow_mut().replace(Vec::new()));
+    capture_until(None, f)
+}
+
+/// [`capture`], but once `turn` says that every output before this one is
+/// written, what was kept is written and the rest of `f`'s output goes
+/// straight out: how a worker's report on one file waits for the reports
+/// of the files before it without holding a long report (`fgn events` of
+/// a large log writes gigabytes) in memory once it is its turn. What
+/// comes back is what was kept and not yet written.
+pub fn capture_until<R>(turn: Option<Box<dyn Fn() -> bool>>, f: impl FnOnce() -> R) -> (R, Captured) {
+    let outer = CAPTURE.with(|c| {
+        c.borrow_mut().replace(Capture {
+            kept: Vec::new(),
+            turn,
+            streaming: false,
+        })
+    });
+    // The outer capture comes back even when `f` panics (a worker's panic
+    // is caught further out, and the thread goes on to other files).
+    struct Restore(Option<Option<Capture>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(outer) = self.0.take() {
+                CAPTURE.with(|c| *c.borrow_mut() = outer);
+            }
+        }
+    }
+    let mut restore = Restore(Some(outer));
     let value = f();
+    let outer = restore.0.take().expect("restored once");
     let captured = CAPTURE
         .with(|c| std::mem::replace(&mut *c.borrow_mut(), outer))
+        .map(|c| c.kept)
         .unwrap_or_default();
     (value, captured)
 }
@@ -44,19 +84,42 @@ pub fn replay(captured: Captured) {
     }
 }
 
-/// Keeps `text` in the running capture, if there is one; gives it back when
-/// there is none.
+/// Keeps `text` in the running capture, if there is one and its turn has
+/// not come; gives it back when there is none or it is its turn (having
+/// written what was kept before it).
 fn kept(stream: Stream, text: &str) -> bool {
-    CAPTURE.with(|c| match c.borrow_mut().as_mut() {
-        Some(buf) => {
-            match buf.last_mut() {
-                Some((s, last)) if *s == stream => last.push_str(text),
-                _ => buf.push((stream, text.to_string())),
-            }
-            true
+    let earlier = CAPTURE.with(|c| match c.borrow_mut().as_mut() {
+        None => Some(Vec::new()),
+        Some(c) if c.streaming => Some(Vec::new()),
+        Some(c) if c.turn.as_ref().is_some_and(|turn| turn()) => {
+            c.streaming = true;
+            Some(std::mem::take(&mut c.kept))
         }
-        None => false,
-    })
+        Some(c) => {
+            match c.kept.last_mut() {
+                Some((s, last)) if *s == stream => last.push_str(text),
+                _ => c.kept.push((stream, text.to_string())),
+            }
+            None
+        }
+    });
+    match earlier {
+        Some(earlier) => {
+            // Written outside the borrow: `replay` comes back here.
+            for (s, t) in earlier {
+                write_to(s, &t);
+            }
+            false
+        }
+        None => true,
+    }
+}
+
+fn write_to(stream: Stream, text: &str) {
+    match stream {
+        Stream::Out => write_out(text),
+        Stream::Err => write_err(text),
+    }
 }
 
 /// Writes `text` to standard output. When the reader has gone away (a closed
@@ -65,9 +128,12 @@ fn kept(stream: Stream, text: &str) -> bool {
 /// other write error, and a standard output that is not open at all
 /// (`fgn hash FILE >&-`), ends it with exit code 2.
 pub fn print(text: &str) {
-    if kept(Stream::Out, text) {
-        return;
+    if !kept(Stream::Out, text) {
+        write_out(text);
     }
+}
+
+fn write_out(text: &str) {
     if let Err(e) = stdout_open() {
         eprint(&format!("error: cannot write to standard output: {e}\n"));
         std::process::exit(2);
@@ -135,9 +201,12 @@ fn closed_at_start() -> bool {
 /// full disk, `2>/dev/full`, a closed pipe) are lost, but never end the
 /// program with a panic: the exit code still tells what happened.
 pub fn eprint(text: &str) {
-    if kept(Stream::Err, text) {
-        return;
+    if !kept(Stream::Err, text) {
+        write_err(text);
     }
+}
+
+fn write_err(text: &str) {
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
 }

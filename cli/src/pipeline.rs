@@ -15,13 +15,14 @@ use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::{mpsc, Condvar, Mutex, Once, OnceLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Condvar, Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Parsed};
 
 use crate::inputs::{walk, Input, InputError};
-use crate::out::{capture, Captured};
+use crate::out::{capture_until, Captured};
 use crate::report::{Reporter, Status};
 
 /// How many inputs run at once: `--jobs`, or every core.
@@ -228,30 +229,19 @@ where
             }
             Ok((input, bytes)) => {
                 let name = input.name();
-                // The work's output is held until it is known to have
-                // finished: a file's half-written report (half a JSON
-                // document) is left out when the work panics, and only
-                // its diagnostics and the internal error are written.
+                // A report already on its way out when the work panics
+                // stays (a report is written as soon as it is its turn);
+                // the internal error follows it.
                 let shown = name.clone();
-                let (done, held) = capture(|| {
-                    guarded(|| {
-                        forced_panic(&name);
-                        let value = work(Read { input, name, bytes }, &mut file_rep);
-                        file_rep.flush();
-                        value
-                    })
+                let done = guarded(|| {
+                    forced_panic(&name);
+                    let value = work(Read { input, name, bytes }, &mut file_rep);
+                    file_rep.flush();
+                    value
                 });
                 match done {
-                    Ok(value) => {
-                        crate::out::replay(held);
-                        Some(value)
-                    }
+                    Ok(value) => Some(value),
                     Err(message) => {
-                        crate::out::replay(
-                            held.into_iter()
-                                .filter(|(s, _)| *s == crate::out::Stream::Err)
-                                .collect(),
-                        );
                         file_rep.flush();
                         file_rep.file_error(
                             &shown,
@@ -287,7 +277,8 @@ where
     let jobs = jobs();
     if jobs <= 1 {
         for item in walk(paths) {
-            let ((status, value), captured) = capture(|| process(item));
+            // One job writes each report as it comes.
+            let ((status, value), captured) = capture_until(Some(Box::new(|| true)), || process(item));
             let done = Done {
                 captured,
                 status,
@@ -330,11 +321,15 @@ where
         exhausted: false,
     });
     let turn = Condvar::new();
+    // How many reports are written, for a worker to know when its report's
+    // turn has come ([`capture_until`]); `usize::MAX` once the run stopped,
+    // so that no report after the stop goes out.
+    let written = Arc::new(AtomicUsize::new(0));
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, Done<R>)>();
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (queue, turn) = (&queue, &turn);
+            let (queue, turn, written) = (&queue, &turn, &written);
             scope.spawn(move || loop {
                 let (index, item) = {
                     let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -356,7 +351,11 @@ where
                         }
                     }
                 };
-                let ((status, value), captured) = capture(|| process(item));
+                // The report is kept until the reports before it are
+                // written, then written as it comes.
+                let written = Arc::clone(written);
+                let turn = move || written.load(Ordering::Acquire) == index;
+                let ((status, value), captured) = capture_until(Some(Box::new(turn)), || process(item));
                 let done = Done {
                     captured,
                     status,
@@ -379,6 +378,7 @@ where
                 next += 1;
                 let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
                 q.written = next;
+                written.store(if flow.is_break() { usize::MAX } else { next }, Ordering::Release);
                 if flow.is_break() {
                     // The workers take no more inputs, and those they are
                     // on end when their report finds the channel closed.

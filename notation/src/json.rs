@@ -119,13 +119,19 @@ impl Serialize for JsonHeader<'_> {
     fn serialize<Z: serde::Serializer>(&self, z: Z) -> Result<Z::Ok, Z::Error> {
         use serde::ser::SerializeMap;
         let tags = &self.0.tags;
+        // A name given twice (only a hand-made header can) is written once,
+        // where it first stands, with its last value. The last values are
+        // found in one pass over a map, not by searching the list for each
+        // tag, which made n tags cost n² (issue 36).
+        let mut last: std::collections::HashMap<&str, &str> = std::collections::HashMap::with_capacity(tags.len());
+        for tag in tags {
+            last.insert(&tag.name, &tag.value);
+        }
         let mut map = z.serialize_map(None)?;
-        for (i, tag) in tags.iter().enumerate() {
-            if tags[..i].iter().any(|t| t.name == tag.name) {
-                continue;
+        for tag in tags {
+            if let Some(value) = last.remove(tag.name.as_str()) {
+                map.serialize_entry(&tag.name, value)?;
             }
-            let last = tags[i..].iter().rev().find(|t| t.name == tag.name).unwrap_or(tag);
-            map.serialize_entry(&tag.name, &last.value)?;
         }
         map.end()
     }

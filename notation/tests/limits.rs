@@ -325,3 +325,34 @@ fn diagnostics_after_the_last_line_are_capped_too() {
     let found = include_bytes!("fixtures/fuzz-102-diagnostics.fgn");
     assert!(parse(found).diagnostics.len() <= limit + 1);
 }
+
+/// The number of tags has no limit but the file size, and reading them is
+/// linear (§2.7): a tag given twice was found by searching every tag read
+/// before it, and the JSON header wrote each tag after searching the list
+/// around it, so n tags cost n² (issue 36: 160,000 tags took 25 s, 300,000
+/// never finished). A quarter of a million tags, the last a repeat of the
+/// first of them, read with that one fault found, and write to JSON once
+/// each. (Not timed: before the fix this test ran for many minutes;
+/// docs/performance.md has the benchmark.)
+#[test]
+fn a_quarter_million_tags_are_read_and_written_with_a_repeat_found() {
+    let n = 250_000;
+    let mut tags = String::new();
+    for i in 0..n {
+        tags.push_str(&format!("[T{i} \"v{i}\"]\n"));
+    }
+    tags.push_str("[T0 \"again\"]\n");
+    let parsed = parse(log("survival-chess", "1.1", &tags, "0 w resign").as_bytes());
+    assert_eq!(
+        errors(&parsed),
+        [format!("{}:2: the tag `T0` appears twice", n + 3)],
+        "only the repeat is a fault"
+    );
+    let header = &parsed.document.game.header;
+    assert_eq!(header.tags.len(), n + 2);
+    let json = fgn_notation::json::to_json(&parsed.document.game);
+    let written = json["header"].as_object().expect("the header object");
+    assert_eq!(written.len(), n + 2);
+    assert_eq!(written["T0"], "v0");
+    assert_eq!(written[&format!("T{}", n - 1)], format!("v{}", n - 1));
+}

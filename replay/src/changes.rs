@@ -1387,6 +1387,15 @@ fn owc_knowledge(a: &crate::owc::Knowledge, b: &crate::owc::Knowledge, cx: &Cont
     owc_public(public_a, &b.public, cx, out);
 }
 
+/// What changed from `before` to `after` for an event that left the
+/// position as it was ([`crate::leaves_position`]): the progress alone,
+/// as [`state_changes`] accounts for it.
+pub(crate) fn progress_changes(before: &Progress, after: &Progress) -> Vec<Change> {
+    let mut out = Vec::new();
+    progress(before, after, &mut out);
+    out
+}
+
 fn progress(a: &Progress, b: &Progress, out: &mut Vec<Change>) {
     let Progress {
         turn: turn_a,

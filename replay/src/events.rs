@@ -458,10 +458,19 @@ fn is_capture(con: &Consequence, actor: Actor) -> bool {
 /// own rules as far as they accept it. A log that cannot be replayed (a
 /// view, a header at fault) gives its events unapplied.
 pub fn rows(doc: &Document, file: Option<&str>) -> Vec<Row> {
+    let mut out = Vec::with_capacity(doc.game.events.len());
+    each_row(doc, file, |row| out.push(row));
+    out
+}
+
+/// [`rows`] handed to `each` one at a time, in event order, for a writer
+/// that does not hold them all (a long log's rows take many times its
+/// text; issue 36).
+pub fn each_row(doc: &Document, file: Option<&str>, mut each: impl FnMut(Row)) {
     let game = &doc.game;
     let mut replay = Replay::new(&game.header).ok();
     let name = game.header.get("Game").map(str::to_string);
-    let mut out = Vec::with_capacity(game.events.len());
+    let mut hashes = crate::HashTrail::new(None);
     for (index, event) in game.events.iter().enumerate() {
         let applied = replay.as_mut().map(|r| r.apply_changes(index, event));
         let mut row = row(file, name.clone(), doc, index, event);
@@ -474,15 +483,14 @@ pub fn rows(doc: &Document, file: Option<&str>) -> Vec<Row> {
                 let (phase, decision) = phase_parts(r.phase());
                 row.phase = Some(phase);
                 (row.outcome, row.reason) = (decision.map(|d| d.0), decision.map(|d| d.1));
-                row.state_hash = Some(r.state_hash());
+                row.state_hash = Some(hashes.after(r, Some(event)));
             }
             // The first event the rules refuse ends the replay: the state
             // after later events is not defined.
             _ => replay = None,
         }
-        out.push(row);
+        each(row);
     }
-    out
 }
 
 fn row(file: Option<&str>, game: Option<String>, doc: &Document, index: usize, event: &Event) -> Row {

@@ -648,6 +648,15 @@ impl Replay {
     ///     if f.to_string() == "c3" && t.to_string() == "d4"));
     /// ```
     pub fn apply_changes(&mut self, index: usize, event: &Event) -> Result<Vec<Change>, RuleError> {
+        // A chat leaves the position as it was: only the progress is
+        // compared, so that its account does not cost a look at the whole
+        // board (a 26x26 open-world-chess board made each chat line cost
+        // hundreds of squares twice over; issue 36).
+        if leaves_position(event) {
+            let before = self.progress();
+            self.apply(index, event)?;
+            return Ok(changes::progress_changes(&before, &self.progress()));
+        }
         let before = self.state();
         self.apply(index, event)?;
         Ok(state_changes(&before, &self.state(), Some(event)))
@@ -790,6 +799,20 @@ impl Replay {
             viewer,
             progress,
             position,
+        }
+    }
+
+    /// The progress as `viewer` knows it: the clocks are left out of a
+    /// player's knowledge ([`Replay::knowledge`]).
+    fn known_progress(&self, viewer: Option<Viewer>) -> Progress {
+        let progress = self.progress();
+        match viewer {
+            None => progress,
+            Some(_) => Progress {
+                clock_ms: None,
+                turn_started_ms: None,
+                ..progress
+            },
         }
     }
 
@@ -957,6 +980,56 @@ impl Completion {
                 event.action = Action::Move(*m);
             }
         }
+    }
+}
+
+/// Whether `event` leaves the position of every game exactly as it was,
+/// applied or refused: a player's chat or salt, which the shared rules
+/// handle without the game's engine. What is worked out from the position
+/// (its hash, an account of changes, what a player sees) needs no new look
+/// at the board after it, only at the progress.
+pub fn leaves_position(event: &Event) -> bool {
+    matches!(event.actor, fgn_notation::Actor::Player(_))
+        && matches!(event.action, Action::Chat { .. } | Action::Salt { .. })
+}
+
+/// The state hashes (or one player's knowledge hashes) after each event of
+/// a log, as `fgn hash --states` and `fgn events` write them: a hash is
+/// worked out anew only when the event may have changed what it covers.
+/// After an event that [`leaves_position`] and leaves the (known) progress
+/// as it was, such as a chat without a clock reading (or any chat, for a
+/// player, whose knowledge holds no clocks), the state is the one before
+/// it, and so is its hash; hashing it again cost the whole board per chat
+/// line (issue 36).
+#[derive(Clone, Debug)]
+pub struct HashTrail {
+    viewer: Option<Viewer>,
+    last: Option<(Progress, Digest)>,
+}
+
+impl HashTrail {
+    /// A trail of state hashes (`None`) or of `viewer`'s knowledge hashes.
+    pub fn new(viewer: Option<Viewer>) -> HashTrail {
+        HashTrail { viewer, last: None }
+    }
+
+    /// The hash of `replay` now, just after it applied `event` (`None`:
+    /// before any event): [`Replay::state_hash`] or
+    /// [`Replay::knowledge_hash`]. Asked after every event of the log, in
+    /// order, so that the hash it keeps is the one just before `event`.
+    pub fn after(&mut self, replay: &Replay, event: Option<&Event>) -> Digest {
+        let progress = replay.known_progress(self.viewer);
+        if let (Some((before, digest)), Some(event)) = (&self.last, event) {
+            if leaves_position(event) && *before == progress {
+                return *digest;
+            }
+        }
+        let digest = match self.viewer {
+            None => replay.state_hash(),
+            Some(v) => replay.knowledge_hash(v),
+        };
+        self.last = Some((progress, digest));
+        digest
     }
 }
 

@@ -14,8 +14,10 @@ fn every_job_count_gives_the_output_of_one_job() {
     let rules = scratch_dir("parallel-rules").join("two-moves.json");
     std::fs::write(&rules, r#"{"open-world-chess": {"moves_per_turn": 2}}"#).unwrap();
     let rules = rules.to_str().unwrap();
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 8] = [
         &["validate", "--verbose", "corpus"],
+        // Written as it comes once its turn has come (issue 36), in order.
+        &["events", "--ndjson", "corpus"],
         &["--format", "json", "validate", "corpus"],
         &["hash", "corpus"],
         &["fmt", "--check", "corpus"],

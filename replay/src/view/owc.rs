@@ -132,6 +132,13 @@ impl Fog {
         if engine.owed().is_some() {
             return Ok(());
         }
+        // A chat or a salt leaves the world as the last look at the board
+        // found it (that look ran after the event before, or at the start),
+        // so looking again would find nothing new: skipped, it no longer
+        // costs every square of the board per chat line (issue 36).
+        if crate::leaves_position(event) {
+            return Ok(());
+        }
         for (i, sq) in engine.squares().enumerate() {
             let in_sight = sees(engine, side, sq);
             let now = content(engine, sq);
