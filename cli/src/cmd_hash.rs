@@ -76,9 +76,17 @@ fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Repor
     let mut trail = HashTrail::new(side.map(Viewer::of));
     for (i, event) in doc.game.events.iter().enumerate() {
         if let Err(e) = replay.apply(i, event) {
-            let line = doc.event_lines.get(i).copied().unwrap_or(1);
-            let column = doc.event_columns.get(i).copied().unwrap_or(1);
-            rep.rule_error(name, line, column, e.rule.name(), &format!("`{event}`: {}", e.message));
+            match side {
+                // As a player, an event it may not see is not told, nor its error.
+                Some(c) if crate::cmd_view::hidden_fault(doc, c, &e) => {
+                    rep.invalid(name, &crate::cmd_view::hidden_fault_message(name, c))
+                }
+                _ => {
+                    let line = doc.event_lines.get(i).copied().unwrap_or(1);
+                    let column = doc.event_columns.get(i).copied().unwrap_or(1);
+                    rep.rule_error(name, line, column, e.rule.name(), &format!("`{event}`: {}", e.message));
+                }
+            }
             rep.note(&format!(
                 "{name}: state hashes end at event {i}, the last one that applied"
             ));

@@ -1139,6 +1139,8 @@ pub struct Validation {
     /// The log must be validated whole: an assumption failed, or the error
     /// is at an event of a run that is gone.
     needs_whole: bool,
+    /// The seed revealed after the refused event, if one is.
+    seed_after: Option<[u8; 32]>,
 }
 
 /// An event of a log with where it stands in the file.
@@ -1180,6 +1182,7 @@ impl Validation {
             last_line: None,
             refused: None,
             needs_whole: false,
+            seed_after: None,
         })
     }
 
@@ -1194,6 +1197,9 @@ impl Validation {
         self.fed = run.first + run.events.len();
         self.last_line = Some(line);
         if self.is_done() {
+            if self.refused.is_some() {
+                self.look_for_seed(&run, run.first);
+            }
             return;
         }
         let held = self.held.take();
@@ -1227,12 +1233,6 @@ impl Validation {
     /// revealed seed that refutes an outcome logged earlier) needs the whole
     /// log to be shown.
     fn refuse(&mut self, (index, error): (usize, RuleError), held: Option<&Located>, run: Option<&Run<'_>>) {
-        // A seed revealed later in the log may refute an outcome recorded
-        // before this event ([`forged_before`]): only the whole log shows.
-        if error.rule != Rule::Seed && each_game!(&self.replay, s => s.engine.without_world_seed().is_none()) {
-            self.needs_whole = true;
-            return;
-        }
         let located = match error.place {
             Place::Event(i) => {
                 let in_run = run.and_then(|r| {
@@ -1255,6 +1255,24 @@ impl Validation {
             Place::End | Place::Header => None,
         };
         self.refused = Some((index, error, located));
+        if let Some(run) = run {
+            self.look_for_seed(run, index + 1);
+        }
+    }
+
+    /// Remembers the seed a world event of `run` at or after the log's
+    /// event `from` reveals, if it is the first one seen after a refused
+    /// event: at the end, an outcome before the refused event that the
+    /// seed refutes is the error to report ([`forged_before`]).
+    fn look_for_seed(&mut self, run: &Run<'_>, from: usize) {
+        if self.seed_after.is_some() || self.refused.as_ref().is_some_and(|(_, e, _)| e.rule == Rule::Seed) {
+            return;
+        }
+        let skip = from.saturating_sub(run.first);
+        self.seed_after = run.events.iter().skip(skip).find_map(|e| match (&e.action, e.actor) {
+            (Action::Seed { seed }, Actor::World) => Some(seed.0),
+            _ => None,
+        });
     }
 
     /// Applies `events`, the log's from `first`, followed in the log by
@@ -1283,6 +1301,15 @@ impl Validation {
                 if let Some(refused) = self.apply(held.index, std::slice::from_ref(&held.event), None) {
                     self.refuse(refused, Some(&held), None);
                 }
+            }
+        }
+        // A seed revealed after the refused event that refutes an outcome
+        // before it: that outcome is the error, at an event of a run that
+        // is gone.
+        if let (Some(seed), Some((index, ..))) = (self.seed_after, &self.refused) {
+            let earlier = each_game!(&self.replay, s => s.refuted_by_seed(&seed));
+            if earlier.is_some_and(|e| matches!(e.place, Place::Event(j) if j < *index)) {
+                self.needs_whole = true;
             }
         }
         if self.needs_whole {
