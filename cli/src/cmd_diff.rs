@@ -3,13 +3,14 @@
 //! event, or one ending first) and how their positions differ there and at
 //! the end, from the referee's or one player's perspective.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use fgn_notation::{Color, Document, Game};
+use fgn_notation::{Action, Color, Document, Event, Game};
 use fgn_replay::{
-    knowledge_changes, loghash, state_changes, Change, Digest, Place, Replay, RuleError, StartError, ViewError,
-    ViewWriter, Viewer,
+    knowledge_changes, loghash, state_changes, Change, Completion, Digest, Place, Replay, RuleError, StartError,
+    ViewError, ViewWriter, Viewer,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -21,15 +22,28 @@ use crate::out::outln;
 use crate::report::{Format, Reporter, Status};
 
 /// One of the two logs as it is compared.
+///
+/// What is compared is the canonical log (the file's events with
+/// `completion`'s markers), a view file as it stands, or the player's view
+/// made of a full log (`view`). The file's own events are read where they
+/// are, not copied: a copy, its lines and the positions' maps held every
+/// event of both logs two and three times more (issue 36).
 struct Log {
     name: String,
     doc: Document,
-    /// What is compared: the canonical log (markers completed), or the
-    /// player's view of it.
-    compared: Game,
-    /// For each compared event, the line of the file it comes from (the
-    /// event of the full log that a view's line reports).
-    lines: Vec<u32>,
+    /// The player's view made of a full log (`None`: the file's events are
+    /// the ones compared).
+    view: Option<Game>,
+    /// The markers the compared events complete (the referee's log; a view
+    /// is compared as it stands).
+    completion: Completion,
+    /// For each event of a made view, the line of the file it comes from
+    /// (the event of the full log that the view's line reports); `None`:
+    /// the file's own lines, one an event.
+    lines: Option<Vec<u32>>,
+    /// The log hash of what is compared, whose markers it completes as
+    /// [`loghash::chain`] does (a view's too).
+    log_hash: Digest,
     /// How to replay the positions, if they can be.
     replay: Result<Positions, String>,
     /// The side a full log is compared as, whose view may not show a rule
@@ -44,11 +58,50 @@ struct Positions {
     /// file's events would hold every event twice more (issue 36).
     game: Option<Game>,
     /// For each prefix of the compared log (0 to all its events), how many
-    /// of `game`'s events give the position after it.
-    upto: Vec<usize>,
+    /// of `game`'s events give the position after it (`None`: as many as
+    /// the prefix holds).
+    upto: Option<Vec<usize>>,
     /// Maps an event of `game` to the file's event it stands for, for
-    /// placing its rule errors (a view's `game` is built from the view).
-    origins: Vec<usize>,
+    /// placing its rule errors (a view's `game` is built from the view;
+    /// `None`: each stands for itself).
+    origins: Option<Vec<usize>>,
+}
+
+impl Positions {
+    /// How many of the full log's events give the position after the
+    /// compared log's first `k`.
+    fn upto(&self, k: usize) -> usize {
+        self.upto.as_ref().map_or(k, |u| u[k])
+    }
+
+    /// The file's event that the full log's event `j` stands for.
+    fn origin(&self, j: usize) -> usize {
+        self.origins.as_ref().map_or(j, |o| o[j])
+    }
+}
+
+impl Log {
+    /// The compared log, before its markers are completed.
+    fn game(&self) -> &Game {
+        self.view.as_ref().unwrap_or(&self.doc.game)
+    }
+
+    /// The compared event at `i`, markers completed, if there is one.
+    fn event(&self, i: usize) -> Option<Cow<'_, Event>> {
+        let event = self.game().events.get(i)?;
+        Some(match self.completion.move_at(i) {
+            Some(m) => Cow::Owned(Event {
+                action: Action::Move(*m),
+                ..event.clone()
+            }),
+            None => Cow::Borrowed(event),
+        })
+    }
+
+    /// The line of the file the compared event at `i` comes from.
+    fn line(&self, i: usize) -> Option<u32> {
+        self.lines.as_ref().unwrap_or(&self.doc.event_lines).get(i).copied()
+    }
 }
 
 /// A rule error in one log, placed in its file.
@@ -158,33 +211,42 @@ fn perspective(a: &Document, b: &Document, asked: Option<Color>) -> Result<Optio
 
 /// The log as compared from `side`'s perspective (`None`: the referee's).
 fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, ViewError> {
-    let file_lines = |origins: &[usize]| -> Vec<u32> { origins.iter().map(|&i| doc.event_lines[i]).collect() };
-    let all: Vec<usize> = (0..doc.game.events.len()).collect();
-    let (compared, lines, replay) = match (side, doc.game.perspective()) {
+    let (view, completion, lines, replay) = match (side, doc.game.perspective()) {
         (None, _) => {
             let positions = Positions {
                 game: None,
-                upto: (0..=all.len()).collect(),
-                origins: all.clone(),
+                upto: None,
+                origins: None,
             };
-            (fgn_replay::complete_markers(&doc.game), file_lines(&all), Ok(positions))
+            (None, fgn_replay::completion(&doc.game), None, Ok(positions))
         }
         (Some(_), Some(_)) => {
             // A view compares as it is; its positions come from a full log
             // that gives its player the same knowledge, where there is one.
             let replay = fgn_replay::replayable(&doc.game)
                 .map(|(game, _, origins)| {
-                    let upto = (0..=all.len())
-                        .map(|k| origins.iter().filter(|&&o| o < k).count())
-                        .collect();
+                    // How many of the full log's events stand for each of
+                    // the view's, summed: the events standing for its first
+                    // `k` (counted, not searched for each `k`, which took
+                    // time quadratic in the log).
+                    let n = doc.game.events.len();
+                    let mut upto = vec![0usize; n + 1];
+                    for &o in &origins {
+                        if o < n {
+                            upto[o + 1] += 1;
+                        }
+                    }
+                    for k in 1..=n {
+                        upto[k] += upto[k - 1];
+                    }
                     Positions {
                         game: Some(game),
-                        upto,
-                        origins,
+                        upto: Some(upto),
+                        origins: Some(origins),
                     }
                 })
                 .map_err(|e| e.to_string());
-            (doc.game.clone(), file_lines(&all), replay)
+            (None, Completion::default(), None, replay)
         }
         (Some(color), None) => {
             let mut writer = ViewWriter::new(&doc.game.header, color)?;
@@ -206,22 +268,30 @@ fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, View
             }
             let positions = Positions {
                 game: None,
-                upto,
-                origins: all,
+                upto: Some(upto),
+                origins: None,
             };
             let view = Game {
                 header: writer.header().clone(),
                 events,
             };
-            (view, file_lines(&origins), Ok(positions))
+            let lines = origins.iter().map(|&i| doc.event_lines[i]).collect();
+            (Some(view), Completion::default(), Some(lines), Ok(positions))
         }
+    };
+    let log_hash = match (&view, side) {
+        (Some(v), _) => loghash::log_hash_completed(v, &fgn_replay::completion(v)),
+        (None, Some(_)) => loghash::log_hash_completed(&doc.game, &fgn_replay::completion(&doc.game)),
+        (None, None) => loghash::log_hash_completed(&doc.game, &completion),
     };
     let viewer = side.filter(|_| doc.game.perspective().is_none());
     Ok(Log {
         name,
         doc,
-        compared,
+        view,
+        completion,
         lines,
+        log_hash,
         replay,
         viewer,
     })
@@ -250,7 +320,7 @@ fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
         }
         Err(e) => return Err(e.to_string()),
     };
-    let targets: Vec<usize> = points.iter().map(|&k| p.upto[k]).collect();
+    let targets: Vec<usize> = points.iter().map(|&k| p.upto(k)).collect();
     let mut at: Vec<Option<Replay>> = targets.iter().map(|&t| (t == 0).then(|| replay.clone())).collect();
     let mut fault = None;
     let mut hidden_fault = false;
@@ -258,7 +328,7 @@ fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
     for (i, event) in game.events.iter().enumerate() {
         if let Err(mut error) = replay.apply(i, event) {
             if let Place::Event(j) = error.place {
-                error.place = Place::Event(p.origins[j]);
+                error.place = Place::Event(p.origin(j));
             }
             // An event the side may not see, or its error's message, would
             // tell what it hides (as `fgn view` keeps it from the view).
@@ -280,7 +350,12 @@ fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
         }
     }
     let at = at.into_iter().map(|r| r.unwrap_or_else(|| replay.clone())).collect();
-    let applied = p.upto.iter().take_while(|&&n| n <= applied).count().saturating_sub(1);
+    // The compared events whose positions the replay reached.
+    let compared = log.game().events.len();
+    let applied = match &p.upto {
+        None => applied.min(compared),
+        Some(upto) => upto.iter().take_while(|&&n| n <= applied).count().saturating_sub(1),
+    };
     Ok(Replayed {
         at,
         fault,
@@ -301,7 +376,7 @@ fn place(doc: &Document, error: &RuleError) -> Fault {
 
 /// The first tag where the two headers part, with both lines.
 fn header_part(a: &Log, b: &Log) -> Option<HeaderPart> {
-    let (ta, tb) = (&a.compared.header.tags, &b.compared.header.tags);
+    let (ta, tb) = (&a.game().header.tags, &b.game().header.tags);
     let i = first_parting(ta, tb)?;
     let line = |log: &Log, tag: Option<&fgn_notation::Tag>| {
         tag.map(|t| Line {
@@ -322,6 +397,20 @@ fn header_part(a: &Log, b: &Log) -> Option<HeaderPart> {
         a: line(a, ta.get(i)),
         b: line(b, tb.get(i)),
     })
+}
+
+/// The index of the first compared event where the logs part, by their
+/// texts, or the end of the shorter one; `None` when every event is the
+/// same. Each pair of texts is written in turn, not every event's kept.
+fn event_parting(a: &Log, b: &Log) -> Option<usize> {
+    use std::fmt::Write;
+    let (mut ta, mut tb) = (String::new(), String::new());
+    let text = |log: &Log, i: usize, out: &mut String| {
+        out.clear();
+        log.event(i).map(|e| write!(out, "{e}").expect("writing to a String"))
+    };
+    let n = a.game().events.len().max(b.game().events.len());
+    (0..n).find(|&i| text(a, i, &mut ta) != text(b, i, &mut tb) || ta != tb)
 }
 
 /// The changes between the two positions, as the perspective knows them.
@@ -359,22 +448,14 @@ pub fn diff(first: &Path, second: &Path, side: Option<Side>, rep: &mut Reporter)
         (Err(e), _) => return report_view_error(&a_name, &e, rep),
         (_, Err(e)) => return report_view_error(&b_name, &e, rep),
     };
-    let hashes = (
-        loghash::chain(&a.compared).log_hash(),
-        loghash::chain(&b.compared).log_hash(),
-    );
+    let hashes = (a.log_hash, b.log_hash);
     let same = hashes.0 == hashes.1;
-    let texts = |log: &Log| -> Vec<String> { log.compared.events.iter().map(ToString::to_string).collect() };
-    let parting = if same {
-        None
-    } else {
-        first_parting(&texts(&a), &texts(&b))
-    };
+    let parting = if same { None } else { event_parting(&a, &b) };
     let header = if same { None } else { header_part(&a, &b) };
     let event = parting.map(|i| {
         let line = |log: &Log| {
-            log.compared.events.get(i).map(|e| Line {
-                line: log.lines.get(i).copied(),
+            log.event(i).map(|e| Line {
+                line: log.line(i),
                 text: e.to_string(),
             })
         };
@@ -386,7 +467,7 @@ pub fn diff(first: &Path, second: &Path, side: Option<Side>, rep: &mut Reporter)
     });
     // The positions after the first differing event (or, for the log
     // that lacks it, at its end), and at both ends.
-    let (na, nb) = (a.compared.events.len(), b.compared.events.len());
+    let (na, nb) = (a.game().events.len(), b.game().events.len());
     let mut points = Vec::new();
     if let Some(i) = parting {
         points.push(((i + 1).min(na), (i + 1).min(nb)));
@@ -470,7 +551,7 @@ fn log_report(log: &Log, replayed: Result<Replayed, String>, hash: Digest, same:
     LogReport {
         file: log.name.clone(),
         log_hash: hash,
-        events: log.compared.events.len(),
+        events: log.game().events.len(),
         error,
     }
 }

@@ -101,28 +101,41 @@ pub fn chain(game: &Game) -> Chain {
 /// knows it from the replay that validated the log
 /// ([`crate::validate_completing`]).
 pub fn chain_completed(game: &Game, completion: &Completion) -> Chain {
+    let mut events = Vec::with_capacity(game.events.len());
+    let header = fold_completed(game, completion, |value| events.push(value));
+    Chain { header, events }
+}
+
+/// The log hash of `game` with `completion`'s moves written in place of the
+/// log's: [`chain_completed`]'s [`Chain::log_hash`] without the list of
+/// every prefix's value, 32 bytes an event that a caller wanting only the
+/// last one need not hold (`fgn diff` of two long logs, issue 36).
+pub fn log_hash_completed(game: &Game, completion: &Completion) -> Digest {
+    let mut last = None;
+    let header = fold_completed(game, completion, |value| last = Some(value));
+    last.unwrap_or(header)
+}
+
+/// Folds every event of `game`, completed, into the chain, handing each
+/// value on to `each`; returns the header's value.
+fn fold_completed(game: &Game, completion: &Completion, mut each: impl FnMut(Digest)) -> Digest {
     let header = header_value(game);
     let mut value = header;
     let (mut line, mut input) = (String::new(), Vec::new());
-    let events = game
-        .events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            line.clear();
-            match completion.move_at(i) {
-                Some(m) => Event {
-                    action: Action::Move(*m),
-                    ..e.clone()
-                }
-                .write_line(&mut line),
-                None => e.write_line(&mut line),
+    for (i, e) in game.events.iter().enumerate() {
+        line.clear();
+        match completion.move_at(i) {
+            Some(m) => Event {
+                action: Action::Move(*m),
+                ..e.clone()
             }
-            value = fold_with(value, &line, &mut input);
-            value
-        })
-        .collect();
-    Chain { header, events }
+            .write_line(&mut line),
+            None => e.write_line(&mut line),
+        }
+        value = fold_with(value, &line, &mut input);
+        each(value);
+    }
+    header
 }
 
 /// The chain of `side`'s view of `game` (a view of that side is its own view).
