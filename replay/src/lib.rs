@@ -1001,16 +1001,29 @@ pub fn leaves_position(event: &Event) -> bool {
 /// player, whose knowledge holds no clocks), the state is the one before
 /// it, and so is its hash; hashing it again cost the whole board per chat
 /// line (issue 36).
+///
+/// After such an event that changes the progress (a chat line with a clock
+/// reading), the state hash is the position's bytes, kept from the first
+/// such event after the position last changed, hashed again around the new
+/// progress ([`hash::StateBytes`]): blake3 over kept bytes instead of an
+/// encoding of the whole board for each line.
 #[derive(Clone, Debug)]
 pub struct HashTrail {
     viewer: Option<Viewer>,
     last: Option<(Progress, Digest)>,
+    /// The state's bytes cut around its progress, for the position of
+    /// `last` (`None`: not cut yet since the position last changed).
+    bytes: Option<hash::StateBytes>,
 }
 
 impl HashTrail {
     /// A trail of state hashes (`None`) or of `viewer`'s knowledge hashes.
     pub fn new(viewer: Option<Viewer>) -> HashTrail {
-        HashTrail { viewer, last: None }
+        HashTrail {
+            viewer,
+            last: None,
+            bytes: None,
+        }
     }
 
     /// The hash of `replay` now, just after it applied `event` (`None`:
@@ -1020,10 +1033,26 @@ impl HashTrail {
     pub fn after(&mut self, replay: &Replay, event: Option<&Event>) -> Digest {
         let progress = replay.known_progress(self.viewer);
         if let (Some((before, digest)), Some(event)) = (&self.last, event) {
-            if leaves_position(event) && *before == progress {
-                return *digest;
+            if leaves_position(event) {
+                if *before == progress {
+                    return *digest;
+                }
+                // Only the progress changed; a player's knowledge holds
+                // no clocks, so this is a state hash.
+                if self.viewer.is_none() {
+                    if self.bytes.is_none() {
+                        self.bytes = hash::StateBytes::of(&replay.state());
+                    }
+                    if let Some(bytes) = &self.bytes {
+                        let digest = bytes.digest(&progress);
+                        self.last = Some((progress, digest));
+                        return digest;
+                    }
+                }
             }
         }
+        // The position may have changed: its bytes are cut anew when needed.
+        self.bytes = None;
         let digest = match self.viewer {
             None => replay.state_hash(),
             Some(v) => replay.knowledge_hash(v),
