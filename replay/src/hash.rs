@@ -115,13 +115,32 @@ pub fn digest<T: Serialize + ?Sized>(context: &str, value: &T) -> Result<Digest,
 /// event that leaves the position as it was but changes the progress (a
 /// chat line with a clock reading), the state hash is the same bytes with
 /// the new progress between them, hashed without encoding the position
-/// again: blake3 over the kept bytes, not serde's walk of every square
-/// (the largest open-world-chess board, issue 36). The digest is the one
-/// [`digest`] gives the whole state, byte for byte.
+/// again (the largest open-world-chess board, issue 36). The digest is the
+/// one [`digest`] gives the whole state, byte for byte.
+///
+/// Hashing the kept bytes again would still cost the whole board's bytes
+/// for each line. blake3 hashes its input as a tree of 1 KiB chunks, and a
+/// chunk's chaining value depends only on its bytes and its place: while
+/// the bytes before the position end within the first chunk and keep their
+/// length (a clock reading is 8 bytes whatever it reads), only the first
+/// chunk and the parents on the tree's left edge change. So the chaining
+/// values of the subtrees to the right of that edge are kept (`spine`),
+/// and each new progress costs one chunk and a parent per level: a few
+/// dozen compressions, whatever the board.
 #[derive(Clone, Debug)]
 pub(crate) struct StateBytes {
     head: Vec<u8>,
     tail: Vec<u8>,
+    spine: Option<Spine>,
+}
+
+/// The chaining values of the right-hand subtrees along the left edge of
+/// blake3's tree over a state's bytes, from the root down, for a given
+/// length of the bytes before the tail.
+#[derive(Clone, Debug)]
+struct Spine {
+    before_tail: usize,
+    rights: Vec<blake3::hazmat::ChainingValue>,
 }
 
 impl StateBytes {
@@ -143,20 +162,70 @@ impl StateBytes {
         laid_out.then(|| StateBytes {
             tail: whole[cut..].to_vec(),
             head,
+            spine: None,
         })
     }
 
     /// The state hash of the state these bytes were cut from with
     /// `progress` in place of its own.
-    pub(crate) fn digest(&self, progress: &crate::Progress) -> Digest {
-        let mut hasher = blake3::Hasher::new_derive_key(STATE_CONTEXT);
-        hasher.update(&self.head);
+    pub(crate) fn digest(&mut self, progress: &crate::Progress) -> Digest {
+        use blake3::hazmat::{merge_subtrees_non_root, merge_subtrees_root, HasherExt, Mode};
+        use blake3::CHUNK_LEN;
+        let mut first = self.head.clone();
         progress
-            .serialize(&mut Encoder { out: &mut hasher })
+            .serialize(&mut Encoder { out: &mut first })
             .expect("a progress holds no floats");
-        hasher.update(&self.tail);
-        Digest(*hasher.finalize().as_bytes())
+        let before_tail = first.len();
+        let len = before_tail + self.tail.len();
+        if before_tail >= CHUNK_LEN || len <= CHUNK_LEN {
+            // The progress reaches past the first chunk, or all is one
+            // chunk: hashed whole.
+            let mut hasher = blake3::Hasher::new_derive_key(STATE_CONTEXT);
+            hasher.update(&first);
+            hasher.update(&self.tail);
+            return Digest(*hasher.finalize().as_bytes());
+        }
+        let key = context_key();
+        if self.spine.as_ref().is_none_or(|s| s.before_tail != before_tail) {
+            self.spine = Some(Spine::of(&self.tail, before_tail, key));
+        }
+        let rights = &self.spine.as_ref().expect("made above").rights;
+        first.extend_from_slice(&self.tail[..CHUNK_LEN - before_tail]);
+        let mode = Mode::DeriveKeyMaterial(key);
+        let mut cv = blake3::Hasher::new_from_context_key(key)
+            .update(&first)
+            .finalize_non_root();
+        for right in rights[1..].iter().rev() {
+            cv = merge_subtrees_non_root(&cv, right, mode);
+        }
+        Digest(*merge_subtrees_root(&cv, &rights[0], mode).as_bytes())
     }
+}
+
+impl Spine {
+    /// The spine over `before_tail` bytes followed by `tail`, more than one
+    /// chunk in all, the first chunk holding all the bytes before the tail.
+    fn of(tail: &[u8], before_tail: usize, key: &blake3::hazmat::ContextKey) -> Spine {
+        use blake3::hazmat::{left_subtree_len, HasherExt};
+        let mut rights = Vec::new();
+        let mut len = before_tail + tail.len();
+        while len > blake3::CHUNK_LEN {
+            let left = left_subtree_len(len as u64) as usize;
+            let cv = blake3::Hasher::new_from_context_key(key)
+                .set_input_offset(left as u64)
+                .update(&tail[left - before_tail..len - before_tail])
+                .finalize_non_root();
+            rights.push(cv);
+            len = left;
+        }
+        Spine { before_tail, rights }
+    }
+}
+
+/// The derived key of [`STATE_CONTEXT`], worked out once.
+fn context_key() -> &'static blake3::hazmat::ContextKey {
+    static KEY: std::sync::OnceLock<blake3::hazmat::ContextKey> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| blake3::hazmat::hash_derive_key_context(STATE_CONTEXT))
 }
 
 struct Encoder<'a, S: Sink> {
@@ -489,7 +558,8 @@ mod tests {
                 for (i, event) in log.events.iter().enumerate() {
                     replay.apply(i, event).expect("a generated log is valid");
                     let state = replay.state();
-                    let bytes = StateBytes::of(&state).unwrap_or_else(|| panic!("{game}: the state's bytes are cut"));
+                    let mut bytes =
+                        StateBytes::of(&state).unwrap_or_else(|| panic!("{game}: the state's bytes are cut"));
                     assert_eq!(
                         bytes.digest(&state.progress),
                         replay.state_hash(),
@@ -510,6 +580,52 @@ mod tests {
             }
         }
         assert!(tried > 100, "only {tried} states tried");
+    }
+
+    /// The tree shortcut gives blake3's own digest of the bytes for every
+    /// length around the chunk and subtree boundaries, the progress's
+    /// bytes changing between calls with the spine kept.
+    #[test]
+    fn the_kept_spine_gives_blake3s_digest_of_the_whole_bytes_at_every_length() {
+        let progress = crate::Replay::new(
+            &fgn_notation::parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n")
+                .document
+                .game
+                .header,
+        )
+        .expect("a header")
+        .state()
+        .progress;
+        let later = crate::Progress {
+            last_number: fgn_notation::MoveNumber(7),
+            ..progress
+        };
+        let mut lengths: Vec<usize> = (0..=9)
+            .map(|k| 1024 << k)
+            .flat_map(|n| [n - 300, n - 1, n, n + 1])
+            .collect();
+        lengths.extend([0, 1, 500, 700, 3000, 70_001]);
+        for n in lengths {
+            let tail: Vec<u8> = (0..n).map(|i| (i * 7 + i / 251) as u8).collect();
+            let mut bytes = StateBytes {
+                head: b"head".to_vec(),
+                tail: tail.clone(),
+                spine: None,
+            };
+            assert_ne!(encode(&later).unwrap(), encode(&progress).unwrap());
+            for p in [progress, later, progress] {
+                let mut whole = b"head".to_vec();
+                whole.extend(encode(&p).unwrap());
+                whole.extend(&tail);
+                let mut hasher = blake3::Hasher::new_derive_key(STATE_CONTEXT);
+                hasher.update(&whole);
+                assert_eq!(
+                    bytes.digest(&p),
+                    Digest(*hasher.finalize().as_bytes()),
+                    "{n} bytes of tail"
+                );
+            }
+        }
     }
 
     #[test]

@@ -1005,8 +1005,9 @@ pub fn leaves_position(event: &Event) -> bool {
 /// After such an event that changes the progress (a chat line with a clock
 /// reading), the state hash is the position's bytes, kept from the first
 /// such event after the position last changed, hashed again around the new
-/// progress ([`hash::StateBytes`]): blake3 over kept bytes instead of an
-/// encoding of the whole board for each line.
+/// progress: a first blake3 chunk and the tree's left edge over kept
+/// chaining values, instead of an encoding of the whole board for each
+/// line (`hash::StateBytes`).
 #[derive(Clone, Debug)]
 pub struct HashTrail {
     viewer: Option<Viewer>,
@@ -1043,7 +1044,7 @@ impl HashTrail {
                     if self.bytes.is_none() {
                         self.bytes = hash::StateBytes::of(&replay.state());
                     }
-                    if let Some(bytes) = &self.bytes {
+                    if let Some(bytes) = &mut self.bytes {
                         let digest = bytes.digest(&progress);
                         self.last = Some((progress, digest));
                         return digest;
