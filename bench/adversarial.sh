@@ -3,12 +3,17 @@
 # cost super-linear time or unbounded memory before, each run at a size and
 # at four times that size, so that the ratio of the two times (about 4 for
 # linear work) and the peak memory against the log's size can be read off.
-# It prints a markdown table (docs/performance.md, "Adversarial inputs").
+# It prints markdown tables (docs/performance.md, "Adversarial inputs"):
+# times and peak memory, then the instructions each case executes at the
+# sixteenth sizes and four times those, counted by callgrind, whose ratio
+# does not depend on a quiet machine (about 4.0 for linear work).
 #
 #   bench/adversarial.sh            # the sizes of the issue (a 64 MiB log)
 #   FGN_BENCH_QUICK=1 bench/adversarial.sh   # a sixteenth of them, to try it
+#   FGN_BENCH_NO_COUNT=1 bench/adversarial.sh   # times only, no callgrind
 #
-# Not part of the test suite: it takes minutes and needs a release build.
+# Not part of the test suite: it takes minutes (the counts about five more,
+# under valgrind) and needs a release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${FGN_BENCH_DIR:-target/bench-adversarial}
@@ -50,6 +55,43 @@ timed() {
   tail -1 time.txt
 }
 
+# Writes $1 chat lines on the 26x26 open-world-chess board, each with a
+# clock reading a tenth of a second after the one before: each changes the
+# state's progress and nothing else.
+write_clock_chats() {
+  python3 - "$@" <<'PY'
+import sys
+n, out = int(sys.argv[1]), sys.argv[2]
+with open(out, "w") as f:
+    f.write('[Game "open-world-chess"]\n[Rules "1.2"]\n[Board "26x26"]\n\n')
+    for i in range(1, n + 1):
+        t = "%d.%d" % (i // 10, i % 10) if i % 10 else "%d" % (i // 10)
+        f.write('0 w chat "gl" {t=%s}\n' % t)
+PY
+}
+
+# The instructions fgn executes with the arguments, by callgrind (one job,
+# so that no thread's waiting is counted).
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file=callgrind.out "$fgn" --jobs 1 "$@" >/dev/null 2>callgrind.txt || true
+  rm -f callgrind.out
+  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' callgrind.txt | tail -1
+}
+
+# One row of instruction counts: as `row`, at the sixteenth sizes.
+count_row() {
+  local name=$1 small=$2 large=$3
+  shift 3
+  local a1=("$small") a4=("$large")
+  if [ -n "${TWICE:-}" ]; then a1+=("$small"); a4+=("$large"); fi
+  local i1 i4
+  i1=$(instructions "$@" "${a1[@]}")
+  i4=$(instructions "$@" "${a4[@]}")
+  awk -v n="$name" -v c="fgn $*" -v i1="$i1" -v i4="$i4" 'BEGIN {
+    printf "| %s | `%s` | %.1f M | %.1f M | %.2f |\n", n, c, i1 / 1e6, i4 / 1e6, (i1 > 0) ? i4 / i1 : 0
+  }'
+}
+
 # One row: the case, the command, the seconds and peak memory at size 1x
 # and 4x, and the ratio of the times. With TWICE=1 the log is given twice
 # (`diff` of a log with itself).
@@ -80,6 +122,8 @@ owc_chats=$((15625 * scale))
 owc='[Game "open-world-chess"]\n[Rules "1.2"]\n[Board "26x26"]\n\n'
 write_log "$owc" "$owc_chats" '0 w chat "gl"' owc26-1x.fgn
 write_log "$owc" $((owc_chats * 4)) '0 w chat "gl"' owc26-4x.fgn
+write_clock_chats "$owc_chats" owcclock-1x.fgn
+write_clock_chats $((owc_chats * 4)) owcclock-4x.fgn
 
 echo "| case | command | 1x | 4x | time ratio 4x/1x | peak memory / log size at 4x |"
 echo "| --- | --- | --- | --- | --- | --- |"
@@ -95,6 +139,10 @@ for cmd in "events --ndjson" "hash --states" "view --as white" "show --as white"
   # shellcheck disable=SC2086
   row "$owc_chats and $((owc_chats * 4)) chat lines, open-world-chess 26x26" owc26-1x.fgn owc26-4x.fgn $cmd
 done
+for cmd in "events --ndjson" "hash --states"; do
+  # shellcheck disable=SC2086
+  row "$owc_chats and $((owc_chats * 4)) chat lines with clock readings, open-world-chess 26x26" owcclock-1x.fgn owcclock-4x.fgn $cmd
+done
 echo
 echo "| endless input | seconds, peak memory |"
 echo "| --- | --- |"
@@ -105,3 +153,38 @@ echo "| \`fgn validate --rules /dev/zero\` | $t s, $((m / 1024)) MB |"
 head -c 100000000 /dev/zero >zeros
 read -r t m < <(STDIN=zeros timed hash --check -)
 echo "| \`fgn hash --check - <zeros\` (100 MB of zero bytes) | $t s, $((m / 1024)) MB |"
+
+if [ -n "${FGN_BENCH_NO_COUNT:-}" ]; then exit 0; fi
+# Instruction counts, at the sixteenth sizes whatever FGN_BENCH_QUICK says:
+# the counts do not need the large sizes to show the ratio, and callgrind
+# runs some fifty times slower than the program.
+tags=10000
+chats=80640
+owc_chats=15625
+write_tags "$tags" cnt-tags-1x.fgn
+write_tags $((tags * 4)) cnt-tags-4x.fgn
+write_log "$survival" "$chats" '0 w chat "x"' cnt-chat-1x.fgn
+write_log "$survival" $((chats * 4)) '0 w chat "x"' cnt-chat-4x.fgn
+write_log "$owc" "$owc_chats" '0 w chat "gl"' cnt-owc26-1x.fgn
+write_log "$owc" $((owc_chats * 4)) '0 w chat "gl"' cnt-owc26-4x.fgn
+write_clock_chats "$owc_chats" cnt-owcclock-1x.fgn
+write_clock_chats $((owc_chats * 4)) cnt-owcclock-4x.fgn
+echo
+echo "| case | command | instructions 1x | 4x | ratio 4x/1x |"
+echo "| --- | --- | --- | --- | --- |"
+for cmd in validate json; do
+  count_row "$tags and $((tags * 4)) header tags" cnt-tags-1x.fgn cnt-tags-4x.fgn $cmd
+done
+for cmd in "events --ndjson" "hash --states"; do
+  # shellcheck disable=SC2086
+  count_row "$chats and $((chats * 4)) chat lines, survival-chess 8x8" cnt-chat-1x.fgn cnt-chat-4x.fgn $cmd
+done
+TWICE=1 count_row "$chats and $((chats * 4)) chat lines, survival-chess 8x8, the log with itself" cnt-chat-1x.fgn cnt-chat-4x.fgn diff
+for cmd in "events --ndjson" "hash --states" "view --as white" "show --as white"; do
+  # shellcheck disable=SC2086
+  count_row "$owc_chats and $((owc_chats * 4)) chat lines, open-world-chess 26x26" cnt-owc26-1x.fgn cnt-owc26-4x.fgn $cmd
+done
+for cmd in "events --ndjson" "hash --states"; do
+  # shellcheck disable=SC2086
+  count_row "$owc_chats and $((owc_chats * 4)) chat lines with clock readings, open-world-chess 26x26" cnt-owcclock-1x.fgn cnt-owcclock-4x.fgn $cmd
+done

@@ -325,7 +325,7 @@ fn check_log_hash(doc: &serde_json::Value, game: fgn_notation::Game) -> Result<f
     match doc.get("summary").and_then(|s| s.get("log_hash")) {
         None | Some(serde_json::Value::Null) => Ok(game),
         Some(serde_json::Value::String(listed)) => {
-            let actual = fgn_replay::loghash::chain(&game).log_hash().to_string();
+            let actual = fgn_replay::loghash::log_hash(&game).to_string();
             if *listed == actual {
                 Ok(game)
             } else {

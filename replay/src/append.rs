@@ -465,7 +465,7 @@ pub fn check<S: AsRef<str>>(existing: &[u8], events: &[S]) -> Result<Planned, Ap
         appended: Appended {
             lines,
             events: game.events.len(),
-            log_hash: loghash::chain(&game).log_hash(),
+            log_hash: loghash::log_hash(&game),
         },
     })
 }

@@ -106,6 +106,12 @@ pub fn chain_completed(game: &Game, completion: &Completion) -> Chain {
     Chain { header, events }
 }
 
+/// The log hash of `game`: [`chain`]'s [`Chain::log_hash`] without the
+/// list of every prefix's value.
+pub fn log_hash(game: &Game) -> Digest {
+    log_hash_completed(game, &crate::completion(game))
+}
+
 /// The log hash of `game` with `completion`'s moves written in place of the
 /// log's: [`chain_completed`]'s [`Chain::log_hash`] without the list of
 /// every prefix's value, 32 bytes an event that a caller wanting only the

@@ -84,7 +84,7 @@ pub fn game_key(game: &Game) -> Digest {
         header: Header { tags },
         events: game.events.clone(),
     };
-    crate::loghash::chain(&key).log_hash()
+    crate::loghash::log_hash(&key)
 }
 
 /// How one game ended for one player.

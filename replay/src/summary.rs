@@ -222,7 +222,7 @@ fn summarize_faults(parsed: &Parsed) -> Summary {
         Ok((_, completion)) => completion,
         Err(_) => &Completion::default(),
     };
-    summary.log_hash = Some(loghash::chain_completed(&doc.game, completion).log_hash());
+    summary.log_hash = Some(loghash::log_hash_completed(&doc.game, completion));
     match validated.map(|(verdict, _)| verdict) {
         Err(StartError::Unsupported(g)) => {
             summary.status = Status::Unsupported;
