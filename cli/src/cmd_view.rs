@@ -95,17 +95,14 @@ pub fn view(path: &Path, side: Side, output: Option<&PathBuf>, rep: &mut Reporte
     let Some((name, _, doc)) = read_one(path, rep) else {
         return;
     };
-    let text = match fgn_replay::view(&doc.game, side.color()) {
-        Ok(view) => view.canonical_text(),
-        Err(e) => {
-            report_view_error(&name, &doc, side.color(), &e, rep);
-            // The view up to the faulty event is still what the player saw.
-            match e {
-                ViewError::Rule { view, .. } => view.canonical_text(),
-                _ => return,
-            }
+    let mut text = String::new();
+    if let Err(e) = fgn_replay::view::write_view(&doc.game, side.color(), &mut text) {
+        report_view_error(&name, &doc, side.color(), &e, rep);
+        // The view up to the faulty event is still what the player saw.
+        if !matches!(e, ViewError::Rule { .. }) {
+            return;
         }
-    };
+    }
     match output {
         Some(out) => {
             if let Err(e) = std::fs::write(out, text) {

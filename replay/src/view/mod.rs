@@ -142,6 +142,53 @@ pub fn view(game: &Game, side: Color) -> Result<Game, ViewError> {
     })
 }
 
+/// [`view`]'s canonical text ([`Game::canonical_text`]) written into `out`
+/// as the events come, without the view's copy of every event it shows (a
+/// long log's view held it beside the log; issue 36). At a rule error the
+/// text of the view up to it is written, as `fgn view` prints it, and the
+/// error's `view` holds the view's header alone.
+pub fn write_view(game: &Game, side: Color, out: &mut String) -> Result<(), ViewError> {
+    use std::fmt::Write;
+    if game.perspective().is_some() || game.kind().is_some_and(|k| Ruleset::defaults(k).is_none()) {
+        let text = |view: &Game| view.canonical_text();
+        return match view(game, side) {
+            Ok(v) => {
+                out.push_str(&text(&v));
+                Ok(())
+            }
+            Err(e) => {
+                if let ViewError::Rule { view, .. } = &e {
+                    out.push_str(&text(view));
+                }
+                Err(e)
+            }
+        };
+    }
+    let mut writer = ViewWriter::new(&game.header, side)?;
+    for tag in &writer.header.tags {
+        writeln!(out, "{tag}").expect("writing to a String");
+    }
+    out.push('\n');
+    let mut events = Vec::new();
+    for (i, event) in game.events.iter().enumerate() {
+        let pushed = writer.push(i, event, &mut events);
+        for e in events.drain(..) {
+            e.write_line(out);
+            out.push('\n');
+        }
+        if let Err(error) = pushed {
+            return Err(ViewError::Rule {
+                view: Box::new(Game {
+                    header: writer.header,
+                    events: Vec::new(),
+                }),
+                error,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// A full log that gives the view's player exactly the knowledge the view
 /// gives, event for event, with the side the view belongs to: what `fgn
 /// show` replays to draw a view. In magic-draughts the view is the log less
