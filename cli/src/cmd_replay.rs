@@ -468,9 +468,11 @@ pub fn show(
         return;
     }
     // A player's view is drawn by replaying a full log that gives that
-    // player the same knowledge; `origins` maps its events back to the file's.
+    // player the same knowledge; `origins` maps its events back to the file's
+    // (`None`: a full log is replayed as it is, neither copied nor mapped,
+    // which held every event twice; issue 36).
     let (game, viewer, origins, is_view) = match file.perspective() {
-        None => (file.clone(), viewer, (0..total).collect::<Vec<_>>(), false),
+        None => (std::borrow::Cow::Borrowed(file), viewer, None, false),
         Some(side) => match fgn_replay::replayable(file) {
             Err(e) => return rep.unsupported(&name, &e.to_string()),
             Ok(_) if viewer.color().is_some_and(|c| c != side) => {
@@ -480,9 +482,10 @@ pub fn show(
                     viewer_name(viewer)
                 ))
             }
-            Ok((g, side, origins)) => (g, Viewer::of(side), origins, true),
+            Ok((g, side, origins)) => (std::borrow::Cow::Owned(g), Viewer::of(side), Some(origins), true),
         },
     };
+    let origin = |i: usize| origins.as_ref().map_or(i, |o: &Vec<usize>| o[i]);
     let Ok(params) = rules.params(kind) else {
         return rules.refuse_once(kind, rep);
     };
@@ -507,7 +510,7 @@ pub fn show(
     };
     let mut seen = Vec::new();
     let mut shown = 0;
-    for (i, event) in game.events.iter().enumerate().take_while(|&(i, _)| origins[i] < upto) {
+    for (i, event) in game.events.iter().enumerate().take_while(|&(i, _)| origin(i) < upto) {
         if let Some(w) = writer.as_mut() {
             seen.clear();
             if w.push(i, event, &mut seen).is_err() {
@@ -516,7 +519,7 @@ pub fn show(
         }
         if let Err(mut error) = replay.apply(i, event) {
             if let Place::Event(j) = error.place {
-                error.place = Place::Event(origins[j]);
+                error.place = Place::Event(origin(j));
             }
             // Shown as a player (`--as`) from a full log, an event that
             // player may not see, or its error's message, would tell what it
@@ -532,11 +535,11 @@ pub fn show(
             }
             rep.note(&format!(
                 "showing the position after event {}, the last one that applied",
-                origins[i]
+                origin(i)
             ));
             break;
         }
-        shown = origins[i] + 1;
+        shown = origin(i) + 1;
     }
     let last = shown.checked_sub(1).map(|i| {
         let text = match (viewer.color(), &writer) {
