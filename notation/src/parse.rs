@@ -487,10 +487,31 @@ struct LogParser {
     /// How many bytes [`parse_in_runs`] reads before it hands their events
     /// on (a stretch ends at the end of the line this many bytes in).
     run_bytes: usize,
-    /// The names of the tags read so far, so that a tag given twice is
-    /// found in constant time: searching the header's list for every tag
-    /// made a header of n tags cost n² (160,000 tags took 25 s; issue 36).
+    /// The names of the tags read so far, once there are more than
+    /// [`SCAN_TAGS`], so that a tag given twice is found in constant time:
+    /// searching the header's list for every tag made a header of n tags
+    /// cost n² (160,000 tags took 25 s; issue 36). Empty for the usual
+    /// header of a few tags, which a scan of the list checks faster than a
+    /// set is built.
     tag_names: std::collections::HashSet<String>,
+}
+
+/// Up to this many tags, a repeated tag is found by scanning the header's
+/// list; past it, by the set of names ([`LogParser::tag_names`]).
+const SCAN_TAGS: usize = 32;
+
+impl LogParser {
+    /// Whether the header read so far has a tag `name`.
+    fn tag_seen(&mut self, name: &str) -> bool {
+        let tags = &self.doc.game.header.tags;
+        if tags.len() < SCAN_TAGS {
+            return tags.iter().any(|t| t.name == name);
+        }
+        if self.tag_names.is_empty() {
+            self.tag_names.extend(tags.iter().map(|t| t.name.clone()));
+        }
+        self.tag_names.contains(name)
+    }
 }
 
 /// A fault within a line: where (bytes) and what was expected.
@@ -689,7 +710,7 @@ impl LogParser {
         comment: Option<String>,
     ) -> Result<(), Fault> {
         let name_len = name.len();
-        if self.tag_names.contains(name) {
+        if self.tag_seen(name) {
             return Err(Fault {
                 start: name_start,
                 len: name_len,
@@ -724,7 +745,9 @@ impl LogParser {
                 text: c,
             });
         }
-        self.tag_names.insert(name.to_string());
+        if !self.tag_names.is_empty() {
+            self.tag_names.insert(name.to_string());
+        }
         self.doc.game.header.tags.push(Tag {
             name: name.to_string(),
             value,
