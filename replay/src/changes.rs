@@ -31,13 +31,14 @@ use fgn_notation::{
 };
 use serde::{Serialize, Serializer};
 
-use crate::game::Viewer;
-use crate::gwc::{GreatWarState, Moved};
-use crate::magic::{Captured, DraughtsState};
-use crate::owc::{LitSquare, MovingPiece, OwedOutcome};
-use crate::session::{Phase, Turn};
-use crate::state::{Knowledge, KnownPosition, Position, Progress, State};
-use crate::survival::SurvivalState;
+use crate::core::progress::Progress;
+use crate::core::progress::{Phase, Turn};
+use crate::core::viewer::Viewer;
+use crate::games::great_war_chess::{GreatWarState, Moved};
+use crate::games::magic_draughts::{Captured, DraughtsState};
+use crate::games::open_world_chess::{LitSquare, MovingPiece, OwedOutcome};
+use crate::games::survival_chess::SurvivalState;
+use crate::state::{Knowledge, KnownPosition, Position, State};
 
 /// What stands on a square: a chess piece, a great-war-chess unit, or a
 /// draughts man or king. Written as the piece or unit letter (`P`, `I`),
@@ -983,7 +984,7 @@ fn survival(a: &SurvivalState, b: &SurvivalState, sights: (&Sight, &Sight), cx: 
         in_check: check_a,
     } = a;
     differ(out, board_a, &b.board, |before, after| Change::Board { before, after });
-    let chess = |pieces: &[crate::survival::ChessPiece]| {
+    let chess = |pieces: &[crate::games::survival_chess::ChessPiece]| {
         board(pieces.iter().map(|p| {
             (
                 p.square,
@@ -1018,7 +1019,7 @@ fn great_war(a: &GreatWarState, b: &GreatWarState, sights: (&Sight, &Sight), cx:
         fired_from: fired_a,
     } = a;
     differ(out, board_a, &b.board, |before, after| Change::Board { before, after });
-    let units = |stacks: &[crate::gwc::Stack]| {
+    let units = |stacks: &[crate::games::great_war_chess::Stack]| {
         board(stacks.iter().flat_map(|s| {
             s.units
                 .iter()
@@ -1059,7 +1060,7 @@ fn draughts(a: &DraughtsState, b: &DraughtsState, cx: &Context, out: &mut Vec<Ch
         captured: captured_a,
     } = a;
     differ(out, magic_a, &b.magic, |before, after| Change::Magic { before, after });
-    let checkers = |pieces: &[crate::magic::DraughtsPiece]| {
+    let checkers = |pieces: &[crate::games::magic_draughts::DraughtsPiece]| {
         board(pieces.iter().map(|p| {
             let piece = if p.king { Piece::King } else { Piece::Man };
             (
@@ -1158,7 +1159,7 @@ fn in_transit(owed: &Option<OwedOutcome>) -> Option<(Square, Man)> {
     }
 }
 
-fn owc_piece(p: &crate::owc::PieceState) -> (Square, Man) {
+fn owc_piece(p: &crate::games::open_world_chess::PieceState) -> (Square, Man) {
     (
         p.square,
         Man {
@@ -1170,8 +1171,13 @@ fn owc_piece(p: &crate::owc::PieceState) -> (Square, Man) {
     )
 }
 
-fn owc_public(a: &crate::owc::Public, b: &crate::owc::Public, cx: &Context, out: &mut Vec<Change>) {
-    let crate::owc::Public {
+fn owc_public(
+    a: &crate::games::open_world_chess::Public,
+    b: &crate::games::open_world_chess::Public,
+    cx: &Context,
+    out: &mut Vec<Change>,
+) {
+    let crate::games::open_world_chess::Public {
         board: board_a,
         merchants: merchants_a,
         curses: curses_a,
@@ -1236,8 +1242,13 @@ fn objects(
     }
 }
 
-fn owc_state(a: &crate::owc::State, b: &crate::owc::State, cx: &Context, out: &mut Vec<Change>) {
-    let crate::owc::State {
+fn owc_state(
+    a: &crate::games::open_world_chess::State,
+    b: &crate::games::open_world_chess::State,
+    cx: &Context,
+    out: &mut Vec<Change>,
+) {
+    let crate::games::open_world_chess::State {
         public: public_a,
         pieces: pieces_a,
         lit: lit_a,
@@ -1262,8 +1273,9 @@ fn owc_state(a: &crate::owc::State, b: &crate::owc::State, cx: &Context, out: &m
             steps.push((Some(s1), Some(next)));
         }
     }
-    let pieces =
-        |p: &[crate::owc::PieceState], transit: Option<(Square, Man)>| board(p.iter().map(owc_piece).chain(transit));
+    let pieces = |p: &[crate::games::open_world_chess::PieceState], transit: Option<(Square, Man)>| {
+        board(p.iter().map(owc_piece).chain(transit))
+    };
     let leave = |_: Square, _: Color| Leave::Died;
     men(
         (&pieces(pieces_a, transit_a), &Sight::All),
@@ -1319,8 +1331,13 @@ fn owc_state(a: &crate::owc::State, b: &crate::owc::State, cx: &Context, out: &m
     owc_public(public_a, &b.public, cx, out);
 }
 
-fn owc_knowledge(a: &crate::owc::Knowledge, b: &crate::owc::Knowledge, cx: &Context, out: &mut Vec<Change>) {
-    let crate::owc::Knowledge {
+fn owc_knowledge(
+    a: &crate::games::open_world_chess::Knowledge,
+    b: &crate::games::open_world_chess::Knowledge,
+    cx: &Context,
+    out: &mut Vec<Change>,
+) {
+    let crate::games::open_world_chess::Knowledge {
         viewer,
         public: public_a,
         seen: seen_a,
@@ -1328,7 +1345,8 @@ fn owc_knowledge(a: &crate::owc::Knowledge, b: &crate::owc::Knowledge, cx: &Cont
         moving: moving_a,
         coins: coins_a,
     } = a;
-    let known = |seen: &[crate::owc::KnownSquare], own: &[crate::owc::PieceState]| {
+    let known = |seen: &[crate::games::open_world_chess::KnownSquare],
+                 own: &[crate::games::open_world_chess::PieceState]| {
         let enemies = seen.iter().filter_map(|s| {
             let e = s.enemy.as_ref()?;
             Some((
@@ -1341,7 +1359,9 @@ fn owc_knowledge(a: &crate::owc::Knowledge, b: &crate::owc::Knowledge, cx: &Cont
         });
         board(own.iter().map(owc_piece).chain(enemies))
     };
-    let squares = |seen: &[crate::owc::KnownSquare]| -> BTreeSet<Square> { seen.iter().map(|s| s.square).collect() };
+    let squares = |seen: &[crate::games::open_world_chess::KnownSquare]| -> BTreeSet<Square> {
+        seen.iter().map(|s| s.square).collect()
+    };
     let (va, vb) = (squares(seen_a), squares(&b.seen));
     let (sight_a, sight_b) = (
         Sight::Fog {
@@ -1362,7 +1382,7 @@ fn owc_knowledge(a: &crate::owc::Knowledge, b: &crate::owc::Knowledge, cx: &Cont
         &leave,
         out,
     );
-    let object = |seen: &[crate::owc::KnownSquare]| -> BTreeMap<Square, ObjectKind> {
+    let object = |seen: &[crate::games::open_world_chess::KnownSquare]| -> BTreeMap<Square, ObjectKind> {
         seen.iter().filter_map(|s| Some((s.square, s.object?))).collect()
     };
     let (oa, ob) = (object(seen_a), object(&b.seen));

@@ -40,10 +40,11 @@
 
 use fgn_notation::{Action, Actor, Clock, Color, Event, MagicNumber, Seed};
 
-use crate::magic::{derive_numbers, Checker, MagicDraughts};
-use crate::owc::{derive_clone, derive_damage, derive_spawn, OpenWorld};
-use crate::seed::Draws;
-use crate::session::{Engine, Phase};
+use crate::core::progress::Phase;
+use crate::core::seed::Draws;
+use crate::games::magic_draughts::{derive_numbers, Checker, MagicDraughts};
+use crate::games::open_world_chess::{derive_clone, derive_damage, derive_spawn, OpenWorld};
+use crate::session::Engine;
 use crate::Replay;
 
 /// The most world events the referee derives in a row before a player must

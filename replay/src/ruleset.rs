@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use fgn_notation::{BoardSize, GameKind, Header, TimeControl};
 
-use crate::error::{Fault, Rule};
+use crate::core::error::{Fault, Rule};
 
 /// The classical back rank, files a to h: the army open-world-chess starts
 /// with (and the one random survival-chess games set up).

@@ -19,91 +19,11 @@
 //! moves `Result`s of faults through every step and asks the engine its
 //! questions one at a time.
 
-use fgn_notation::{Action, Actor, ByColor, ChessMove, Clock, Color, Event, MoveNumber, Outcome, Reason, TimeControl};
+use fgn_notation::{Action, Actor, ChessMove, Clock, Color, Event, MoveNumber, Reason, TimeControl};
 
-use crate::error::{Fault, Place, Rule, RuleError};
-use crate::seed::Salts;
-
-/// How a game was decided: the result the log must record next.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
-pub struct Decision {
-    /// Who won, or a draw, or abort.
-    pub outcome: Outcome,
-    /// Why.
-    pub reason: Reason,
-}
-
-impl Decision {
-    /// `color` wins for `reason`.
-    pub fn win(color: Color, reason: Reason) -> Decision {
-        let outcome = match color {
-            Color::White => Outcome::WhiteWins,
-            Color::Black => Outcome::BlackWins,
-        };
-        Decision { outcome, reason }
-    }
-
-    /// The text of the result event's arguments: `1-0 mate`.
-    pub fn text(self) -> String {
-        format!("{} {}", self.outcome.text(), self.reason.name())
-    }
-}
-
-/// Whose turn it is, as the shared rules need to know it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
-#[serde(tag = "stage", rename_all = "kebab-case")]
-pub enum Turn {
-    /// The secret setup (move number 0): both sides act; the flags say who is ready.
-    Setup {
-        /// Whether white, then black, has declared `ready`.
-        ready: ByColor<bool>,
-    },
-    /// A side's turn, with its full-move number.
-    #[serde(rename = "play")]
-    Move {
-        /// The side to move.
-        side: Color,
-        /// The full-move number of the turn.
-        number: MoveNumber,
-    },
-}
-
-/// The turn after `side`'s turn numbered `number`: the opponent's, and the
-/// next full move after black's. Move numbers end at `u32::MAX`; a game that
-/// reaches it cannot go on.
-pub fn next_turn(side: Color, number: MoveNumber) -> Result<Turn, Fault> {
-    turn_after(side, number)
-        .ok_or_else(|| Fault::new(Rule::MoveNumber, "the game is too long: move numbers end at 4294967295"))
-}
-
-/// [`next_turn`] without the fault's message, for a path that only needs
-/// to know whether there is one: `None` after black's move `u32::MAX`.
-#[inline]
-pub(crate) fn turn_after(side: Color, number: MoveNumber) -> Option<Turn> {
-    let number = match side {
-        Color::White => number,
-        Color::Black => MoveNumber(number.0.checked_add(1)?),
-    };
-    Some(Turn::Move {
-        side: side.opponent(),
-        number,
-    })
-}
-
-/// Checks that `side` acting with move number `n` is the mover of the
-/// turn numbered `number` that `to_move` plays.
-pub(crate) fn check_turn(side: Color, n: MoveNumber, to_move: Color, number: MoveNumber) -> Result<(), Fault> {
-    if side != to_move {
-        return Err(Fault::new(Rule::Turn, format!("it is {}'s turn", to_move.name())));
-    }
-    if n != number {
-        return Err(Fault::new(
-            Rule::MoveNumber,
-            format!("{}'s move carries move number {number}, not {n}", side.name()),
-        ));
-    }
-    Ok(())
-}
+use crate::core::error::{Fault, Place, Rule, RuleError};
+use crate::core::progress::{Decision, Phase, Progress, Turn};
+use crate::core::seed::Salts;
 
 /// What a game engine provides to the session.
 pub trait Engine {
@@ -288,23 +208,6 @@ pub enum Spelling {
     Refused,
 }
 
-/// Where the shared rules stand.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
-#[serde(tag = "phase", rename_all = "kebab-case")]
-pub enum Phase {
-    /// Play goes on.
-    Playing,
-    /// `late` ran out of time; its opponent must answer `extra yes` or `extra no`.
-    AwaitingExtra {
-        /// The side whose time ran out.
-        late: Color,
-    },
-    /// The game is decided; the next event must be this result.
-    ResultDue(Decision),
-    /// The result has been recorded.
-    Over(Decision),
-}
-
 /// When a running time limit started, as far as the clock readings show
 /// it. Readings never go backwards, so an event without one happened no
 /// earlier than the last reading before it and no later than the first
@@ -486,9 +389,9 @@ impl<E: Engine> Session<E> {
     }
 
     /// The shared rules' part of the state.
-    pub fn progress(&self) -> crate::state::Progress {
+    pub fn progress(&self) -> Progress {
         let decided = matches!(self.at.phase, Phase::ResultDue(_) | Phase::Over(_));
-        crate::state::Progress {
+        Progress {
             turn: (!decided).then(|| self.engine.turn()),
             status: self.at.phase,
             last_number: self.at.last_n,
@@ -1053,8 +956,8 @@ impl<E: Engine> Session<E> {
 mod tests {
     use fgn_notation::{Action, Actor, BoardSize, Check, Clock, Color, Event, MoveNumber};
 
-    use crate::gen::{generate, Options, Rate, Rates};
     use crate::ruleset::{Board, SurvivalRules};
+    use crate::tools::gen::{generate, Options, Rate, Rates};
     use crate::{Replay, Ruleset};
 
     /// The events to try in place of `event`: itself, and copies with a

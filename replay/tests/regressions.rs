@@ -78,7 +78,7 @@ fn a_second_seed_is_refused() {
 #[test]
 fn the_last_move_number_ends_the_game_without_overflow() {
     use fgn_notation::{Color, MoveNumber};
-    use fgn_replay::session::{next_turn, Turn};
+    use fgn_replay::core::progress::{next_turn, Turn};
     let max = MoveNumber(u32::MAX);
     assert_eq!(
         next_turn(Color::White, max).unwrap(),

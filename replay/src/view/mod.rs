@@ -13,11 +13,12 @@ use fgn_notation::{
     Action, Actor, Color, Event, Figure, Game, GameKind, Header, Outcome, Placement, Reason, Tag, UnitKind,
 };
 
-use crate::error::RuleError;
-use crate::gwc::GreatWar;
-use crate::magic::MagicDraughts;
-use crate::session::{Engine, Session, Turn};
-use crate::survival::Survival;
+use crate::core::error::RuleError;
+use crate::core::progress::Turn;
+use crate::games::great_war_chess::GreatWar;
+use crate::games::magic_draughts::MagicDraughts;
+use crate::games::survival_chess::Survival;
+use crate::session::{Engine, Session};
 use crate::{Replay, Ruleset, StartError};
 
 /// Why a view cannot be made, or could be made only in part.

@@ -5,9 +5,10 @@
 
 use fgn_notation::{Action, Actor, ChessMove, Color, Event, ObjectKind, SeenPiece, Square};
 
-use crate::error::RuleError;
-use crate::owc::OpenWorld;
-use crate::session::{Engine, Session, Turn};
+use crate::core::error::RuleError;
+use crate::core::progress::Turn;
+use crate::games::open_world_chess::OpenWorld;
+use crate::session::{Engine, Session};
 
 /// What the view says of one square: the piece on it and the object.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

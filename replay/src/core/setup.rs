@@ -1,0 +1,91 @@
+//! The secret setup both survival-chess and great-war-chess open with
+//! (RULES.md sections 1 and 3): each side places on its own half at move
+//! number 0, edits freely until `ready`, and play starts when both are.
+
+use fgn_notation::{Action, BoardSize, ByColor, Color, MoveNumber, Square};
+
+use crate::core::error::{Fault, Rule};
+use crate::core::progress::Turn;
+use crate::core::viewer::Viewer;
+
+/// Whether `sq` lies on `color`'s half of a board of `size`: the lower half
+/// for white, the upper for black.
+pub(crate) fn in_own_half(size: BoardSize, color: Color, sq: Square) -> bool {
+    let half = size.ranks / 2;
+    match color {
+        Color::White => sq.rank_index() < half,
+        Color::Black => sq.rank_index() >= half,
+    }
+}
+
+/// The fault of `side` placing on `sq`, which is not on its own half.
+pub(crate) fn not_own_half(size: BoardSize, side: Color, sq: Square) -> Fault {
+    let half = size.ranks / 2;
+    let (lo, hi) = match side {
+        Color::White => (1, half),
+        Color::Black => (half + 1, size.ranks),
+    };
+    Fault::new(
+        Rule::Setup,
+        format!("{} sets up on its own half, ranks {lo}..{hi}; {sq} is not", side.name()),
+    )
+}
+
+/// Every square of `side`'s half, in square order (rank first).
+pub(crate) fn own_half(size: BoardSize, side: Color) -> impl Iterator<Item = Square> {
+    (0..size.ranks)
+        .flat_map(move |r| (0..size.files).filter_map(move |f| Square::new(f, r)))
+        .filter(move |&sq| in_own_half(size, side, sq))
+}
+
+/// Checks that `side`'s `action` is one of the setup's and may come now:
+/// a placement, removal or `ready`, with move number 0, from a side that
+/// is not ready yet.
+pub(crate) fn check_setup_action(
+    ready: ByColor<bool>,
+    side: Color,
+    n: MoveNumber,
+    action: &Action,
+) -> Result<(), Fault> {
+    let is_setup = matches!(action, Action::Place { .. } | Action::Remove { .. } | Action::Ready);
+    if !is_setup {
+        return Err(Fault::new(
+            Rule::Setup,
+            format!(
+                "setup is not over: {} and {} must both be ready before play",
+                Color::White.name(),
+                Color::Black.name()
+            ),
+        ));
+    }
+    if n != MoveNumber(0) {
+        return Err(Fault::new(
+            Rule::MoveNumber,
+            format!("setup actions carry move number 0, not {n}"),
+        ));
+    }
+    if ready[side] {
+        return Err(Fault::new(
+            Rule::Setup,
+            format!("{} is ready and may not change its setup", side.name()),
+        ));
+    }
+    Ok(())
+}
+
+/// The sides whose setup `viewer` does not see at `turn`: during setup,
+/// every side but the viewer's own; none once both are ready. Both may be
+/// ready while the turn is still the setup's: a setup timeout readies the
+/// late side as it stands and, when that side cannot start, aborts the
+/// game before play begins; RULES.md reveals both setups once both are
+/// ready, and the players' views do (docs/rules.md, "Setup timeout").
+pub(crate) fn hidden_setups(turn: Turn, viewer: Viewer) -> Vec<Color> {
+    match turn {
+        Turn::Setup { ready } if ready.white && ready.black => Vec::new(),
+        Turn::Setup { .. } => [Color::White, Color::Black]
+            .into_iter()
+            .filter(|&c| !viewer.is(c))
+            .collect(),
+        Turn::Move { .. } => Vec::new(),
+    }
+}

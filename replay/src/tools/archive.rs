@@ -1,0 +1,425 @@
+//! Working over an archive of summaries: which logs a selection keeps
+//! ([`Filter`], `fgn select`), what a set of games adds up to ([`Stats`],
+//! `fgn stats`) and which files hold the same game ([`Duplicates`]). No
+//! rules here: everything is read off [`Summary`] values, in the order the
+//! files come, and every accumulator holds counts, never the logs.
+
+use std::collections::{BTreeMap, HashMap};
+
+use fgn_notation::{Color, Outcome, Reason};
+use serde::Serialize;
+
+use crate::core::hash::Digest;
+use crate::tools::summary::{Status, Summary};
+
+/// A selection of logs: every criterion given must hold (an empty filter
+/// keeps everything); a list criterion holds when any of its values does.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// The `Game` tags kept.
+    pub games: Vec<String>,
+    /// Names or ids of which one must have played (either side).
+    pub players: Vec<String>,
+    /// A name or id white must have.
+    pub white: Option<String>,
+    /// A name or id black must have.
+    pub black: Option<String>,
+    /// The outcomes kept (decided or recorded).
+    pub outcomes: Vec<Outcome>,
+    /// The reasons kept.
+    pub reasons: Vec<Reason>,
+    /// The earliest `Date` kept ([`date_in`]).
+    pub since: Option<String>,
+    /// The latest `Date` kept.
+    pub until: Option<String>,
+    /// The fewest moves kept.
+    pub min_moves: Option<usize>,
+    /// The most moves kept.
+    pub max_moves: Option<usize>,
+    /// The statuses kept (valid, invalid, unsupported).
+    pub statuses: Vec<Status>,
+}
+
+/// Whether a date bound is one `date_in` compares: `YYYY`, `YYYY-MM` or
+/// `YYYY-MM-DD` (or with dots, as PGN writes dates).
+pub fn is_date_bound(bound: &str) -> bool {
+    let parts: Vec<&str> = bound.split(['-', '.']).collect();
+    let widths = [4, 2, 2];
+    !parts.is_empty()
+        && parts.len() <= 3
+        && parts
+            .iter()
+            .zip(widths)
+            .all(|(p, w)| p.len() == w && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `date` (a `Date` tag, `YYYY-MM-DD` or `YYYY.MM.DD`) lies within
+/// the bounds, each compared at its own precision: `--until 2025-03`
+/// keeps every day of March 2025. A missing date lies within no bound.
+pub fn date_in(date: Option<&str>, since: Option<&str>, until: Option<&str>) -> bool {
+    if since.is_none() && until.is_none() {
+        return true;
+    }
+    // The one reading of a `Date` tag (the leaderboard's too): a value that
+    // is no calendar date lies within no bound, as a missing one.
+    let Some(date) = date.and_then(fgn_notation::Date::parse).map(|d| d.to_string()) else {
+        return false;
+    };
+    let cut = |bound: &str| -> (String, String) {
+        let bound = bound.replace('.', "-");
+        let head: String = date.chars().take(bound.len()).collect();
+        (head, bound)
+    };
+    since.is_none_or(|s| {
+        let (head, bound) = cut(s);
+        head >= bound
+    }) && until.is_none_or(|u| {
+        let (head, bound) = cut(u);
+        head <= bound
+    })
+}
+
+/// Whether `who` names one side of the game: its name or its id, exactly.
+fn plays(who: &str, name: Option<&str>, id: Option<&str>) -> bool {
+    name == Some(who) || id == Some(who)
+}
+
+impl Filter {
+    /// Whether the log of `s` is selected.
+    pub fn matches(&self, s: &Summary) -> bool {
+        let white = |who: &str| plays(who, s.white.as_deref(), s.white_id.as_deref());
+        let black = |who: &str| plays(who, s.black.as_deref(), s.black_id.as_deref());
+        let any = |list: &[String], f: &dyn Fn(&String) -> bool| list.is_empty() || list.iter().any(f);
+        any(&self.games, &|g| s.game.as_deref() == Some(g.as_str()))
+            && any(&self.players, &|p| white(p) || black(p))
+            && self.white.as_deref().is_none_or(white)
+            && self.black.as_deref().is_none_or(black)
+            && (self.outcomes.is_empty() || s.outcome.is_some_and(|o| self.outcomes.contains(&o)))
+            && (self.reasons.is_empty() || s.reason.is_some_and(|r| self.reasons.contains(&r)))
+            && date_in(s.date.as_deref(), self.since.as_deref(), self.until.as_deref())
+            && self.min_moves.is_none_or(|m| s.moves >= m)
+            && self.max_moves.is_none_or(|m| s.moves <= m)
+            && (self.statuses.is_empty() || self.statuses.contains(&s.status))
+    }
+}
+
+/// Groups of files holding the same game (the same log hash), in the order
+/// their first copies came.
+#[derive(Debug, Default)]
+pub struct Duplicates {
+    first: HashMap<Digest, usize>,
+    groups: Vec<(Digest, Vec<String>)>,
+}
+
+impl Duplicates {
+    /// Notes that `file` holds the game of `hash`; true when it is the
+    /// first copy seen.
+    pub fn add(&mut self, hash: Digest, file: String) -> bool {
+        match self.first.get(&hash) {
+            Some(&i) => {
+                self.groups[i].1.push(file);
+                false
+            }
+            None => {
+                self.first.insert(hash, self.groups.len());
+                self.groups.push((hash, vec![file]));
+                true
+            }
+        }
+    }
+
+    /// The groups of two or more files, each with its log hash.
+    pub fn groups(&self) -> impl Iterator<Item = (&Digest, &[String])> {
+        self.groups
+            .iter()
+            .filter(|(_, files)| files.len() > 1)
+            .map(|(h, f)| (h, f.as_slice()))
+    }
+}
+
+/// Wins, draws and losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Record {
+    /// Games won.
+    pub wins: usize,
+    /// Games drawn.
+    pub draws: usize,
+    /// Games lost.
+    pub losses: usize,
+    /// Games aborted.
+    pub aborted: usize,
+}
+
+impl Record {
+    fn add(&mut self, outcome: Outcome, side: Option<Color>) {
+        match (outcome, side) {
+            (Outcome::Draw, _) => self.draws += 1,
+            (Outcome::Abort, _) => self.aborted += 1,
+            (o, Some(side)) if o.winner() == Some(side) => self.wins += 1,
+            (_, Some(_)) => self.losses += 1,
+            // The game's own record counts a decisive game as a win (of
+            // one side or the other).
+            (_, None) => self.wins += 1,
+        }
+    }
+}
+
+/// A player's games of one game kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PlayerStats {
+    /// The player id, or the name for a player without one (`id`, as the
+    /// leaderboard spells it).
+    pub id: String,
+    /// The name of the player's latest game by `Date` (then by input order).
+    pub name: Option<String>,
+    /// Decided games played.
+    pub games: usize,
+    /// As white.
+    pub white: Record,
+    /// As black.
+    pub black: Record,
+    /// Both sides together.
+    pub total: Record,
+    #[serde(skip)]
+    latest: Option<Option<fgn_notation::Date>>,
+}
+
+/// A count of one value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Count {
+    /// The value (an outcome, a reason).
+    pub value: String,
+    /// How many games.
+    pub games: usize,
+}
+
+/// The lengths of the decided games, in moves.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Lengths {
+    /// The shortest.
+    pub min: Option<usize>,
+    /// The median (the lower middle of an even count).
+    pub median: Option<usize>,
+    /// The mean.
+    pub mean: Option<f64>,
+    /// The longest.
+    pub max: Option<usize>,
+    /// Games per ten moves: `[{"from": 0, "to": 9, "games": 3}, ...]`.
+    pub histogram: Vec<Bucket>,
+}
+
+/// A bucket of [`Lengths::histogram`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Bucket {
+    /// The fewest moves in it.
+    pub from: usize,
+    /// The most.
+    pub to: usize,
+    /// How many games.
+    pub games: usize,
+}
+
+/// How wide a histogram bucket is, in moves.
+pub const BUCKET: usize = 10;
+
+/// One game kind's statistics.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GameStats {
+    /// The `Game` tag (`None`: logs without one).
+    pub game: Option<String>,
+    /// Distinct logs (a copy with the same log hash counts once).
+    pub logs: usize,
+    /// Of them valid.
+    pub valid: usize,
+    /// Invalid.
+    pub invalid: usize,
+    /// Unsupported (views).
+    pub unsupported: usize,
+    /// Valid games with a result (decided or recorded).
+    pub decided: usize,
+    /// Valid logs of a game with random outcomes that no revealed seed
+    /// checked (`outcomes_checked` false: no `SeedCommit`, over without
+    /// `@ seed`, or in progress and not yet due its seed).
+    pub outcomes_unchecked: usize,
+    /// White's, black's, drawn and aborted results together.
+    pub record: Record,
+    /// Results by outcome.
+    pub outcomes: Vec<Count>,
+    /// Results by reason.
+    pub reasons: Vec<Count>,
+    /// The lengths of the decided games.
+    pub lengths: Lengths,
+    /// The players of decided games, by player id (or name).
+    pub players: Vec<PlayerStats>,
+}
+
+#[derive(Debug, Default)]
+struct Accumulator {
+    stats: GameStats,
+    outcomes: BTreeMap<&'static str, usize>,
+    reasons: BTreeMap<&'static str, usize>,
+    lengths: BTreeMap<usize, usize>,
+    players: BTreeMap<String, PlayerStats>,
+}
+
+/// The statistics of an archive, accumulated one summary at a time.
+#[derive(Debug, Default)]
+pub struct Stats {
+    games: BTreeMap<Option<String>, Accumulator>,
+}
+
+impl Stats {
+    /// Counts the game of `s` (call it once per distinct game).
+    pub fn add(&mut self, s: &Summary) {
+        let acc = self.games.entry(s.game.clone()).or_default();
+        acc.stats.game = s.game.clone();
+        acc.stats.logs += 1;
+        match s.status {
+            Status::Valid => acc.stats.valid += 1,
+            Status::Invalid => acc.stats.invalid += 1,
+            Status::Unsupported => acc.stats.unsupported += 1,
+        }
+        if s.status == Status::Valid && s.outcomes_checked == Some(false) {
+            acc.stats.outcomes_unchecked += 1;
+        }
+        let (Status::Valid, Some(outcome), Some(reason)) = (s.status, s.outcome, s.reason) else {
+            return;
+        };
+        acc.stats.decided += 1;
+        acc.stats.record.add(outcome, None);
+        *acc.outcomes.entry(outcome.text()).or_default() += 1;
+        *acc.reasons.entry(reason.name()).or_default() += 1;
+        *acc.lengths.entry(s.moves).or_default() += 1;
+        let sides = [
+            (Color::White, &s.white, &s.white_id),
+            (Color::Black, &s.black, &s.black_id),
+        ];
+        for (side, name, id) in sides {
+            let Some(key) = id.clone().or_else(|| name.clone()) else {
+                continue;
+            };
+            let p = acc.players.entry(key.clone()).or_default();
+            p.id = key;
+            p.games += 1;
+            match side {
+                Color::White => p.white.add(outcome, Some(side)),
+                Color::Black => p.black.add(outcome, Some(side)),
+            }
+            p.total.add(outcome, Some(side));
+            // The name shown is the latest game's: a later date wins, an
+            // equal or missing one goes by input order.
+            let date = s.date.as_deref().and_then(fgn_notation::Date::parse);
+            if name.is_some() && p.latest.as_ref().is_none_or(|l| date >= *l) {
+                p.latest = Some(date);
+                p.name = name.clone();
+            }
+        }
+    }
+
+    /// The statistics per game kind, in name order (logs without a game
+    /// first); players by games
+    /// played, then wins, then id.
+    pub fn finish(self) -> Vec<GameStats> {
+        self.games
+            .into_values()
+            .map(|acc| {
+                let mut stats = acc.stats;
+                let counts = |m: BTreeMap<&str, usize>| {
+                    m.into_iter()
+                        .map(|(value, games)| Count {
+                            value: value.into(),
+                            games,
+                        })
+                        .collect()
+                };
+                stats.outcomes = counts(acc.outcomes);
+                stats.reasons = counts(acc.reasons);
+                stats.lengths = lengths(&acc.lengths);
+                stats.players = acc.players.into_values().collect();
+                stats.players.sort_by(|a, b| {
+                    (b.games, b.total.wins)
+                        .cmp(&(a.games, a.total.wins))
+                        .then_with(|| a.id.cmp(&b.id))
+                });
+                stats
+            })
+            .collect()
+    }
+}
+
+fn lengths(counts: &BTreeMap<usize, usize>) -> Lengths {
+    let n: usize = counts.values().sum();
+    if n == 0 {
+        return Lengths::default();
+    }
+    let total: usize = counts.iter().map(|(len, c)| len * c).sum();
+    let middle = (n - 1) / 2;
+    let mut seen = 0;
+    let median = counts.iter().find_map(|(&len, &c)| {
+        seen += c;
+        (seen > middle).then_some(len)
+    });
+    let mut histogram: Vec<Bucket> = Vec::new();
+    for (&len, &c) in counts {
+        let from = len / BUCKET * BUCKET;
+        match histogram.last_mut() {
+            Some(b) if b.from == from => b.games += c,
+            _ => histogram.push(Bucket {
+                from,
+                to: from + BUCKET - 1,
+                games: c,
+            }),
+        }
+    }
+    Lengths {
+        min: counts.keys().next().copied(),
+        median,
+        mean: Some(total as f64 / n as f64),
+        max: counts.keys().next_back().copied(),
+        histogram,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_compare_at_the_bounds_precision() {
+        assert!(date_in(Some("2025-03-15"), Some("2025-03"), Some("2025-03")));
+        assert!(date_in(Some("2025.03.15"), Some("2025-03-15"), None));
+        assert!(!date_in(Some("2025-03-15"), Some("2025-03-16"), None));
+        assert!(!date_in(Some("2025-04-01"), None, Some("2025-03")));
+        assert!(!date_in(None, Some("2025"), None));
+        assert!(date_in(None, None, None));
+        // A `Date` that is no calendar date is within no bound, as the
+        // leaderboard reads it as no date.
+        for bad in ["2025-02-30", "2023-02-29", "2025.03-07", "2025-03-07 "] {
+            assert!(!date_in(Some(bad), Some("2020"), None), "{bad:?}");
+            assert!(!date_in(Some(bad), None, Some("2030")), "{bad:?}");
+        }
+        assert!(is_date_bound("2025-03") && is_date_bound("2025.03.01") && !is_date_bound("March"));
+    }
+
+    #[test]
+    fn the_median_and_histogram_of_lengths() {
+        let l = lengths(&BTreeMap::from([(3, 1), (12, 2), (15, 1)]));
+        assert_eq!((l.min, l.median, l.max), (Some(3), Some(12), Some(15)));
+        assert_eq!(l.mean, Some(10.5));
+        assert_eq!(
+            l.histogram.iter().map(|b| (b.from, b.games)).collect::<Vec<_>>(),
+            [(0, 1), (10, 3)]
+        );
+    }
+
+    #[test]
+    fn duplicates_are_grouped_under_their_first_copy() {
+        let mut d = Duplicates::default();
+        assert!(d.add(Digest([1; 32]), "a".into()));
+        assert!(d.add(Digest([2; 32]), "b".into()));
+        assert!(!d.add(Digest([1; 32]), "c".into()));
+        let groups: Vec<_> = d.groups().collect();
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].1, ["a", "c"]);
+    }
+}
