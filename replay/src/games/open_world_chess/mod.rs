@@ -36,6 +36,7 @@ mod engine;
 mod game;
 mod light;
 mod outcomes;
+pub(crate) mod params;
 mod resolve;
 mod shop;
 #[cfg(test)]

@@ -5,6 +5,7 @@ mod api;
 mod bits;
 pub mod board;
 mod mailbox;
+pub(crate) mod params;
 
 pub use api::{ChessPiece, SurvivalKnowledge, SurvivalState};
 
