@@ -6,6 +6,7 @@
 use fgn_notation::{Action, ByColor, Color, MagicNumber, MoveNumber, Reason, Spell, Square};
 
 mod api;
+pub(crate) mod changes;
 pub mod draughts;
 pub(crate) mod params;
 

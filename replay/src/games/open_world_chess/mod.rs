@@ -32,6 +32,7 @@
 use fgn_notation::{ByColor, Color, MoveNumber, ObjectKind, PieceKind, Square};
 
 mod board;
+pub(crate) mod changes;
 mod engine;
 mod game;
 mod light;

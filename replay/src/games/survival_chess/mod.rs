@@ -4,6 +4,7 @@
 mod api;
 mod bits;
 pub mod board;
+pub(crate) mod changes;
 mod mailbox;
 pub(crate) mod params;
 
