@@ -81,6 +81,12 @@ pub(crate) trait Parameters: Default + Serialize + serde::de::DeserializeOwned {
     /// The time limits.
     fn time_control(&self) -> TimeControl;
 
+    /// Whether a game under these parameters draws its random outcomes
+    /// from a world seed, which its header commits to.
+    fn has_world_seed(&self) -> bool {
+        false
+    }
+
     /// Appends the header tags that carry these parameters: one per
     /// parameter that differs from the default and that a tag can set
     /// (what a generated game's header writes, [`crate::gen::parameter_tags`]).
@@ -315,6 +321,13 @@ impl Ruleset {
             }
         }
         Ok(overridden)
+    }
+
+    /// Whether a game under these rules commits to a world seed (its
+    /// header carries `SeedCommit`): every open-world-chess game, and
+    /// magic-draughts with magic on.
+    pub(crate) fn has_world_seed(&self) -> bool {
+        by_rules!(self, r => r.has_world_seed())
     }
 
     /// The time limits of the ruleset.
@@ -765,6 +778,65 @@ mod tests {
             let fields: Vec<String> = Ruleset::defaults(game).unwrap().to_fields().keys().cloned().collect();
             let table: Vec<String> = parameter_tags(game).iter().map(|(p, _)| p.to_string()).collect();
             assert_eq!(fields, table, "{game}");
+        }
+    }
+
+    /// The header tags of a ruleset set that ruleset again: the header
+    /// carries every tagged parameter of the rules a game was made under.
+    #[test]
+    fn header_tags_carry_the_rules() {
+        let mut owc = OpenWorldRules {
+            board: Board(BoardSize { files: 10, ranks: 8 }),
+            merchants: Some(vec!["c3".parse().unwrap()]),
+            moves_per_turn: 2,
+            light_radius: 3,
+            spawn_chance: 50,
+            coin_share: 30,
+            damage_ramp_start: 3,
+            damage_ramp_step: 4,
+            damage_max: 60,
+            fog_after: 4,
+            shop_price: 1,
+            regen_heal: 3,
+            damage_roll: 6,
+            shop_hp: 3,
+            drain_hp: 1,
+            range_steps: 3,
+            move_seconds: Some(30),
+            ..OpenWorldRules::default()
+        };
+        owc.bonus_weights.clone = 9;
+        owc.hp.king = 12;
+        let rulesets = [
+            Ruleset::OpenWorld(owc),
+            Ruleset::Survival(SurvivalRules {
+                board: Board(BoardSize { files: 8, ranks: 8 }),
+                setup_seconds: Some(90),
+                move_seconds: Some(20),
+                ..SurvivalRules::default()
+            }),
+            Ruleset::GreatWar(GreatWarRules {
+                board: Board(BoardSize { files: 6, ranks: 6 }),
+                fortifications: 2,
+                charges: 12,
+                setup_seconds: Some(60),
+                ..GreatWarRules::default()
+            }),
+            Ruleset::Draughts(DraughtsRules {
+                magic: false,
+                numbers: [2, 2, 2, 2, 2, 2],
+                revenge_ranks: 3,
+                move_seconds: Some(10),
+            }),
+        ];
+        for rules in rulesets {
+            let tags = header_tags(&rules);
+            let mut again = Ruleset::defaults(rules.game()).unwrap();
+            again.apply_header(&Header { tags: tags.clone() }, None).unwrap();
+            assert_eq!(again, rules, "{tags:?}");
+        }
+        for game in GameKind::ALL {
+            assert_eq!(header_tags(&Ruleset::defaults(game).unwrap()), Vec::new());
         }
     }
 

@@ -355,11 +355,7 @@ pub fn generate(options: &Options) -> Result<Game, GenError> {
         return Err(GenError::ClassicalSetup(game));
     }
     let world = options.world_seed();
-    let seeded = match &options.rules {
-        Ruleset::OpenWorld(_) => true,
-        Ruleset::Draughts(r) => r.magic,
-        Ruleset::Survival(_) | Ruleset::GreatWar(_) => false,
-    };
+    let seeded = options.rules.has_world_seed();
     if options.salts.is_some_and(|s| crate::core::seed::is_salted(&s)) && !seeded {
         return Err(GenError::NoWorldSeed(game));
     }
@@ -862,65 +858,6 @@ mod tests {
         }
         for bad in ["", ".5", "1.5", "2", "0.0000001", "-0.1", "0.", "abc", "0,5"] {
             assert!(bad.parse::<Rate>().is_err(), "{bad} was read");
-        }
-    }
-
-    /// The header tags of a ruleset set that ruleset again: the header
-    /// carries every tagged parameter of the rules a game was made under.
-    #[test]
-    fn parameter_tags_carry_the_rules() {
-        let mut owc = ruleset::OpenWorldRules {
-            board: ruleset::Board(BoardSize { files: 10, ranks: 8 }),
-            merchants: Some(vec!["c3".parse().unwrap()]),
-            moves_per_turn: 2,
-            light_radius: 3,
-            spawn_chance: 50,
-            coin_share: 30,
-            damage_ramp_start: 3,
-            damage_ramp_step: 4,
-            damage_max: 60,
-            fog_after: 4,
-            shop_price: 1,
-            regen_heal: 3,
-            damage_roll: 6,
-            shop_hp: 3,
-            drain_hp: 1,
-            range_steps: 3,
-            move_seconds: Some(30),
-            ..ruleset::OpenWorldRules::default()
-        };
-        owc.bonus_weights.clone = 9;
-        owc.hp.king = 12;
-        let rulesets = [
-            Ruleset::OpenWorld(owc),
-            Ruleset::Survival(ruleset::SurvivalRules {
-                board: ruleset::Board(BoardSize { files: 8, ranks: 8 }),
-                setup_seconds: Some(90),
-                move_seconds: Some(20),
-                ..ruleset::SurvivalRules::default()
-            }),
-            Ruleset::GreatWar(ruleset::GreatWarRules {
-                board: ruleset::Board(BoardSize { files: 6, ranks: 6 }),
-                fortifications: 2,
-                charges: 12,
-                setup_seconds: Some(60),
-                ..ruleset::GreatWarRules::default()
-            }),
-            Ruleset::Draughts(ruleset::DraughtsRules {
-                magic: false,
-                numbers: [2, 2, 2, 2, 2, 2],
-                revenge_ranks: 3,
-                move_seconds: Some(10),
-            }),
-        ];
-        for rules in rulesets {
-            let tags = parameter_tags(&rules);
-            let mut again = Ruleset::defaults(rules.game()).unwrap();
-            again.apply_header(&Header { tags: tags.clone() }, None).unwrap();
-            assert_eq!(again, rules, "{tags:?}");
-        }
-        for game in GameKind::ALL {
-            assert_eq!(parameter_tags(&Ruleset::defaults(game).unwrap()), Vec::new());
         }
     }
 

@@ -118,6 +118,10 @@ impl Parameters for DraughtsRules {
         }
     }
 
+    fn has_world_seed(&self) -> bool {
+        self.magic
+    }
+
     fn write_tags(&self, tags: &mut Vec<Tag>) {
         let d = DraughtsRules::default();
         if self.magic != d.magic {

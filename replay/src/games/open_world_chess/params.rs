@@ -331,6 +331,10 @@ impl Parameters for OpenWorldRules {
         }
     }
 
+    fn has_world_seed(&self) -> bool {
+        true
+    }
+
     fn write_tags(&self, tags: &mut Vec<Tag>) {
         let d = OpenWorldRules::default();
         if self.board != d.board {
