@@ -772,6 +772,27 @@ mod tests {
         (rules, overridden)
     }
 
+    /// Each game's parameters name their own game and version, so that
+    /// the registry's two matches (by kind, by ruleset) agree.
+    #[test]
+    fn each_game_s_parameters_are_its_own() {
+        for game in GameKind::ALL {
+            let rules = Ruleset::defaults(game).unwrap();
+            assert_eq!(rules.game(), game);
+            let expected = match game {
+                GameKind::OpenWorldChess => ("1.2", true),
+                GameKind::MagicDraughts => ("1.0", true),
+                GameKind::SurvivalChess | GameKind::GreatWarChess => ("1.0", false),
+            };
+            assert_eq!((rules_version(game), rules.has_world_seed()), expected, "{game}");
+        }
+        let plain = Ruleset::Draughts(DraughtsRules {
+            magic: false,
+            ..DraughtsRules::default()
+        });
+        assert!(!plain.has_world_seed(), "plain draughts draws nothing");
+    }
+
     #[test]
     fn the_tag_table_names_every_parameter_of_every_game() {
         for game in GameKind::ALL {
