@@ -7,9 +7,12 @@
 //! [`State`]s ([`state_changes`]) or two [`Knowledge`]s of one viewer
 //! ([`knowledge_changes`]). Every field of every game's position is
 //! compared, so the list is empty exactly when the two values are equal:
-//! each game's comparison takes the first position apart field by field,
-//! so that a field added to a position does not compile here until it is
-//! compared too.
+//! each game's comparison, in its folder (`games/<game>/changes.rs`, a
+//! `state` and a `knowledge` function each), takes the first position
+//! apart field by field, so that a field added to a position does not
+//! compile there until it is compared too. This file holds what they
+//! share: the [`Change`] type, the pairing of pieces, the progress, and
+//! the dispatch to each game.
 //! Computed on knowledge it holds only what that viewer knows: a square
 //! out of the viewer's sight is never looked at, and the squares an event
 //! names are used only where the viewer sees them, as its view writes them.
@@ -34,10 +37,10 @@ use serde::{Serialize, Serializer};
 use crate::core::progress::Progress;
 use crate::core::progress::{Phase, Turn};
 use crate::core::viewer::Viewer;
-use crate::games::great_war_chess::{GreatWarState, Moved};
-use crate::games::magic_draughts::{Captured, DraughtsState};
-use crate::games::open_world_chess::{LitSquare, MovingPiece, OwedOutcome};
-use crate::games::survival_chess::SurvivalState;
+use crate::games::great_war_chess::{self, Moved};
+use crate::games::magic_draughts::{self, Captured};
+use crate::games::open_world_chess::{self, MovingPiece, OwedOutcome};
+use crate::games::survival_chess;
 use crate::state::{Knowledge, KnownPosition, Position, State};
 
 /// What stands on a square: a chess piece, a great-war-chess unit, or a
@@ -551,10 +554,10 @@ pub fn state_changes(before: &State, after: &State, event: Option<&Event>) -> Ve
     let cx = Context::new(&before.progress, &after.progress, event);
     let mut out = Vec::new();
     match (&before.position, &after.position) {
-        (Position::Survival(a), Position::Survival(b)) => survival(a, b, (&Sight::All, &Sight::All), &cx, &mut out),
-        (Position::OpenWorld(a), Position::OpenWorld(b)) => owc_state(a, b, &cx, &mut out),
-        (Position::Draughts(a), Position::Draughts(b)) => draughts(a, b, &cx, &mut out),
-        (Position::GreatWar(a), Position::GreatWar(b)) => great_war(a, b, (&Sight::All, &Sight::All), &cx, &mut out),
+        (Position::Survival(a), Position::Survival(b)) => survival_chess::changes::state(a, b, &cx, &mut out),
+        (Position::OpenWorld(a), Position::OpenWorld(b)) => open_world_chess::changes::state(a, b, &cx, &mut out),
+        (Position::Draughts(a), Position::Draughts(b)) => magic_draughts::changes::state(a, b, &cx, &mut out),
+        (Position::GreatWar(a), Position::GreatWar(b)) => great_war_chess::changes::state(a, b, &cx, &mut out),
         // The game tag decides the position's kind; two positions of one
         // game are always of one kind.
         _ => out.push(Change::Game {
@@ -587,16 +590,16 @@ pub fn knowledge_changes(before: &Knowledge, after: &Knowledge, event: Option<&E
     let mut out = Vec::new();
     match (&before.position, &after.position) {
         (KnownPosition::Survival(a), KnownPosition::Survival(b)) => {
-            hidden_setups(&a.hidden_setups, &b.hidden_setups, &mut out);
-            let sights = (&Sight::Hidden(&a.hidden_setups), &Sight::Hidden(&b.hidden_setups));
-            survival(&a.position, &b.position, sights, &cx, &mut out);
+            survival_chess::changes::knowledge(a, b, &cx, &mut out)
         }
-        (KnownPosition::OpenWorld(a), KnownPosition::OpenWorld(b)) => owc_knowledge(a, b, &cx, &mut out),
-        (KnownPosition::Draughts(a), KnownPosition::Draughts(b)) => draughts(a, b, &cx, &mut out),
+        (KnownPosition::OpenWorld(a), KnownPosition::OpenWorld(b)) => {
+            open_world_chess::changes::knowledge(a, b, &cx, &mut out)
+        }
+        (KnownPosition::Draughts(a), KnownPosition::Draughts(b)) => {
+            magic_draughts::changes::knowledge(a, b, &cx, &mut out)
+        }
         (KnownPosition::GreatWar(a), KnownPosition::GreatWar(b)) => {
-            hidden_setups(&a.hidden_setups, &b.hidden_setups, &mut out);
-            let sights = (&Sight::Hidden(&a.hidden_setups), &Sight::Hidden(&b.hidden_setups));
-            great_war(&a.position, &b.position, sights, &cx, &mut out);
+            great_war_chess::changes::knowledge(a, b, &cx, &mut out)
         }
         _ => out.push(Change::Game {
             before: before.game,
@@ -608,14 +611,14 @@ pub fn knowledge_changes(before: &Knowledge, after: &Knowledge, event: Option<&E
 }
 
 /// What the comparison knows beyond the two positions.
-struct Context<'e> {
+pub(crate) struct Context<'e> {
     /// The event between them, if they are before and after one.
-    event: Option<&'e Event>,
+    pub(crate) event: Option<&'e Event>,
     /// Whether the first position is in the secret setup, where a piece
     /// that leaves the board is taken back by its side.
-    setup: bool,
+    pub(crate) setup: bool,
     /// Whether the shared rules' `turn` is the same in both.
-    same_turn: bool,
+    pub(crate) same_turn: bool,
 }
 
 impl<'e> Context<'e> {
@@ -629,7 +632,7 @@ impl<'e> Context<'e> {
 
     /// The squares the event moves a piece between: a move's, a march's,
     /// a draughts move's first and last, a potion's or charm's.
-    fn steps(&self) -> Vec<Step> {
+    pub(crate) fn steps(&self) -> Vec<Step> {
         let Some(event) = self.event else {
             return Vec::new();
         };
@@ -645,11 +648,11 @@ impl<'e> Context<'e> {
 
 /// A move's squares: where a piece left, where it arrived (`None` where
 /// a view does not say).
-type Step = (Option<Square>, Option<Square>);
+pub(crate) type Step = (Option<Square>, Option<Square>);
 
 /// How a piece that left the board without moving is named in an event.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Leave {
+pub(crate) enum Leave {
     Removed,
     Captured,
     Died,
@@ -660,18 +663,18 @@ enum Leave {
 /// where the game has them (`None` where it has not, or the viewer does
 /// not know them).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Man {
-    color: Color,
-    piece: Piece,
-    hp: Option<u64>,
-    max_hp: Option<u64>,
-    range: Option<bool>,
-    unmoved: Option<bool>,
-    origin: Option<Option<Square>>,
+pub(crate) struct Man {
+    pub(crate) color: Color,
+    pub(crate) piece: Piece,
+    pub(crate) hp: Option<u64>,
+    pub(crate) max_hp: Option<u64>,
+    pub(crate) range: Option<bool>,
+    pub(crate) unmoved: Option<bool>,
+    pub(crate) origin: Option<Option<Square>>,
 }
 
 impl Man {
-    fn plain(color: Color, piece: Piece) -> Man {
+    pub(crate) fn plain(color: Color, piece: Piece) -> Man {
         Man {
             color,
             piece,
@@ -685,9 +688,9 @@ impl Man {
 }
 
 /// Every piece, by square (great-war-chess stacks several units on one).
-type Board = BTreeMap<Square, Vec<Man>>;
+pub(crate) type Board = BTreeMap<Square, Vec<Man>>;
 
-fn board(men: impl IntoIterator<Item = (Square, Man)>) -> Board {
+pub(crate) fn board(men: impl IntoIterator<Item = (Square, Man)>) -> Board {
     let mut out = Board::new();
     for (square, man) in men {
         out.entry(square).or_default().push(man);
@@ -696,7 +699,7 @@ fn board(men: impl IntoIterator<Item = (Square, Man)>) -> Board {
 }
 
 /// Which squares a position shows the pieces of, by the pieces' colour.
-enum Sight<'a> {
+pub(crate) enum Sight<'a> {
     /// Every square (a state, or a game without fog after setup).
     All,
     /// Every square, but none of the pieces of these sides (setups still secret).
@@ -725,14 +728,19 @@ impl Sight<'_> {
 }
 
 /// Pushes `make(before, after)` when the two differ.
-fn differ<T: PartialEq + Clone>(out: &mut Vec<Change>, before: &T, after: &T, make: impl FnOnce(T, T) -> Change) {
+pub(crate) fn differ<T: PartialEq + Clone>(
+    out: &mut Vec<Change>,
+    before: &T,
+    after: &T,
+    make: impl FnOnce(T, T) -> Change,
+) {
     if before != after {
         out.push(make(before.clone(), after.clone()));
     }
 }
 
 /// Pushes a change per side whose value differs.
-fn per_side<T: PartialEq + Clone>(
+pub(crate) fn per_side<T: PartialEq + Clone>(
     out: &mut Vec<Change>,
     before: &ByColor<T>,
     after: &ByColor<T>,
@@ -819,7 +827,7 @@ fn pair(from: &mut Vec<Man>, to: &mut Vec<Man>) -> Vec<(Man, Man)> {
 
 /// The pieces of two positions compared: what moved (by `steps`), what
 /// stayed and changed, what left and what came.
-fn men(
+pub(crate) fn men(
     before: (&Board, &Sight),
     after: (&Board, &Sight),
     steps: &[Step],
@@ -963,7 +971,7 @@ fn men(
 
 /// How a game takes pieces off the board in play; in setup a side takes
 /// back its own.
-fn taken(cx: &Context, in_play: Leave) -> Leave {
+pub(crate) fn taken(cx: &Context, in_play: Leave) -> Leave {
     if cx.setup {
         Leave::Removed
     } else {
@@ -971,440 +979,10 @@ fn taken(cx: &Context, in_play: Leave) -> Leave {
     }
 }
 
-fn hidden_setups(before: &[Color], after: &[Color], out: &mut Vec<Change>) {
+pub(crate) fn hidden_setups(before: &[Color], after: &[Color], out: &mut Vec<Change>) {
     differ(out, &before.to_vec(), &after.to_vec(), |before, after| {
         Change::HiddenSetups { before, after }
     });
-}
-
-fn survival(a: &SurvivalState, b: &SurvivalState, sights: (&Sight, &Sight), cx: &Context, out: &mut Vec<Change>) {
-    let SurvivalState {
-        board: board_a,
-        pieces: pieces_a,
-        in_check: check_a,
-    } = a;
-    differ(out, board_a, &b.board, |before, after| Change::Board { before, after });
-    let chess = |pieces: &[crate::games::survival_chess::ChessPiece]| {
-        board(pieces.iter().map(|p| {
-            (
-                p.square,
-                Man {
-                    unmoved: Some(p.unmoved),
-                    ..Man::plain(p.color, Piece::Chess(p.piece))
-                },
-            )
-        }))
-    };
-    let leave = |_: Square, _: Color| taken(cx, Leave::Captured);
-    men(
-        (&chess(pieces_a), sights.0),
-        (&chess(&b.pieces), sights.1),
-        &cx.steps(),
-        cx,
-        &leave,
-        out,
-    );
-    differ(out, check_a, &b.in_check, |before, after| Change::InCheck {
-        before,
-        after,
-    });
-}
-
-fn great_war(a: &GreatWarState, b: &GreatWarState, sights: (&Sight, &Sight), cx: &Context, out: &mut Vec<Change>) {
-    let GreatWarState {
-        board: board_a,
-        stacks: stacks_a,
-        charges: charges_a,
-        moved: moved_a,
-        fired_from: fired_a,
-    } = a;
-    differ(out, board_a, &b.board, |before, after| Change::Board { before, after });
-    let units = |stacks: &[crate::games::great_war_chess::Stack]| {
-        board(stacks.iter().flat_map(|s| {
-            s.units
-                .iter()
-                .map(move |&u| (s.square, Man::plain(s.color, Piece::Unit(u))))
-        }))
-    };
-    let leave = |_: Square, _: Color| taken(cx, Leave::Destroyed);
-    men(
-        (&units(stacks_a), sights.0),
-        (&units(&b.stacks), sights.1),
-        &cx.steps(),
-        cx,
-        &leave,
-        out,
-    );
-    per_side(out, charges_a, &b.charges, |color, before, after| Change::Charges {
-        color,
-        before,
-        after,
-    });
-    differ(out, moved_a, &b.moved, |before, after| Change::Movement {
-        before,
-        after,
-    });
-    differ(out, fired_a, &b.fired_from, |before, after| Change::Fired {
-        before,
-        after,
-    });
-}
-
-fn draughts(a: &DraughtsState, b: &DraughtsState, cx: &Context, out: &mut Vec<Change>) {
-    let DraughtsState {
-        magic: magic_a,
-        pieces: pieces_a,
-        reveals_owed: owed_a,
-        spells_due: spells_a,
-        returnable: returnable_a,
-        captured: captured_a,
-    } = a;
-    differ(out, magic_a, &b.magic, |before, after| Change::Magic { before, after });
-    let checkers = |pieces: &[crate::games::magic_draughts::DraughtsPiece]| {
-        board(pieces.iter().map(|p| {
-            let piece = if p.king { Piece::King } else { Piece::Man };
-            (
-                p.square,
-                Man {
-                    origin: Some(p.origin),
-                    ..Man::plain(p.color, piece)
-                },
-            )
-        }))
-    };
-    // A checker that leaves the board in an event is captured when the
-    // list of captured checkers gains it; Gorynych's Fury removes the others.
-    let gained: Vec<(Square, Color)> = b
-        .captured
-        .iter()
-        .skip(captured_a.len())
-        .map(|c| (c.square, c.color))
-        .collect();
-    let leave = |sq: Square, color: Color| {
-        if gained.contains(&(sq, color)) {
-            Leave::Captured
-        } else {
-            Leave::Removed
-        }
-    };
-    let start = out.len();
-    men(
-        (&checkers(pieces_a), &Sight::All),
-        (&checkers(&b.pieces), &Sight::All),
-        &cx.steps(),
-        cx,
-        &leave,
-        out,
-    );
-    let captures: Vec<(Square, Color)> = out[start..]
-        .iter()
-        .filter_map(|c| match c {
-            Change::Captured { square, color, .. } => Some((*square, *color)),
-            _ => None,
-        })
-        .collect();
-    for index in 0..captured_a.len().max(b.captured.len()) {
-        let (x, y) = (captured_a.get(index), b.captured.get(index));
-        match (x, y) {
-            (Some(x), Some(y)) if x == y => {}
-            (Some(x), Some(y)) if (x.color, x.square, x.origin) == (y.color, y.square, y.origin) => {
-                out.push(Change::Revealed {
-                    square: y.square,
-                    color: y.color,
-                    before: x.number,
-                    after: y.number,
-                })
-            }
-            (None, Some(y)) if cx.event.is_some() && captures.contains(&(y.square, y.color)) => {}
-            _ => out.push(Change::CaptureRecord {
-                index,
-                before: x.copied(),
-                after: y.copied(),
-            }),
-        }
-    }
-    differ(out, owed_a, &b.reveals_owed, |before, after| Change::RevealsOwed {
-        before,
-        after,
-    });
-    per_side(out, spells_a, &b.spells_due, |color, before, after| Change::SpellsDue {
-        color,
-        before,
-        after,
-    });
-    per_side(out, returnable_a, &b.returnable, |color, before, after| {
-        Change::Returnable { color, before, after }
-    });
-}
-
-/// The open-world-chess piece waiting on its path for the world's damage
-/// roll: it is off the board, held by the owed outcome, and the referee's
-/// account puts it on the damage object's square, where it waits.
-fn in_transit(owed: &Option<OwedOutcome>) -> Option<(Square, Man)> {
-    match owed {
-        Some(OwedOutcome::Damage {
-            square,
-            on_path: true,
-            moving,
-        }) => Some((
-            *square,
-            Man {
-                hp: Some(moving.hp),
-                max_hp: Some(moving.max_hp),
-                range: Some(moving.range),
-                ..Man::plain(moving.color, Piece::Chess(moving.piece))
-            },
-        )),
-        _ => None,
-    }
-}
-
-fn owc_piece(p: &crate::games::open_world_chess::PieceState) -> (Square, Man) {
-    (
-        p.square,
-        Man {
-            hp: Some(p.hp),
-            max_hp: Some(p.max_hp),
-            range: Some(p.range),
-            ..Man::plain(p.color, Piece::Chess(p.piece))
-        },
-    )
-}
-
-fn owc_public(
-    a: &crate::games::open_world_chess::Public,
-    b: &crate::games::open_world_chess::Public,
-    cx: &Context,
-    out: &mut Vec<Change>,
-) {
-    let crate::games::open_world_chess::Public {
-        board: board_a,
-        merchants: merchants_a,
-        curses: curses_a,
-        turn: turn_a,
-        side: side_a,
-        moves_left: moves_a,
-        shop: shop_a,
-        late_shop: late_a,
-    } = a;
-    differ(out, &board_a.0, &b.board.0, |before, after| Change::Board {
-        before,
-        after,
-    });
-    differ(out, merchants_a, &b.merchants, |before, after| Change::Merchants {
-        before,
-        after,
-    });
-    per_side(out, curses_a, &b.curses, |color, before, after| Change::Curses {
-        color,
-        before,
-        after,
-    });
-    // The shared rules' `turn` says the same while the game is undecided.
-    if cx.same_turn {
-        let (x, y) = (
-            ToMove {
-                side: *side_a,
-                number: *turn_a,
-            },
-            ToMove {
-                side: b.side,
-                number: b.turn,
-            },
-        );
-        differ(out, &x, &y, |before, after| Change::ToMove { before, after });
-    }
-    differ(out, moves_a, &b.moves_left, |before, after| Change::MovesLeft {
-        before,
-        after,
-    });
-    differ(out, shop_a, &b.shop, |before, after| Change::Shop { before, after });
-    differ(out, late_a, &b.late_shop, |before, after| Change::LateShop {
-        before,
-        after,
-    });
-}
-
-fn objects(
-    out: &mut Vec<Change>,
-    a: &BTreeMap<Square, ObjectKind>,
-    b: &BTreeMap<Square, ObjectKind>,
-    only: impl Fn(Square) -> bool,
-) {
-    let squares: BTreeSet<Square> = a.keys().chain(b.keys()).copied().collect();
-    for square in squares.into_iter().filter(|&sq| only(sq)) {
-        differ(
-            out,
-            &a.get(&square).copied(),
-            &b.get(&square).copied(),
-            |before, after| Change::Object { square, before, after },
-        );
-    }
-}
-
-fn owc_state(
-    a: &crate::games::open_world_chess::State,
-    b: &crate::games::open_world_chess::State,
-    cx: &Context,
-    out: &mut Vec<Change>,
-) {
-    let crate::games::open_world_chess::State {
-        public: public_a,
-        pieces: pieces_a,
-        lit: lit_a,
-        coins: coins_a,
-        owed: owed_a,
-        spawnable: spawnable_a,
-    } = a;
-    let (transit_a, transit_b) = (in_transit(owed_a), in_transit(&b.owed));
-    let mut steps = cx.steps();
-    // A move that stops to wait for a roll on its path goes as far as the
-    // damage object; the roll takes it on, to the next one or to its target.
-    if let Some((s2, _)) = transit_b {
-        if transit_a.map(|t| t.0) != Some(s2) {
-            for step in &mut steps {
-                step.1 = Some(s2);
-            }
-        }
-    }
-    if let (Some((s1, _)), Some(OwedOutcome::Damage { moving, .. })) = (transit_a, owed_a) {
-        let next = transit_b.map_or(moving.to, |t| t.0);
-        if next != s1 {
-            steps.push((Some(s1), Some(next)));
-        }
-    }
-    let pieces = |p: &[crate::games::open_world_chess::PieceState], transit: Option<(Square, Man)>| {
-        board(p.iter().map(owc_piece).chain(transit))
-    };
-    let leave = |_: Square, _: Color| Leave::Died;
-    men(
-        (&pieces(pieces_a, transit_a), &Sight::All),
-        (&pieces(&b.pieces, transit_b), &Sight::All),
-        &steps,
-        cx,
-        &leave,
-        out,
-    );
-    let light = |lit: &[LitSquare]| -> BTreeMap<Square, Light> {
-        lit.iter()
-            .map(|l| {
-                (
-                    l.square,
-                    Light {
-                        age: l.age,
-                        lit_this_turn: l.lit_this_turn,
-                    },
-                )
-            })
-            .collect()
-    };
-    let object = |lit: &[LitSquare]| -> BTreeMap<Square, ObjectKind> {
-        lit.iter().filter_map(|l| Some((l.square, l.object?))).collect()
-    };
-    objects(out, &object(lit_a), &object(&b.lit), |_| true);
-    let (la, lb) = (light(lit_a), light(&b.lit));
-    for square in la.keys().chain(lb.keys()).copied().collect::<BTreeSet<_>>() {
-        differ(
-            out,
-            &la.get(&square).copied(),
-            &lb.get(&square).copied(),
-            |before, after| Change::Light { square, before, after },
-        );
-    }
-    let (sa, sb): (BTreeSet<Square>, BTreeSet<Square>) = (
-        spawnable_a.iter().copied().collect(),
-        b.spawnable.iter().copied().collect(),
-    );
-    for &square in sa.symmetric_difference(&sb) {
-        out.push(Change::Spawnable {
-            square,
-            before: sa.contains(&square),
-            after: sb.contains(&square),
-        });
-    }
-    per_side(out, coins_a, &b.coins, |color, before, after| Change::Coins {
-        color,
-        before,
-        after,
-    });
-    differ(out, owed_a, &b.owed, |before, after| Change::Owed { before, after });
-    owc_public(public_a, &b.public, cx, out);
-}
-
-fn owc_knowledge(
-    a: &crate::games::open_world_chess::Knowledge,
-    b: &crate::games::open_world_chess::Knowledge,
-    cx: &Context,
-    out: &mut Vec<Change>,
-) {
-    let crate::games::open_world_chess::Knowledge {
-        viewer,
-        public: public_a,
-        seen: seen_a,
-        own: own_a,
-        moving: moving_a,
-        coins: coins_a,
-    } = a;
-    let known = |seen: &[crate::games::open_world_chess::KnownSquare],
-                 own: &[crate::games::open_world_chess::PieceState]| {
-        let enemies = seen.iter().filter_map(|s| {
-            let e = s.enemy.as_ref()?;
-            Some((
-                s.square,
-                Man {
-                    hp: Some(e.hp),
-                    ..Man::plain(e.color, Piece::Chess(e.piece))
-                },
-            ))
-        });
-        board(own.iter().map(owc_piece).chain(enemies))
-    };
-    let squares = |seen: &[crate::games::open_world_chess::KnownSquare]| -> BTreeSet<Square> {
-        seen.iter().map(|s| s.square).collect()
-    };
-    let (va, vb) = (squares(seen_a), squares(&b.seen));
-    let (sight_a, sight_b) = (
-        Sight::Fog {
-            viewer: viewer.color(),
-            seen: &va,
-        },
-        Sight::Fog {
-            viewer: viewer.color(),
-            seen: &vb,
-        },
-    );
-    let leave = |_: Square, _: Color| Leave::Died;
-    men(
-        (&known(seen_a, own_a), &sight_a),
-        (&known(&b.seen, &b.own), &sight_b),
-        &cx.steps(),
-        cx,
-        &leave,
-        out,
-    );
-    let object = |seen: &[crate::games::open_world_chess::KnownSquare]| -> BTreeMap<Square, ObjectKind> {
-        seen.iter().filter_map(|s| Some((s.square, s.object?))).collect()
-    };
-    let (oa, ob) = (object(seen_a), object(&b.seen));
-    objects(out, &oa, &ob, |sq| va.contains(&sq) && vb.contains(&sq));
-    for &square in va.symmetric_difference(&vb) {
-        let (before, after) = (va.contains(&square), vb.contains(&square));
-        let object = if after { ob.get(&square) } else { oa.get(&square) };
-        out.push(Change::Sight {
-            square,
-            before,
-            after,
-            object: object.copied(),
-        });
-    }
-    if let (Some(color), Some(x), Some(y)) = (viewer.color(), coins_a, &b.coins) {
-        differ(out, x, y, |before, after| Change::Coins { color, before, after });
-    }
-    differ(out, moving_a, &b.moving, |before, after| Change::Moving {
-        before,
-        after,
-    });
-    owc_public(public_a, &b.public, cx, out);
 }
 
 /// What changed from `before` to `after` for an event that left the

@@ -1,13 +1,20 @@
 //! Ruleset parameters: every default of RULES.md as data, apart from the
 //! rules code. A ruleset is built from its defaults, then from a `--rules`
 //! file (JSON, any subset of the fields), then from the log's header tags.
+//!
+//! Each game's parameters (their structure, defaults, header tags, checks
+//! and the tags a generated game writes) are in its folder,
+//! `games/<game>/params.rs`, behind the crate-private `Parameters` trait;
+//! this file holds what all games share: the [`Ruleset`] of any game,
+//! rules files and their overrides, the time tags, and the lookalike-tag
+//! warnings. The rules structures are re-exported here.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use fgn_notation::{BoardSize, GameKind, Header, TimeControl};
+use fgn_notation::{BoardSize, GameKind, Header, Tag, TimeControl};
 
 use crate::core::error::{Fault, Rule};
 
@@ -35,356 +42,105 @@ impl<'de> Deserialize<'de> for Board {
     }
 }
 
-/// How many pieces of each kind one side may set up in survival-chess.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SetupLimits {
-    /// Kings (exactly this many are required before `ready`).
-    pub king: u8,
-    /// Queens at most.
-    pub queen: u8,
-    /// Rooks at most.
-    pub rook: u8,
-    /// Bishops at most.
-    pub bishop: u8,
-    /// Knights at most.
-    pub knight: u8,
-    /// Pawns at most.
-    pub pawn: u8,
-    /// Pieces in all at most.
-    pub total: u8,
-}
+pub use crate::games::great_war_chess::params::{GreatWarRules, UnitCounts};
+pub use crate::games::magic_draughts::params::DraughtsRules;
+pub use crate::games::open_world_chess::params::{BonusWeights, OpenWorldRules, PieceHp};
+pub use crate::games::survival_chess::params::{SetupLimits, SurvivalRules};
 
-impl Default for SetupLimits {
-    fn default() -> SetupLimits {
-        SetupLimits {
-            king: 1,
-            queen: 1,
-            rook: 2,
-            bishop: 2,
-            knight: 2,
-            pawn: 8,
-            total: 16,
-        }
+/// What each game's parameters give the machinery all games share: the
+/// rules structure of a game (`SurvivalRules`, ...) implements it in the
+/// game's own folder (`games/<game>/params.rs`), and the [`Ruleset`]
+/// dispatch below names each game once (`by_game!`, `by_rules!`).
+pub(crate) trait Parameters: Default + Serialize + serde::de::DeserializeOwned {
+    /// The game these are the parameters of.
+    const GAME: GameKind;
+    /// The rules version the game's engine implements.
+    const RULES_VERSION: &'static str;
+    /// Which header tags set each parameter, by the parameter's field
+    /// name, in field order; a parameter no tag sets has none (see
+    /// [`parameter_tags`]).
+    const TAGS: &'static [(&'static str, &'static [&'static str])];
+    /// Whether the game has a secret setup, and with it a setup time limit.
+    const HAS_SETUP: bool;
+    /// Tags the game reads that set no parameter (so that they are not
+    /// taken for misspelt parameters).
+    const ALSO_READ: &'static [&'static str] = &[];
+
+    /// These parameters as the ruleset of their game.
+    fn ruleset(self) -> Ruleset;
+
+    /// The first thing the rules forbid in these parameters, with the
+    /// header tags that set the parameters at fault.
+    fn problem(&self) -> Option<Problem>;
+
+    /// Applies the header tag `name` with `value` if it is one of the
+    /// game's (other tags are left alone); on a malformed value, what was
+    /// expected.
+    fn apply_tag(&mut self, name: &str, value: &str) -> Result<(), String>;
+
+    /// The time limits.
+    fn time_control(&self) -> TimeControl;
+
+    /// Whether a game under these parameters draws its random outcomes
+    /// from a world seed, which its header commits to.
+    fn has_world_seed(&self) -> bool {
+        false
     }
+
+    /// Appends the header tags that carry these parameters: one per
+    /// parameter that differs from the default and that a tag can set
+    /// (what a generated game's header writes, [`crate::gen::parameter_tags`]).
+    fn write_tags(&self, tags: &mut Vec<Tag>);
 }
 
-/// The parameters of survival-chess (RULES.md section 1).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SurvivalRules {
-    /// Board size, W x H with 6 <= W, H <= 26 and H even. Tag `Board`.
-    pub board: Board,
-    /// Seconds for the secret setup; none by default. Tag `SetupSeconds` or `TimeControl "setup=..."`.
-    pub setup_seconds: Option<u32>,
-    /// Seconds per move; none by default. Tag `MoveSeconds` or `TimeControl "move=..."`.
-    pub move_seconds: Option<u32>,
-    /// Setup limits per side.
-    pub limits: SetupLimits,
-}
-
-impl Default for SurvivalRules {
-    fn default() -> SurvivalRules {
-        SurvivalRules {
-            board: Board(BoardSize { files: 12, ranks: 12 }),
-            setup_seconds: None,
-            move_seconds: None,
-            limits: SetupLimits::default(),
-        }
-    }
-}
-
-/// The parameters of magic-draughts (RULES.md section 4).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct DraughtsRules {
-    /// Whether checkers carry magic numbers. Tag `Magic "on"`/`"off"`.
-    pub magic: bool,
-    /// How many of a side's twelve checkers carry each number: plain (0),
-    /// then 1 to 5; they add up to 12. Tag `Numbers "0=3 1=1 2=2 3=2 4=2 5=2"`.
-    pub numbers: [u8; 6],
-    /// How many of the caster's own ranks, from its first, Koschei's
-    /// Revenge returns checkers to (1 to 7). Tag `RevengeRanks "4"`.
-    pub revenge_ranks: u8,
-    /// Seconds per move; none by default.
-    pub move_seconds: Option<u32>,
-}
-
-impl Default for DraughtsRules {
-    fn default() -> DraughtsRules {
-        DraughtsRules {
-            magic: true,
-            numbers: [3, 1, 2, 2, 2, 2],
-            revenge_ranks: 4,
-            move_seconds: None,
-        }
-    }
-}
-
-impl DraughtsRules {
-    /// What the rules require of these parameters, with the tag that sets
-    /// the parameter at fault.
-    fn problem(&self) -> Option<(&'static [&'static str], String)> {
-        let total: u32 = self.numbers.iter().map(|&n| u32::from(n)).sum();
-        if total != 12 {
-            return Some((
-                &["Numbers"],
-                format!("numbers must give each of a side's 12 checkers a number: they add up to {total}"),
-            ));
-        }
-        if !(1..=7).contains(&self.revenge_ranks) {
-            return Some((
-                &["RevengeRanks"],
-                format!("revenge_ranks must be 1 to 7, not {}", self.revenge_ranks),
-            ));
-        }
-        None
-    }
-}
-
-/// The bonus kinds' weights in open-world-chess (percent; they sum to 100).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct BonusWeights {
-    /// Regen (HP +2).
-    pub regen: u32,
-    /// HP (maximum +1 and HP +1).
-    pub hp: u32,
-    /// Damage (the base of the damage ramp).
-    pub damage: u32,
-    /// King HP.
-    pub kinghp: u32,
-    /// Clone.
-    pub clone: u32,
-}
-
-impl Default for BonusWeights {
-    fn default() -> BonusWeights {
-        BonusWeights {
-            regen: 42,
-            hp: 32,
-            damage: 20,
-            kinghp: 3,
-            clone: 3,
-        }
-    }
-}
-
-/// Initial (and maximum) HP of each piece kind in open-world-chess.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct PieceHp {
-    /// Pawn.
-    pub pawn: u16,
-    /// Knight.
-    pub knight: u16,
-    /// Bishop.
-    pub bishop: u16,
-    /// Rook.
-    pub rook: u16,
-    /// Queen.
-    pub queen: u16,
-    /// King.
-    pub king: u16,
-}
-
-impl Default for PieceHp {
-    fn default() -> PieceHp {
-        PieceHp {
-            pawn: 3,
-            knight: 5,
-            bishop: 5,
-            rook: 7,
-            queen: 9,
-            king: 10,
-        }
-    }
-}
-
-/// The parameters of open-world-chess 1.2 (RULES.md section 2).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct OpenWorldRules {
-    /// Board size, at least 8 files and 6 ranks. Tag `Board`.
-    pub board: Board,
-    /// Merchant squares; `None`: `d5 e4` on 8x8, none on other sizes. Tag `Merchants`.
-    pub merchants: Option<Vec<fgn_notation::Square>>,
-    /// Moves per turn. Tag `MovesPerTurn`.
-    pub moves_per_turn: u8,
-    /// Radius of the light around a piece (and of vision). Tag `LightRadius`.
-    pub light_radius: u8,
-    /// Percent chance that a square turning lit gets an object. Tag `SpawnChance`.
-    pub spawn_chance: u32,
-    /// Percent of objects that are coins rather than bonuses. Tag `CoinShare`.
-    pub coin_share: u32,
-    /// Bonus weights. Tag `BonusWeights "regen=42 hp=32 damage=20 kinghp=3 clone=3"`.
-    pub bonus_weights: BonusWeights,
-    /// The full move from which the damage share grows. Tag `DamageRampStart`.
-    pub damage_ramp_start: u32,
-    /// Percent added to the damage share per full move after the start. Tag `DamageRampStep`.
-    pub damage_ramp_step: u32,
-    /// The largest damage share, percent. Tag `DamageMax`.
-    pub damage_max: u32,
-    /// Turns after which an unvisited lit square fogs again. Tag `FogAfter`.
-    pub fog_after: u8,
-    /// Price of a shop item in coins. Tag `ShopPrice`.
-    pub shop_price: u32,
-    /// HP a regen bonus heals. Tag `RegenHeal`.
-    pub regen_heal: u16,
-    /// The largest damage roll (rolls are 1..=this). Tag `DamageRoll`.
-    pub damage_roll: u8,
-    /// Maximum and HP the shop's `hp` item adds. Tag `ShopHp`.
-    pub shop_hp: u16,
-    /// HP the shop's `drain` item takes. Tag `DrainHp`.
-    pub drain_hp: u16,
-    /// Step range the shop's `range` item gives a pawn or king. Tag `RangeSteps`.
-    pub range_steps: u8,
-    /// Initial HP per piece kind. Tag `PieceHp "pawn=3 knight=5 bishop=5 rook=7 queen=9 king=10"`.
-    pub hp: PieceHp,
-    /// Seconds per turn; none by default. Tag `MoveSeconds` or `TimeControl "move=..."`.
-    pub move_seconds: Option<u32>,
-}
-
-impl Default for OpenWorldRules {
-    fn default() -> OpenWorldRules {
-        OpenWorldRules {
-            board: Board(BoardSize { files: 8, ranks: 8 }),
-            merchants: None,
-            moves_per_turn: 3,
-            light_radius: 2,
-            spawn_chance: 10,
-            coin_share: 5,
-            bonus_weights: BonusWeights::default(),
-            damage_ramp_start: 100,
-            damage_ramp_step: 1,
-            damage_max: 50,
-            fog_after: 5,
-            shop_price: 6,
-            regen_heal: 2,
-            damage_roll: 5,
-            shop_hp: 2,
-            drain_hp: 2,
-            range_steps: 2,
-            hp: PieceHp::default(),
-            move_seconds: None,
-        }
-    }
-}
-
-impl OpenWorldRules {
-    /// The merchant squares in force.
-    pub fn merchant_squares(&self) -> Vec<fgn_notation::Square> {
-        match &self.merchants {
-            Some(m) => m.clone(),
-            None if self.board.0 == (BoardSize { files: 8, ranks: 8 }) => ["d5", "e4"]
-                .iter()
-                .map(|s| s.parse().expect("literal squares"))
-                .collect(),
-            None => Vec::new(),
-        }
-    }
-}
-
-/// How many units of each movable kind one side sets up in great-war-chess.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct UnitCounts {
-    /// Infantry (I).
-    pub infantry: u8,
-    /// Cavalry (C).
-    pub cavalry: u8,
-    /// Artillery (A).
-    pub artillery: u8,
-}
-
-impl Default for UnitCounts {
-    fn default() -> UnitCounts {
-        UnitCounts {
-            infantry: 8,
-            cavalry: 2,
-            artillery: 2,
-        }
-    }
-}
-
-/// The parameters of great-war-chess (RULES.md section 3).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct GreatWarRules {
-    /// Board size, W x H with 6 <= W, H <= 26 and H even. Tag `Board`.
-    pub board: Board,
-    /// Fortifications per side; 0 (none) by default. Tag `Fortifications`.
-    pub fortifications: u8,
-    /// Charges each side starts with. Tag `Charges`.
-    pub charges: u32,
-    /// Units per side.
-    pub units: UnitCounts,
-    /// Seconds for the secret setup; none by default. Tag `SetupSeconds` or `TimeControl "setup=..."`.
-    pub setup_seconds: Option<u32>,
-    /// Seconds per turn; none by default. Tag `MoveSeconds` or `TimeControl "move=..."`.
-    pub move_seconds: Option<u32>,
-}
-
-impl Default for GreatWarRules {
-    fn default() -> GreatWarRules {
-        GreatWarRules {
-            board: Board(BoardSize { files: 8, ranks: 8 }),
-            fortifications: 0,
-            charges: 40,
-            units: UnitCounts::default(),
-            setup_seconds: None,
-            move_seconds: None,
-        }
-    }
-}
-
-impl GreatWarRules {
-    /// What the rules require of these parameters, with the tags that set
-    /// the parameters at fault.
-    fn problem(&self) -> Option<(&'static [&'static str], String)> {
-        let size = self.board.0;
-        if let Some(message) = setup_board_problem(size, "great-war-chess") {
-            return Some((&["Board"], message));
-        }
-        if self.charges == 0 {
-            return Some((
-                &["Charges"],
-                "charges must be at least 1: a side with 0 charges has lost".into(),
-            ));
-        }
-        if self.units.infantry == 0 {
-            return Some((
-                &[],
-                "units.infantry must be at least 1: a side without infantry has lost".into(),
-            ));
-        }
-        // A square holds one unit of each kind of a side, and cavalry and
-        // artillery never stand on a fortification, so every kind must fit
-        // on the own half beside the fortifications.
-        let half = u32::from(size.files) * u32::from(size.ranks) / 2;
-        let forts = u32::from(self.fortifications);
-        if forts + 1 > half {
-            return Some((
-                &["Fortifications", "Board"],
-                format!("{forts} fortifications do not fit on a half of {half} squares beside the other units"),
-            ));
-        }
-        let u = self.units;
-        for (name, count, room) in [
-            ("infantry", u.infantry, half),
-            ("cavalry", u.cavalry, half - forts),
-            ("artillery", u.artillery, half - forts),
-        ] {
-            if u32::from(count) > room {
-                return Some((
-                    &["Fortifications", "Board"],
-                    format!("{count} {name} do not fit: a side's half has room for {room}"),
-                ));
+/// `$body` with `$R` the parameter type of the game `$game`: the one
+/// `match` over the games by kind.
+macro_rules! by_game {
+    ($game:expr, $R:ident => $body:expr) => {
+        match $game {
+            GameKind::SurvivalChess => {
+                type $R = SurvivalRules;
+                $body
+            }
+            GameKind::MagicDraughts => {
+                type $R = DraughtsRules;
+                $body
+            }
+            GameKind::OpenWorldChess => {
+                type $R = OpenWorldRules;
+                $body
+            }
+            GameKind::GreatWarChess => {
+                type $R = GreatWarRules;
+                $body
             }
         }
-        None
-    }
+    };
 }
+
+/// `$body` with `$r` the parameters `$rules` (a [`Ruleset`] or a
+/// reference to one) holds: the one `match` over the games by ruleset.
+macro_rules! by_rules {
+    ($rules:expr, $r:ident => $body:expr) => {
+        match $rules {
+            Ruleset::Survival($r) => $body,
+            Ruleset::Draughts($r) => $body,
+            Ruleset::OpenWorld($r) => $body,
+            Ruleset::GreatWar($r) => $body,
+        }
+    };
+}
+
+/// The game of parameters `_rules`.
+fn game_of<R: Parameters>(_rules: &R) -> GameKind {
+    R::GAME
+}
+
+/// The header tags that set each parameter of a secret-setup game's time
+/// limits.
+pub(crate) const SETUP_TIME: &[&str] = &["SetupSeconds", "TimeControl"];
+/// The header tags that set each game's move time limit.
+pub(crate) const MOVE_TIME: &[&str] = &["MoveSeconds", "TimeControl"];
 
 /// The ruleset of any game.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
@@ -402,21 +158,13 @@ pub enum Ruleset {
 
 /// The rules version each supported game implements.
 pub fn rules_version(game: GameKind) -> &'static str {
-    match game {
-        GameKind::OpenWorldChess => "1.2",
-        _ => "1.0",
-    }
+    by_game!(game, R => R::RULES_VERSION)
 }
 
 impl Ruleset {
     /// The defaults of `game`, or `None` when its engine is not built yet.
     pub fn defaults(game: GameKind) -> Option<Ruleset> {
-        match game {
-            GameKind::SurvivalChess => Some(Ruleset::Survival(SurvivalRules::default())),
-            GameKind::MagicDraughts => Some(Ruleset::Draughts(DraughtsRules::default())),
-            GameKind::OpenWorldChess => Some(Ruleset::OpenWorld(OpenWorldRules::default())),
-            GameKind::GreatWarChess => Some(Ruleset::GreatWar(GreatWarRules::default())),
-        }
+        Some(by_game!(game, R => R::default().ruleset()))
     }
 
     /// The defaults of `game` changed by a JSON object of parameters (any
@@ -435,23 +183,13 @@ impl Ruleset {
 
     /// The game these are the rules of.
     pub fn game(&self) -> GameKind {
-        match self {
-            Ruleset::Survival(_) => GameKind::SurvivalChess,
-            Ruleset::Draughts(_) => GameKind::MagicDraughts,
-            Ruleset::OpenWorld(_) => GameKind::OpenWorldChess,
-            Ruleset::GreatWar(_) => GameKind::GreatWarChess,
-        }
+        by_rules!(self, r => game_of(r))
     }
 
     /// The ruleset of `game` a JSON value of all its fields (missing ones
     /// take their defaults) spells.
     fn from_value(game: GameKind, value: Value) -> Result<Ruleset, serde_json::Error> {
-        Ok(match game {
-            GameKind::SurvivalChess => Ruleset::Survival(serde_json::from_value(value)?),
-            GameKind::MagicDraughts => Ruleset::Draughts(serde_json::from_value(value)?),
-            GameKind::OpenWorldChess => Ruleset::OpenWorld(serde_json::from_value(value)?),
-            GameKind::GreatWarChess => Ruleset::GreatWar(serde_json::from_value(value)?),
-        })
+        by_game!(game, R => serde_json::from_value::<R>(value).map(R::ruleset))
     }
 
     /// The parameters as a JSON object, field by field.
@@ -497,82 +235,7 @@ impl Ruleset {
     /// The first thing the rules forbid in the parameters, with the header
     /// tags that set the parameters at fault.
     fn problem(&self) -> Option<Problem> {
-        let problem = |tags: &'static [&'static str], message: String| Some(Problem { tags, message });
-        match self {
-            Ruleset::Survival(r) => {
-                if let Some(message) = setup_board_problem(r.board.0, "survival-chess") {
-                    return problem(&["Board"], message);
-                }
-                let l = &r.limits;
-                // The board keeps one king per side, and checkmate needs one.
-                if l.king != 1 {
-                    return problem(
-                        &[],
-                        format!("limits.king must be 1 (exactly one king per side), not {}", l.king),
-                    );
-                }
-                if l.total == 0 {
-                    return problem(&[], "limits.total must be at least 1".into());
-                }
-                None
-            }
-            Ruleset::Draughts(r) => r.problem().map(|(tags, message)| Problem { tags, message }),
-            Ruleset::GreatWar(r) => r.problem().map(|(tags, message)| Problem { tags, message }),
-            Ruleset::OpenWorld(r) => {
-                let size = r.board.0;
-                if size.files < 8 || size.ranks < 6 {
-                    return problem(
-                        &["Board"],
-                        format!("board {size}: open-world-chess needs at least 8 files and 6 ranks"),
-                    );
-                }
-                // A turn, a damage roll, a range upgrade and a square's
-                // life in the light need at least one of their unit; a
-                // price of 0 is only a free shop.
-                for (tag, name, value) in [
-                    (&["MovesPerTurn"], "moves_per_turn", r.moves_per_turn),
-                    (&["DamageRoll"], "damage_roll", r.damage_roll),
-                    (&["RangeSteps"], "range_steps", r.range_steps),
-                    (&["FogAfter"], "fog_after", r.fog_after),
-                ] {
-                    if value == 0 {
-                        return problem(tag, format!("{name} must be at least 1, not 0"));
-                    }
-                }
-                for (tag, name, value) in [
-                    (&["SpawnChance"], "spawn_chance", r.spawn_chance),
-                    (&["CoinShare"], "coin_share", r.coin_share),
-                    (&["DamageMax"], "damage_max", r.damage_max),
-                ] {
-                    if value > 100 {
-                        return problem(tag, format!("{name} is a percentage (0..100), not {value}"));
-                    }
-                }
-                let w = r.bonus_weights;
-                if w.regen + w.hp + w.kinghp + w.clone == 0 {
-                    return problem(
-                        &["BonusWeights"],
-                        "bonus_weights: regen, hp, kinghp and clone may not all be 0".into(),
-                    );
-                }
-                let hp = r.hp;
-                if [hp.pawn, hp.knight, hp.bishop, hp.rook, hp.queen, hp.king].contains(&0) {
-                    return problem(&["PieceHp"], "every piece starts with at least 1 HP".into());
-                }
-                if let Some(m) = &r.merchants {
-                    if let Some(sq) = m
-                        .iter()
-                        .find(|sq| sq.file_index() >= size.files || sq.rank_index() >= size.ranks)
-                    {
-                        return problem(
-                            &["Merchants", "Board"],
-                            format!("merchant square {sq} is not on the {size} board"),
-                        );
-                    }
-                }
-                None
-            }
-        }
+        by_rules!(self, r => r.problem())
     }
 
     /// Applies the log's parameter tags, then the parameters of a rules
@@ -595,154 +258,7 @@ impl Ruleset {
                     ),
                 )
             };
-            match self {
-                Ruleset::GreatWar(r) => match name {
-                    "Fortifications" => {
-                        r.fortifications = decimal(value)
-                            .and_then(|v| u8::try_from(v).ok())
-                            .ok_or_else(|| fault("a number of fortifications per side 0..255"))?;
-                    }
-                    "Charges" => {
-                        r.charges = decimal(value)
-                            .filter(|&v| v > 0)
-                            .ok_or_else(|| fault("a number of charges, at least 1"))?;
-                    }
-                    _ => setup_game_tag(
-                        (name, value),
-                        "great-war-chess",
-                        &mut r.board,
-                        (&mut r.setup_seconds, &mut r.move_seconds),
-                    )
-                    .map_err(|expected| fault(&expected))?,
-                },
-                Ruleset::Survival(r) => setup_game_tag(
-                    (name, value),
-                    "survival-chess",
-                    &mut r.board,
-                    (&mut r.setup_seconds, &mut r.move_seconds),
-                )
-                .map_err(|expected| fault(&expected))?,
-                Ruleset::Draughts(r) => match name {
-                    "Magic" => {
-                        r.magic = match value {
-                            "on" => true,
-                            "off" => false,
-                            _ => return Err(fault("on or off")),
-                        }
-                    }
-                    "Board" if value != "8x8" => return Err(fault("8x8 (magic-draughts is played on 8x8 only)")),
-                    "TimeControl" => {
-                        let tc: TimeControl = value.parse().map_err(|_| fault("a time control such as \"move=60\""))?;
-                        if tc.setup_seconds.is_some() {
-                            return Err(fault("a move limit only: magic-draughts has no setup"));
-                        }
-                        r.move_seconds = tc.move_seconds.or(r.move_seconds);
-                    }
-                    "MoveSeconds" => {
-                        r.move_seconds = Some(seconds(value).ok_or_else(|| fault("whole seconds, at least 1"))?)
-                    }
-                    "Numbers" => {
-                        let numbers = number_counts(value)
-                            .filter(|n| n.iter().map(|&c| u32::from(c)).sum::<u32>() == 12)
-                            .ok_or_else(|| fault("a count for each number 0 to 5, adding up to 12, such as \"0=3 1=1 2=2 3=2 4=2 5=2\""))?;
-                        r.numbers = numbers;
-                    }
-                    "RevengeRanks" => {
-                        r.revenge_ranks = decimal(value)
-                            .and_then(|v| u8::try_from(v).ok())
-                            .filter(|v| (1..=7).contains(v))
-                            .ok_or_else(|| fault("a number of ranks from 1 to 7"))?;
-                    }
-                    _ => {}
-                },
-                Ruleset::OpenWorld(r) => {
-                    let int = |what: &str| decimal(value).ok_or_else(|| fault(what));
-                    let small = |what: &str| {
-                        decimal(value)
-                            .and_then(|v| u8::try_from(v).ok())
-                            .ok_or_else(|| fault(what))
-                    };
-                    let hp = |what: &str| {
-                        decimal(value)
-                            .and_then(|v| u16::try_from(v).ok())
-                            .ok_or_else(|| fault(what))
-                    };
-                    match name {
-                        "Board" => {
-                            let size: BoardSize = value.parse().map_err(|_| fault("a board size WxH"))?;
-                            if size.files < 8 || size.ranks < 6 {
-                                return Err(fault("an open-world-chess board: at least 8 files and 6 ranks"));
-                            }
-                            r.board = Board(size);
-                        }
-                        "Merchants" => {
-                            let squares = fgn_notation::header::parse_square_list(value)
-                                .map_err(|_| fault("space-separated squares such as \"d5 e4\""))?;
-                            r.merchants = Some(squares);
-                        }
-                        "MovesPerTurn" => r.moves_per_turn = small("a whole number of moves 1..255")?,
-                        "LightRadius" => r.light_radius = small("a whole number of squares 0..255")?,
-                        "SpawnChance" => r.spawn_chance = int("a percentage 0..100")?,
-                        "CoinShare" => r.coin_share = int("a percentage 0..100")?,
-                        "DamageRampStart" => r.damage_ramp_start = int("a full-move number")?,
-                        "DamageRampStep" => r.damage_ramp_step = int("a percentage per full move")?,
-                        "DamageMax" => r.damage_max = int("a percentage 0..100")?,
-                        "FogAfter" => r.fog_after = small("a number of turns 0..255")?,
-                        "ShopPrice" => r.shop_price = int("a price in coins")?,
-                        "RegenHeal" => r.regen_heal = hp("HP 0..65535")?,
-                        "DamageRoll" => r.damage_roll = small("the largest roll 1..255")?,
-                        "ShopHp" => r.shop_hp = hp("HP 0..65535")?,
-                        "DrainHp" => r.drain_hp = hp("HP 0..65535")?,
-                        "RangeSteps" => r.range_steps = small("a number of squares 1..255")?,
-                        "PieceHp" => {
-                            let expected =
-                                "HP such as \"pawn=3 knight=5 bishop=5 rook=7 queen=9 king=10\", each piece named once";
-                            let mut h = r.hp;
-                            for (k, v) in named_values(value).ok_or_else(|| fault(expected))? {
-                                let v = u16::try_from(v).map_err(|_| fault(expected))?;
-                                match k {
-                                    "pawn" => h.pawn = v,
-                                    "knight" => h.knight = v,
-                                    "bishop" => h.bishop = v,
-                                    "rook" => h.rook = v,
-                                    "queen" => h.queen = v,
-                                    "king" => h.king = v,
-                                    _ => return Err(fault(expected)),
-                                }
-                            }
-                            r.hp = h;
-                        }
-                        "BonusWeights" => {
-                            let expected =
-                                "weights such as \"regen=42 hp=32 damage=20 kinghp=3 clone=3\", each kind named once";
-                            let mut w = r.bonus_weights;
-                            for (k, v) in named_values(value).ok_or_else(|| fault(expected))? {
-                                match k {
-                                    "regen" => w.regen = v,
-                                    "hp" => w.hp = v,
-                                    "damage" => w.damage = v,
-                                    "kinghp" => w.kinghp = v,
-                                    "clone" => w.clone = v,
-                                    _ => return Err(fault(expected)),
-                                }
-                            }
-                            r.bonus_weights = w;
-                        }
-                        "TimeControl" => {
-                            let tc: TimeControl =
-                                value.parse().map_err(|_| fault("a time control such as \"move=60\""))?;
-                            if tc.setup_seconds.is_some() {
-                                return Err(fault("a move limit only: open-world-chess has no setup"));
-                            }
-                            r.move_seconds = tc.move_seconds.or(r.move_seconds);
-                        }
-                        "MoveSeconds" => {
-                            r.move_seconds = Some(seconds(value).ok_or_else(|| fault("whole seconds, at least 1"))?)
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            by_rules!(&mut *self, r => r.apply_tag(name, value)).map_err(|expected| fault(&expected))?;
         }
         let overridden = match file {
             Some(params) => self.apply_file(header, params)?,
@@ -807,26 +323,16 @@ impl Ruleset {
         Ok(overridden)
     }
 
+    /// Whether a game under these rules commits to a world seed (its
+    /// header carries `SeedCommit`): every open-world-chess game, and
+    /// magic-draughts with magic on.
+    pub(crate) fn has_world_seed(&self) -> bool {
+        by_rules!(self, r => r.has_world_seed())
+    }
+
     /// The time limits of the ruleset.
     pub fn time_control(&self) -> TimeControl {
-        match self {
-            Ruleset::Survival(r) => TimeControl {
-                setup_seconds: r.setup_seconds,
-                move_seconds: r.move_seconds,
-            },
-            Ruleset::GreatWar(r) => TimeControl {
-                setup_seconds: r.setup_seconds,
-                move_seconds: r.move_seconds,
-            },
-            Ruleset::OpenWorld(r) => TimeControl {
-                setup_seconds: None,
-                move_seconds: r.move_seconds,
-            },
-            Ruleset::Draughts(r) => TimeControl {
-                setup_seconds: None,
-                move_seconds: r.move_seconds,
-            },
-        }
+        by_rules!(self, r => r.time_control())
     }
 }
 
@@ -836,51 +342,7 @@ impl Ruleset {
 /// Parameters no tag sets (`limits`, `units`) are changed by rules files
 /// only.
 pub fn parameter_tags(game: GameKind) -> &'static [(&'static str, &'static [&'static str])] {
-    const SETUP_TIME: &[&str] = &["SetupSeconds", "TimeControl"];
-    const MOVE_TIME: &[&str] = &["MoveSeconds", "TimeControl"];
-    match game {
-        GameKind::SurvivalChess => &[
-            ("board", &["Board"]),
-            ("setup_seconds", SETUP_TIME),
-            ("move_seconds", MOVE_TIME),
-            ("limits", &[]),
-        ],
-        GameKind::GreatWarChess => &[
-            ("board", &["Board"]),
-            ("fortifications", &["Fortifications"]),
-            ("charges", &["Charges"]),
-            ("units", &[]),
-            ("setup_seconds", SETUP_TIME),
-            ("move_seconds", MOVE_TIME),
-        ],
-        GameKind::MagicDraughts => &[
-            ("magic", &["Magic"]),
-            ("numbers", &["Numbers"]),
-            ("revenge_ranks", &["RevengeRanks"]),
-            ("move_seconds", MOVE_TIME),
-        ],
-        GameKind::OpenWorldChess => &[
-            ("board", &["Board"]),
-            ("merchants", &["Merchants"]),
-            ("moves_per_turn", &["MovesPerTurn"]),
-            ("light_radius", &["LightRadius"]),
-            ("spawn_chance", &["SpawnChance"]),
-            ("coin_share", &["CoinShare"]),
-            ("bonus_weights", &["BonusWeights"]),
-            ("damage_ramp_start", &["DamageRampStart"]),
-            ("damage_ramp_step", &["DamageRampStep"]),
-            ("damage_max", &["DamageMax"]),
-            ("fog_after", &["FogAfter"]),
-            ("shop_price", &["ShopPrice"]),
-            ("regen_heal", &["RegenHeal"]),
-            ("damage_roll", &["DamageRoll"]),
-            ("shop_hp", &["ShopHp"]),
-            ("drain_hp", &["DrainHp"]),
-            ("range_steps", &["RangeSteps"]),
-            ("hp", &["PieceHp"]),
-            ("move_seconds", MOVE_TIME),
-        ],
-    }
+    by_game!(game, R => R::TAGS)
 }
 
 /// The tags every game knows that are not rule parameters (NOTATION.md).
@@ -922,11 +384,7 @@ pub fn lookalike_tags(game: GameKind, header: &Header) -> Vec<Lookalike> {
         .flat_map(|&(parameter, tags)| tags.iter().map(move |&t| (parameter, t)))
         .collect();
     let mut found = Vec::new();
-    // magic-draughts reads `Board` too, to refuse any board but 8x8.
-    let read_anyway: &[&str] = match game {
-        GameKind::MagicDraughts => &["Board"],
-        _ => &[],
-    };
+    let read_anyway: &[&str] = by_game!(game, R => R::ALSO_READ);
     for tag in &header.tags {
         let name = tag.name.as_str();
         if SHARED_TAGS.contains(&name) || read_anyway.contains(&name) || own.iter().any(|&(_, t)| t == name) {
@@ -1154,43 +612,16 @@ fn game_list() -> String {
 
 /// A problem of a ruleset: what is wrong, and the header tags that set
 /// the parameters at fault, in the order to blame them.
-struct Problem {
+pub(crate) struct Problem {
     tags: &'static [&'static str],
     message: String,
 }
 
-/// `name=value` items separated by single spaces, each value a decimal
-/// number, each name given once: a value that names a key twice is
-/// malformed (which of the two would count is a guess), as NOTATION.md
-/// makes a malformed parameter value an error. `None` when it is not of
-/// that form; the names are checked by the caller.
-fn named_values(value: &str) -> Option<Vec<(&str, u32)>> {
-    let mut out: Vec<(&str, u32)> = Vec::new();
-    for item in value.split(' ') {
-        let (k, v) = item.split_once('=')?;
-        if out.iter().any(|&(seen, _)| seen == k) {
-            return None;
-        }
-        out.push((k, decimal(v)?));
+impl Problem {
+    /// The problem `message`, blamed on the first of `tags` the header has.
+    pub(crate) fn found(tags: &'static [&'static str], message: String) -> Option<Problem> {
+        Some(Problem { tags, message })
     }
-    Some(out)
-}
-
-/// `0=3 1=1 2=2 3=2 4=2 5=2`: a count for each of the numbers 0 to 5, each
-/// named once, in any order.
-fn number_counts(value: &str) -> Option<[u8; 6]> {
-    let mut out = [0u8; 6];
-    let mut seen = [false; 6];
-    for item in value.split(' ') {
-        let (k, v) = item.split_once('=')?;
-        let k = decimal(k).map(|k| k as usize).filter(|&k| k < 6)?;
-        if seen[k] {
-            return None;
-        }
-        seen[k] = true;
-        out[k] = decimal(v).and_then(|v| u8::try_from(v).ok())?;
-    }
-    seen.iter().all(|&s| s).then_some(out)
 }
 
 /// What is wrong with the time tags taken together: a limit set by both
@@ -1201,7 +632,7 @@ fn number_counts(value: &str) -> Option<[u8; 6]> {
 /// is left to the tag's own check.
 fn time_tag_problem(game: GameKind, header: &Header) -> Option<(String, Fault)> {
     let position = |name: &str| header.tags.iter().position(|t| t.name == name);
-    let has_setup = matches!(game, GameKind::SurvivalChess | GameKind::GreatWarChess);
+    let has_setup = by_game!(game, R => R::HAS_SETUP);
     if !has_setup && position("SetupSeconds").is_some() {
         return Some((
             "SetupSeconds".into(),
@@ -1235,7 +666,7 @@ fn time_tag_problem(game: GameKind, header: &Header) -> Option<(String, Fault)> 
 /// Applies a tag of a game with a secret setup that all such games share:
 /// `Board`, `TimeControl`, `SetupSeconds` and `MoveSeconds`; other tags
 /// are left alone. On a bad value, what was expected.
-fn setup_game_tag(
+pub(crate) fn setup_game_tag(
     (name, value): (&str, &str),
     game: &str,
     board: &mut Board,
@@ -1266,24 +697,54 @@ fn setup_game_tag(
 
 /// Why `size` is not a board of `game`, a game with a secret setup on each
 /// side's half (W and H from 6 to 26, H even, so that the halves are equal).
-fn setup_board_problem(size: BoardSize, game: &str) -> Option<String> {
+pub(crate) fn setup_board_problem(size: BoardSize, game: &str) -> Option<String> {
     let ok = (6..=26).contains(&size.files) && (6..=26).contains(&size.ranks) && size.ranks.is_multiple_of(2);
     (!ok).then(|| format!("board {size}: {game} boards are W x H with W and H from 6 to 26 and H even"))
 }
 
 /// A decimal number without sign or leading zeros.
-fn decimal(value: &str) -> Option<u32> {
+pub(crate) fn decimal(value: &str) -> Option<u32> {
     if value.is_empty() || (value.len() > 1 && value.starts_with('0')) || !value.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     value.parse().ok()
 }
 
-fn seconds(value: &str) -> Option<u32> {
+/// Whole seconds, at least 1, without sign or leading zeros.
+pub(crate) fn seconds(value: &str) -> Option<u32> {
     if value.starts_with('0') || value.starts_with('+') {
         return None;
     }
     value.parse().ok().filter(|&s| s > 0)
+}
+
+/// The value of a `TimeControl` tag that sets these limits, if any.
+pub(crate) fn time_control_value(setup: Option<u32>, moves: Option<u32>) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(s) = setup {
+        parts.push(format!("setup={s}"));
+    }
+    if let Some(m) = moves {
+        parts.push(format!("move={m}"));
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+/// Appends the header tag `name` with `value`.
+pub(crate) fn push_tag(tags: &mut Vec<Tag>, name: &str, value: String) {
+    tags.push(Tag {
+        name: name.into(),
+        value,
+    })
+}
+
+/// The header tags that carry `rules`: one per parameter that differs
+/// from the game's default and that a tag can set; parameters only a
+/// rules file sets (`limits`, `units`) are not written.
+pub(crate) fn header_tags(rules: &Ruleset) -> Vec<Tag> {
+    let mut tags = Vec::new();
+    by_rules!(rules, r => r.write_tags(&mut tags));
+    tags
 }
 
 #[cfg(test)]
@@ -1311,12 +772,92 @@ mod tests {
         (rules, overridden)
     }
 
+    /// Each game's parameters name their own game and version, so that
+    /// the registry's two matches (by kind, by ruleset) agree.
+    #[test]
+    fn each_game_s_parameters_are_its_own() {
+        for game in GameKind::ALL {
+            let rules = Ruleset::defaults(game).unwrap();
+            assert_eq!(rules.game(), game);
+            let expected = match game {
+                GameKind::OpenWorldChess => ("1.2", true),
+                GameKind::MagicDraughts => ("1.0", true),
+                GameKind::SurvivalChess | GameKind::GreatWarChess => ("1.0", false),
+            };
+            assert_eq!((rules_version(game), rules.has_world_seed()), expected, "{game}");
+        }
+        let plain = Ruleset::Draughts(DraughtsRules {
+            magic: false,
+            ..DraughtsRules::default()
+        });
+        assert!(!plain.has_world_seed(), "plain draughts draws nothing");
+    }
+
     #[test]
     fn the_tag_table_names_every_parameter_of_every_game() {
         for game in GameKind::ALL {
             let fields: Vec<String> = Ruleset::defaults(game).unwrap().to_fields().keys().cloned().collect();
             let table: Vec<String> = parameter_tags(game).iter().map(|(p, _)| p.to_string()).collect();
             assert_eq!(fields, table, "{game}");
+        }
+    }
+
+    /// The header tags of a ruleset set that ruleset again: the header
+    /// carries every tagged parameter of the rules a game was made under.
+    #[test]
+    fn header_tags_carry_the_rules() {
+        let mut owc = OpenWorldRules {
+            board: Board(BoardSize { files: 10, ranks: 8 }),
+            merchants: Some(vec!["c3".parse().unwrap()]),
+            moves_per_turn: 2,
+            light_radius: 3,
+            spawn_chance: 50,
+            coin_share: 30,
+            damage_ramp_start: 3,
+            damage_ramp_step: 4,
+            damage_max: 60,
+            fog_after: 4,
+            shop_price: 1,
+            regen_heal: 3,
+            damage_roll: 6,
+            shop_hp: 3,
+            drain_hp: 1,
+            range_steps: 3,
+            move_seconds: Some(30),
+            ..OpenWorldRules::default()
+        };
+        owc.bonus_weights.clone = 9;
+        owc.hp.king = 12;
+        let rulesets = [
+            Ruleset::OpenWorld(owc),
+            Ruleset::Survival(SurvivalRules {
+                board: Board(BoardSize { files: 8, ranks: 8 }),
+                setup_seconds: Some(90),
+                move_seconds: Some(20),
+                ..SurvivalRules::default()
+            }),
+            Ruleset::GreatWar(GreatWarRules {
+                board: Board(BoardSize { files: 6, ranks: 6 }),
+                fortifications: 2,
+                charges: 12,
+                setup_seconds: Some(60),
+                ..GreatWarRules::default()
+            }),
+            Ruleset::Draughts(DraughtsRules {
+                magic: false,
+                numbers: [2, 2, 2, 2, 2, 2],
+                revenge_ranks: 3,
+                move_seconds: Some(10),
+            }),
+        ];
+        for rules in rulesets {
+            let tags = header_tags(&rules);
+            let mut again = Ruleset::defaults(rules.game()).unwrap();
+            again.apply_header(&Header { tags: tags.clone() }, None).unwrap();
+            assert_eq!(again, rules, "{tags:?}");
+        }
+        for game in GameKind::ALL {
+            assert_eq!(header_tags(&Ruleset::defaults(game).unwrap()), Vec::new());
         }
     }
 
@@ -1498,30 +1039,6 @@ mod tests {
             .apply_header(&header(tags), None)
             .err()
             .map(|(tag, f)| (tag, f.message))
-    }
-
-    #[test]
-    fn a_parameter_value_naming_a_key_twice_is_refused() {
-        for (tag, value) in [
-            ("PieceHp", "pawn=1 pawn=2"),
-            ("PieceHp", "king=10 pawn=3 king=10"),
-            ("BonusWeights", "hp=0 hp=32"),
-            ("BonusWeights", "regen=42 hp=32 damage=20 kinghp=3 clone=3 regen=42"),
-        ] {
-            let (at, message) = refused(GameKind::OpenWorldChess, &[(tag, value)])
-                .unwrap_or_else(|| panic!("[{tag} \"{value}\"] was accepted"));
-            assert_eq!(at, tag);
-            assert!(message.contains("named once"), "{message}");
-        }
-        // Each key once, in any order, is still read.
-        assert_eq!(
-            refused(GameKind::OpenWorldChess, &[("PieceHp", "king=12 pawn=2")]),
-            None
-        );
-        assert_eq!(
-            refused(GameKind::OpenWorldChess, &[("BonusWeights", "hp=50 regen=50")]),
-            None
-        );
     }
 
     #[test]

@@ -355,11 +355,7 @@ pub fn generate(options: &Options) -> Result<Game, GenError> {
         return Err(GenError::ClassicalSetup(game));
     }
     let world = options.world_seed();
-    let seeded = match &options.rules {
-        Ruleset::OpenWorld(_) => true,
-        Ruleset::Draughts(r) => r.magic,
-        Ruleset::Survival(_) | Ruleset::GreatWar(_) => false,
-    };
+    let seeded = options.rules.has_world_seed();
     if options.salts.is_some_and(|s| crate::core::seed::is_salted(&s)) && !seeded {
         return Err(GenError::NoWorldSeed(game));
     }
@@ -405,119 +401,7 @@ pub fn generate(options: &Options) -> Result<Game, GenError> {
 /// only a rules file sets (`limits`, `units`) are not written, and such a
 /// game validates under the same rules file.
 pub fn parameter_tags(rules: &Ruleset) -> Vec<Tag> {
-    let mut tags = Vec::new();
-    let mut tag = |name: &str, value: String| {
-        tags.push(Tag {
-            name: name.into(),
-            value,
-        })
-    };
-    let time = |setup: Option<u32>, moves: Option<u32>| {
-        let mut parts = Vec::new();
-        if let Some(s) = setup {
-            parts.push(format!("setup={s}"));
-        }
-        if let Some(m) = moves {
-            parts.push(format!("move={m}"));
-        }
-        (!parts.is_empty()).then(|| parts.join(" "))
-    };
-    match rules {
-        Ruleset::Survival(r) => {
-            let d = ruleset::SurvivalRules::default();
-            if r.board != d.board {
-                tag("Board", r.board.0.to_string());
-            }
-            if let Some(tc) = time(r.setup_seconds, r.move_seconds) {
-                tag("TimeControl", tc);
-            }
-        }
-        Ruleset::GreatWar(r) => {
-            let d = ruleset::GreatWarRules::default();
-            if r.board != d.board {
-                tag("Board", r.board.0.to_string());
-            }
-            if r.fortifications != d.fortifications {
-                tag("Fortifications", r.fortifications.to_string());
-            }
-            if r.charges != d.charges {
-                tag("Charges", r.charges.to_string());
-            }
-            if let Some(tc) = time(r.setup_seconds, r.move_seconds) {
-                tag("TimeControl", tc);
-            }
-        }
-        Ruleset::Draughts(r) => {
-            let d = ruleset::DraughtsRules::default();
-            if r.magic != d.magic {
-                tag("Magic", if r.magic { "on" } else { "off" }.into());
-            }
-            if r.numbers != d.numbers {
-                let counts: Vec<String> = r.numbers.iter().enumerate().map(|(n, c)| format!("{n}={c}")).collect();
-                tag("Numbers", counts.join(" "));
-            }
-            if r.revenge_ranks != d.revenge_ranks {
-                tag("RevengeRanks", r.revenge_ranks.to_string());
-            }
-            if let Some(tc) = time(None, r.move_seconds) {
-                tag("TimeControl", tc);
-            }
-        }
-        Ruleset::OpenWorld(r) => {
-            let d = ruleset::OpenWorldRules::default();
-            if r.board != d.board {
-                tag("Board", r.board.0.to_string());
-            }
-            if let Some(m) = &r.merchants {
-                let list: Vec<String> = m.iter().map(Square::to_string).collect();
-                tag("Merchants", list.join(" "));
-            }
-            for (name, value, default) in [
-                ("MovesPerTurn", u32::from(r.moves_per_turn), u32::from(d.moves_per_turn)),
-                ("LightRadius", u32::from(r.light_radius), u32::from(d.light_radius)),
-                ("SpawnChance", r.spawn_chance, d.spawn_chance),
-                ("CoinShare", r.coin_share, d.coin_share),
-                ("DamageRampStart", r.damage_ramp_start, d.damage_ramp_start),
-                ("DamageRampStep", r.damage_ramp_step, d.damage_ramp_step),
-                ("DamageMax", r.damage_max, d.damage_max),
-                ("FogAfter", u32::from(r.fog_after), u32::from(d.fog_after)),
-                ("ShopPrice", r.shop_price, d.shop_price),
-                ("RegenHeal", u32::from(r.regen_heal), u32::from(d.regen_heal)),
-                ("DamageRoll", u32::from(r.damage_roll), u32::from(d.damage_roll)),
-                ("ShopHp", u32::from(r.shop_hp), u32::from(d.shop_hp)),
-                ("DrainHp", u32::from(r.drain_hp), u32::from(d.drain_hp)),
-                ("RangeSteps", u32::from(r.range_steps), u32::from(d.range_steps)),
-            ] {
-                if value != default {
-                    tag(name, value.to_string());
-                }
-            }
-            if r.bonus_weights != d.bonus_weights {
-                let w = r.bonus_weights;
-                tag(
-                    "BonusWeights",
-                    format!(
-                        "regen={} hp={} damage={} kinghp={} clone={}",
-                        w.regen, w.hp, w.damage, w.kinghp, w.clone
-                    ),
-                );
-            }
-            if r.hp != d.hp {
-                let h = r.hp;
-                tag(
-                    "PieceHp",
-                    format!(
-                        "pawn={} knight={} bishop={} rook={} queen={} king={}",
-                        h.pawn, h.knight, h.bishop, h.rook, h.queen, h.king
-                    ),
-                );
-            }
-            if let Some(tc) = time(None, r.move_seconds) {
-                tag("TimeControl", tc);
-            }
-        }
-    }
-    tags
+    ruleset::header_tags(rules)
 }
 
 /// Chat messages the players write (plain ASCII, no quotes to escape).
@@ -974,65 +858,6 @@ mod tests {
         }
         for bad in ["", ".5", "1.5", "2", "0.0000001", "-0.1", "0.", "abc", "0,5"] {
             assert!(bad.parse::<Rate>().is_err(), "{bad} was read");
-        }
-    }
-
-    /// The header tags of a ruleset set that ruleset again: the header
-    /// carries every tagged parameter of the rules a game was made under.
-    #[test]
-    fn parameter_tags_carry_the_rules() {
-        let mut owc = ruleset::OpenWorldRules {
-            board: ruleset::Board(BoardSize { files: 10, ranks: 8 }),
-            merchants: Some(vec!["c3".parse().unwrap()]),
-            moves_per_turn: 2,
-            light_radius: 3,
-            spawn_chance: 50,
-            coin_share: 30,
-            damage_ramp_start: 3,
-            damage_ramp_step: 4,
-            damage_max: 60,
-            fog_after: 4,
-            shop_price: 1,
-            regen_heal: 3,
-            damage_roll: 6,
-            shop_hp: 3,
-            drain_hp: 1,
-            range_steps: 3,
-            move_seconds: Some(30),
-            ..ruleset::OpenWorldRules::default()
-        };
-        owc.bonus_weights.clone = 9;
-        owc.hp.king = 12;
-        let rulesets = [
-            Ruleset::OpenWorld(owc),
-            Ruleset::Survival(ruleset::SurvivalRules {
-                board: ruleset::Board(BoardSize { files: 8, ranks: 8 }),
-                setup_seconds: Some(90),
-                move_seconds: Some(20),
-                ..ruleset::SurvivalRules::default()
-            }),
-            Ruleset::GreatWar(ruleset::GreatWarRules {
-                board: ruleset::Board(BoardSize { files: 6, ranks: 6 }),
-                fortifications: 2,
-                charges: 12,
-                setup_seconds: Some(60),
-                ..ruleset::GreatWarRules::default()
-            }),
-            Ruleset::Draughts(ruleset::DraughtsRules {
-                magic: false,
-                numbers: [2, 2, 2, 2, 2, 2],
-                revenge_ranks: 3,
-                move_seconds: Some(10),
-            }),
-        ];
-        for rules in rulesets {
-            let tags = parameter_tags(&rules);
-            let mut again = Ruleset::defaults(rules.game()).unwrap();
-            again.apply_header(&Header { tags: tags.clone() }, None).unwrap();
-            assert_eq!(again, rules, "{tags:?}");
-        }
-        for game in GameKind::ALL {
-            assert_eq!(parameter_tags(&Ruleset::defaults(game).unwrap()), Vec::new());
         }
     }
 

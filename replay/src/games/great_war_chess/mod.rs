@@ -4,6 +4,8 @@
 //! a charge and succeeding only with support.
 
 mod api;
+pub(crate) mod changes;
+pub(crate) mod params;
 #[cfg(test)]
 mod tests;
 

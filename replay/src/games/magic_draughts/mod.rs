@@ -6,7 +6,9 @@
 use fgn_notation::{Action, ByColor, Color, MagicNumber, MoveNumber, Reason, Spell, Square};
 
 mod api;
+pub(crate) mod changes;
 pub mod draughts;
+pub(crate) mod params;
 
 pub use api::{DraughtsPiece, DraughtsState};
 

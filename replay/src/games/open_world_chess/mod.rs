@@ -32,10 +32,12 @@
 use fgn_notation::{ByColor, Color, MoveNumber, ObjectKind, PieceKind, Square};
 
 mod board;
+pub(crate) mod changes;
 mod engine;
 mod game;
 mod light;
 mod outcomes;
+pub(crate) mod params;
 mod resolve;
 mod shop;
 #[cfg(test)]

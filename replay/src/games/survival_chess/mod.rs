@@ -4,7 +4,9 @@
 mod api;
 mod bits;
 pub mod board;
+pub(crate) mod changes;
 mod mailbox;
+pub(crate) mod params;
 
 pub use api::{ChessPiece, SurvivalKnowledge, SurvivalState};
 
