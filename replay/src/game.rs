@@ -45,6 +45,12 @@ pub trait Game: Clone + Debug {
     /// What a player's view of the game keeps between events.
     type View: GameView<Self>;
 
+    /// Whether canonical FGN may write a move of this game otherwise than
+    /// a log does ([`Game::spelled`]): the chess games fill in promotion
+    /// pieces and check markers; a game without may leave its logs
+    /// unreplayed when they are formatted.
+    const COMPLETES_MOVES: bool = false;
+
     /// The game at its start under `params`, with the world seed's
     /// commitment `commit` from the header (ignored by a game without
     /// random outcomes).
@@ -279,6 +285,10 @@ pub trait GameView<G: Game>: Clone + Debug {
     /// What the view notes of the game just before an event.
     type Before;
 
+    /// How a view of the game is replayed on its own, as a full log that
+    /// gives its player the same knowledge.
+    const REPLAY: ViewReplay;
+
     /// The view of `side` at the game's start.
     fn new(game: &G, side: Color) -> Self;
 
@@ -288,6 +298,21 @@ pub trait GameView<G: Game>: Clone + Debug {
     /// `event` was applied, leaving `game`: appends the view's lines for it
     /// to `out` (none when the player saw nothing of it).
     fn after(&mut self, game: &G, event: &Event, before: Self::Before, out: &mut Vec<Event>);
+}
+
+/// How a player's view of a game is replayed on its own
+/// ([`crate::view::replayable`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ViewReplay {
+    /// The view is a full log as it stands: nothing is hidden in it that
+    /// its player's knowledge holds.
+    AsLogged,
+    /// The opponent's setup, shown at once when both sides are ready, is
+    /// placed where it was made (a secret setup with nothing hidden after).
+    SetupRevealed,
+    /// What the player did not see decides what it sees next (fog of war):
+    /// the view cannot be replayed without the full log.
+    Never,
 }
 
 /// The state a game hands out ([`Game::State`]).

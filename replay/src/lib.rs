@@ -425,7 +425,7 @@ pub use tools::{append, archive, events, gen, impact, loghash, standings, summar
 
 use fgn_notation::{Action, Actor, Document, Event, Game, GameKind, Header, Run};
 
-use games::{each_game, game_enum, map_game};
+use games::{each_game, for_kind, game_enum, map_game};
 use session::LogStop;
 
 pub use crate::core::error::{Fault, Place, Rule, RuleError};
@@ -846,13 +846,9 @@ pub fn is_canonical(parsed: &fgn_notation::Parsed, text: &[u8]) -> bool {
 
 /// What [`complete_markers`] rewrites in `game`, without rewriting it.
 pub fn completion(game: &Game) -> Completion {
-    // Only chess moves have markers to fill in ([`game::Game::spelled`]), so
-    // the draughts and great-war-chess logs, which have none, need no
-    // replay.
-    if matches!(
-        game.kind(),
-        Some(fgn_notation::GameKind::MagicDraughts | fgn_notation::GameKind::GreatWarChess)
-    ) {
+    // Only chess moves have markers to fill in ([`game::Game::spelled`]),
+    // so the logs of the games without them need no replay.
+    if game.kind().and_then(|kind| for_kind!(kind, G => G::COMPLETES_MOVES)) == Some(false) {
         return Completion::default();
     }
     validate_completing(game).map(|(_, c)| c).unwrap_or_default()

@@ -11,7 +11,8 @@
 //! every per-game enum gives the game and the game's type. The per-game
 //! enums ([`crate::Replay`], [`crate::Position`], [`crate::KnownPosition`],
 //! the view's replay) are declared from it by `game_enum!`, and matched
-//! by `each_game!` and `map_game!`, so a fifth game is its folder and
+//! by `each_game!` and `map_game!` (or, from a
+//! [`fgn_notation::GameKind`] alone, `for_kind!`), so a fifth game is its folder and
 //! one line here.
 
 pub mod great_war_chess;
@@ -73,7 +74,23 @@ macro_rules! registry {
             };
         }
 
-        pub(crate) use {each_game, game_enum, map_game};
+        /// Runs `$body` with `$g` naming the type of the game `$kind` is:
+        /// `Some` of it, or `None` for a kind no game of the registry is.
+        macro_rules! for_kind {
+            ($d kind:expr, $d g:ident => $d body:expr) => {
+                match $d kind {
+                    $(
+                        kind if kind == <$game as $crate::game::Game>::KIND => Some({
+                            type $d g = $game;
+                            $d body
+                        }),
+                    )*
+                    _ => None,
+                }
+            };
+        }
+
+        pub(crate) use {each_game, for_kind, game_enum, map_game};
     };
 }
 

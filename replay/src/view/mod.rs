@@ -10,8 +10,8 @@
 use fgn_notation::{Action, Actor, Color, Event, Figure, Game, GameKind, Header, Outcome, Reason, Tag, UnitKind};
 
 use crate::core::error::RuleError;
-use crate::game::{GameView, ViewOf};
-use crate::games::{each_game, game_enum, map_game};
+use crate::game::{GameView, ViewOf, ViewReplay};
+use crate::games::{each_game, for_kind, game_enum, map_game};
 use crate::session::Session;
 use crate::{Replay, Ruleset, StartError};
 
@@ -219,8 +219,11 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
             .collect(),
     };
     let mut events: Vec<(Event, usize)> = Vec::with_capacity(view.events.len());
-    match view.kind() {
-        Some(GameKind::SurvivalChess | GameKind::GreatWarChess) => {
+    let replay = view
+        .kind()
+        .map(|g| (g, for_kind!(g, G => <ViewOf<G> as GameView<G>>::REPLAY)));
+    match replay {
+        Some((_, Some(ViewReplay::SetupRevealed))) => {
             for (i, event) in view.events.iter().enumerate() {
                 let (Actor::World, Action::Setup { color, placements }) = (event.actor, &event.action) else {
                     events.push((event.clone(), i));
@@ -257,8 +260,8 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
                 stand_in_for_unrevealed_setup(&header, opponent, &mut events);
             }
         }
-        Some(GameKind::OpenWorldChess) => return Err(ViewError::NotReplayable(GameKind::OpenWorldChess)),
-        Some(g) if Ruleset::defaults(g).is_none() => return Err(ViewError::Unsupported(g)),
+        Some((g, Some(ViewReplay::Never))) => return Err(ViewError::NotReplayable(g)),
+        Some((g, _)) if Ruleset::defaults(g).is_none() => return Err(ViewError::Unsupported(g)),
         _ => events.extend(view.events.iter().cloned().enumerate().map(|(i, e)| (e, i))),
     }
     let (events, origins) = events.into_iter().unzip();

@@ -6,7 +6,7 @@ use fgn_notation::{Color, Event};
 
 use super::GreatWar;
 use crate::core::setup::{self, ViewNote};
-use crate::game::{Game, GameView};
+use crate::game::{Game, GameView, ViewReplay};
 
 /// What a great-war-chess view keeps between events: whose it is.
 #[derive(Clone, Debug)]
@@ -16,6 +16,8 @@ pub struct SecretSetup {
 
 impl GameView<GreatWar> for SecretSetup {
     type Before = ViewNote;
+
+    const REPLAY: ViewReplay = ViewReplay::SetupRevealed;
 
     fn new(_game: &GreatWar, side: Color) -> SecretSetup {
         SecretSetup { side }

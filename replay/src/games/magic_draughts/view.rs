@@ -4,7 +4,7 @@
 use fgn_notation::{Action, Color, Event};
 
 use super::MagicDraughts;
-use crate::game::GameView;
+use crate::game::{GameView, ViewReplay};
 
 /// A magic-draughts view, which keeps nothing between events.
 #[derive(Clone, Debug)]
@@ -12,6 +12,8 @@ pub struct Public;
 
 impl GameView<MagicDraughts> for Public {
     type Before = ();
+
+    const REPLAY: ViewReplay = ViewReplay::AsLogged;
 
     fn new(_game: &MagicDraughts, _side: Color) -> Public {
         Public

@@ -300,6 +300,8 @@ impl Game for OpenWorld {
     type Owed = OwedEvent;
     type View = view::Fog;
 
+    const COMPLETES_MOVES: bool = true;
+
     fn new(params: OpenWorldRules, commit: Option<[u8; 32]>) -> OpenWorld {
         OpenWorld::new(params, commit)
     }

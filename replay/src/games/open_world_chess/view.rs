@@ -7,7 +7,7 @@ use fgn_notation::{Action, Actor, ChessMove, Color, Event, ObjectKind, SeenPiece
 
 use super::OpenWorld;
 use crate::core::progress::Turn;
-use crate::game::{leaves_position, Game, GameView};
+use crate::game::{leaves_position, Game, GameView, ViewReplay};
 
 /// What the view says of one square: the piece on it and the object.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -68,6 +68,8 @@ pub struct Before {
 
 impl GameView<OpenWorld> for Fog {
     type Before = Before;
+
+    const REPLAY: ViewReplay = ViewReplay::Never;
 
     /// The view at the start: the player knows the starting position, so
     /// what it sees of it needs no observation.

@@ -425,6 +425,8 @@ impl Game for Survival {
     type Owed = std::convert::Infallible;
     type View = view::SecretSetup;
 
+    const COMPLETES_MOVES: bool = true;
+
     fn new(params: SurvivalRules, _commit: Option<[u8; 32]>) -> Survival {
         Survival::new(params)
     }

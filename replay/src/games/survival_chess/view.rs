@@ -6,7 +6,7 @@ use fgn_notation::{Action, Actor, Color, Event, Figure, Placement};
 
 use super::Survival;
 use crate::core::setup::{self, ViewNote};
-use crate::game::{Game, GameView};
+use crate::game::{Game, GameView, ViewReplay};
 
 /// What a survival-chess view keeps between events: whose it is.
 #[derive(Clone, Debug)]
@@ -16,6 +16,8 @@ pub struct SecretSetup {
 
 impl GameView<Survival> for SecretSetup {
     type Before = ViewNote;
+
+    const REPLAY: ViewReplay = ViewReplay::SetupRevealed;
 
     fn new(_game: &Survival, side: Color) -> SecretSetup {
         SecretSetup { side }
