@@ -90,8 +90,8 @@ pub trait Game: Clone + Debug {
 
     /// The random outcome the world owes next under `draws` (a spawn, a
     /// damage roll, a clone's square, a reveal), as the referee writes it;
-    /// `None` when a player is to act, and always in a game without
-    /// random outcomes.
+    /// `None` when the seed gives nothing more now, and always in a game
+    /// without random outcomes.
     fn next_outcome(&self, _draws: &Draws) -> Option<Action> {
         None
     }
