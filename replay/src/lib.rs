@@ -425,26 +425,15 @@ pub use tools::{append, archive, events, gen, impact, loghash, standings, summar
 
 use fgn_notation::{Action, Actor, Document, Event, Game, GameKind, Header, Run};
 
-use game::GameRules;
+use games::{each_game, for_kind, game_enum, map_game};
 use session::LogStop;
-
-/// Runs `$body` with `$s` bound to the session of whichever game `$replay` is.
-macro_rules! each_game {
-    ($replay:expr, $s:ident => $body:expr) => {
-        match $replay {
-            Replay::Survival($s) => $body,
-            Replay::Draughts($s) => $body,
-            Replay::OpenWorld($s) => $body,
-            Replay::GreatWar($s) => $body,
-        }
-    };
-}
 
 pub use crate::core::error::{Fault, Place, Rule, RuleError};
 pub use crate::core::hash::Digest;
 pub use crate::core::Viewer;
 pub use crate::core::{Decision, Phase, Progress, Turn};
 pub use changes::{knowledge_changes, state_changes, Change};
+pub use game::leaves_position;
 pub use ruleset::{Overridden, Params, RulesFile, Ruleset};
 pub use session::{Engine, Session, Spelling};
 pub use state::{Knowledge, KnownPosition, Position, State};
@@ -457,17 +446,10 @@ pub use view::{replayable, view, ViewError, ViewWriter};
 #[doc = include_str!("../../docs/snapshot-testing.md")]
 pub struct SnapshotTestingDoc;
 
-/// A game being replayed, whatever the game.
-#[derive(Clone, Debug)]
-pub enum Replay {
-    /// survival-chess
-    Survival(Session<survival::Survival>),
-    /// magic-draughts
-    Draughts(Session<magic::MagicDraughts>),
-    /// open-world-chess
-    OpenWorld(Session<owc::OpenWorld>),
-    /// great-war-chess
-    GreatWar(Session<gwc::GreatWar>),
+game_enum! {
+    /// A game being replayed, whatever the game: its session.
+    #[derive(Clone, Debug)]
+    pub enum Replay(Session)
 }
 
 /// Why a log cannot be replayed at all.
@@ -573,33 +555,20 @@ impl Replay {
             .apply_header(header, params)
             .map_err(|(tag, fault)| header_error(Some(&tag), fault))?;
         let time = rules.time_control();
-        let replay = match rules {
-            Ruleset::Survival(r) => Replay::Survival(Session::new(survival::Survival::new(r), time, game.has_seed())),
-            Ruleset::GreatWar(r) => Replay::GreatWar(Session::new(gwc::GreatWar::new(r), time, game.has_seed())),
-            Ruleset::OpenWorld(r) => {
-                let commit = header
-                    .get("SeedCommit")
-                    .and_then(|c| fgn_notation::header::parse_seed_commit(c).ok());
-                Replay::OpenWorld(Session::new(owc::OpenWorld::new(r, commit), time, game.has_seed()))
-            }
-            Ruleset::Draughts(r) => {
-                // The tag's form was checked when the header was read.
-                let commit = header
-                    .get("SeedCommit")
-                    .and_then(|c| fgn_notation::header::parse_seed_commit(c).ok());
-                Replay::Draughts(Session::new(
-                    magic::MagicDraughts::new(r, commit),
-                    time,
-                    game.has_seed(),
-                ))
-            }
-        };
+        // The tag's form was checked when the header was read; a game
+        // without random outcomes ignores it.
+        let commit = header
+            .get("SeedCommit")
+            .and_then(|c| fgn_notation::header::parse_seed_commit(c).ok());
+        let replay = map_game!(Ruleset, rules, Replay, r => {
+            Session::new(game::Game::new(r, commit), time, game.has_seed())
+        });
         Ok((replay, overridden))
     }
 
     /// Applies the event with index `index`; on error the replay is unchanged.
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
-        each_game!(self, s => s.apply(index, event))
+        each_game!(Replay, self, s => s.apply(index, event))
     }
 
     /// Applies `event` as the next event of the log, the one with index
@@ -659,34 +628,34 @@ impl Replay {
 
     /// Checks that nothing owed is missing at the end of the log.
     pub fn finish(&self) -> Result<(), RuleError> {
-        each_game!(self, s => s.finish())
+        each_game!(Replay, self, s => s.finish())
     }
 
     /// The shared rules' phase (playing, awaiting an answer, decided, over).
     pub fn phase(&self) -> Phase {
-        each_game!(self, s => s.phase())
+        each_game!(Replay, self, s => s.phase())
     }
 
     /// The current turn.
     pub fn turn(&self) -> Turn {
-        each_game!(self, s => s.engine.turn())
+        each_game!(Replay, self, s => s.engine.turn())
     }
 
     /// The shared rules' part of the state (turn, phase, last move number, clocks).
     pub fn progress(&self) -> Progress {
-        each_game!(self, s => s.progress())
+        each_game!(Replay, self, s => s.progress())
     }
 
     /// The latest time the running time limit can have started, as far as
     /// the clock readings show (`Session::limit_started_by`).
     pub(crate) fn limit_started_by(&self) -> Option<fgn_notation::Clock> {
-        each_game!(self, s => s.limit_started_by())
+        each_game!(Replay, self, s => s.limit_started_by())
     }
 
     /// How many events have been applied: the index the next event of the
     /// log has.
     pub fn events_applied(&self) -> usize {
-        each_game!(self, s => s.events())
+        each_game!(Replay, self, s => s.events())
     }
 
     /// Whether the log's random outcomes have been checked against a
@@ -694,19 +663,19 @@ impl Replay {
     /// (survival-chess, great-war-chess, magic-draughts with magic off);
     /// `Some(true)` once an `@ seed` re-derived every recorded outcome.
     pub fn outcomes_checked(&self) -> Option<bool> {
-        each_game!(self, s => s.outcomes_checked())
+        each_game!(Replay, self, s => s.outcomes_checked())
     }
 
     /// Why the log's random outcomes were never checked, when a reader
     /// must be told: a game with random outcomes and no `SeedCommit`, or
     /// one that is over without its seed revealed (docs/rules.md, "Seeds").
     pub fn unchecked_outcomes(&self) -> Option<&'static str> {
-        each_game!(self, s => s.unchecked_outcomes())
+        each_game!(Replay, self, s => s.unchecked_outcomes())
     }
 
     /// The salts the players have given so far (`salt` events).
     pub fn salts(&self) -> seed::Salts {
-        each_game!(self, s => s.salts())
+        each_game!(Replay, self, s => s.salts())
     }
 
     /// The game key of this game if its world seed is `seed`: from the seed
@@ -728,37 +697,21 @@ impl Replay {
 impl Replay {
     /// Which game this is.
     pub fn game(&self) -> GameKind {
-        match self {
-            Replay::Survival(_) => GameKind::SurvivalChess,
-            Replay::Draughts(_) => GameKind::MagicDraughts,
-            Replay::OpenWorld(_) => GameKind::OpenWorldChess,
-            Replay::GreatWar(_) => GameKind::GreatWarChess,
-        }
+        each_game!(Replay, self, s => s.game())
     }
 
     /// The canonical state now (the referee's: everything the log fixes).
     pub fn state(&self) -> State {
-        let position = match self {
-            Replay::Survival(s) => Position::Survival(s.engine.state()),
-            Replay::Draughts(s) => Position::Draughts(s.engine.state()),
-            Replay::OpenWorld(s) => Position::OpenWorld(s.engine.state()),
-            Replay::GreatWar(s) => Position::GreatWar(s.engine.state()),
-        };
+        let position = map_game!(Replay, self, Position, s => s.engine.state());
         State {
             game: self.game(),
-            progress: each_game!(self, s => s.progress()),
+            progress: each_game!(Replay, self, s => s.progress()),
             position,
         }
     }
 
     /// What `viewer` knows now.
     pub fn knowledge(&self, viewer: Viewer) -> Knowledge {
-        let position = match self {
-            Replay::Survival(s) => KnownPosition::Survival(s.engine.knowledge(viewer)),
-            Replay::Draughts(s) => KnownPosition::Draughts(s.engine.knowledge(viewer)),
-            Replay::OpenWorld(s) => KnownPosition::OpenWorld(s.engine.knowledge(viewer)),
-            Replay::GreatWar(s) => KnownPosition::GreatWar(s.engine.knowledge(viewer)),
-        };
         // The last clock reading, and the turn start taken from it, may
         // belong to an event the viewer did not see (an opponent's hidden
         // setup edit, a world event in the fog): the clocks a player knows
@@ -766,29 +719,15 @@ impl Replay {
         let mut progress = Progress {
             clock_ms: None,
             turn_started_ms: None,
-            ..each_game!(self, s => s.progress())
+            ..self.progress()
         };
-        // In open-world-chess a player may not know that the opponent's
-        // last move still waits for the world, and so whether the turn has
-        // passed, nor that a king died of a roll in the fog before the
-        // result says so: the turn it knows is its knowledge's.
-        if let (Replay::OpenWorld(s), KnownPosition::OpenWorld(k)) = (self, &position) {
-            if let Phase::ResultDue(_) = progress.status {
-                if !s.engine.knows_decision(viewer) {
-                    progress.status = Phase::Playing;
-                    progress.turn = Some(Turn::Move {
-                        side: k.public.side,
-                        number: k.public.turn,
-                    });
-                }
-            }
-            if let Some(Turn::Move { .. }) = progress.turn {
-                progress.turn = Some(Turn::Move {
-                    side: k.public.side,
-                    number: k.public.turn,
-                });
-            }
-        }
+        // The rest of the progress is public, but for what the game says a
+        // viewer cannot know of it (the turn in open-world-chess's fog).
+        let position = map_game!(Replay, self, KnownPosition, s => {
+            let known = s.engine.knowledge(viewer);
+            s.engine.known_progress(viewer, &known, &mut progress);
+            known
+        });
         Knowledge {
             game: self.game(),
             viewer,
@@ -844,7 +783,7 @@ impl Replay {
     /// ```
     pub fn legal_actions(&self) -> Vec<Event> {
         let mut out = Vec::new();
-        each_game!(self, s => {
+        each_game!(Replay, self, s => {
             if s.phase() == Phase::Playing && !s.engine.owes_world_event() {
                 s.engine.legal_actions(&mut out);
             }
@@ -856,23 +795,14 @@ impl Replay {
     /// the promotion piece and the check or mate marker written out, as
     /// canonical FGN requires. `None` for anything else.
     pub fn canonical(&self, event: &Event) -> Option<Event> {
-        match (self, &event.action, event.actor) {
-            (Replay::Survival(s), fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) => {
-                let full = s.engine.canonical_move(side, m)?;
-                Some(Event {
-                    action: fgn_notation::Action::Move(full),
-                    ..event.clone()
-                })
-            }
-            (Replay::OpenWorld(s), fgn_notation::Action::Move(m), fgn_notation::Actor::Player(side)) => {
-                let full = s.engine.canonical_move(side, m)?;
-                Some(Event {
-                    action: fgn_notation::Action::Move(full),
-                    ..event.clone()
-                })
-            }
-            _ => None,
-        }
+        let (Action::Move(m), Actor::Player(side)) = (&event.action, event.actor) else {
+            return None;
+        };
+        let full = each_game!(Replay, self, s => s.engine.canonical_move(side, m))?;
+        Some(Event {
+            action: Action::Move(full),
+            ..event.clone()
+        })
     }
 }
 
@@ -916,13 +846,9 @@ pub fn is_canonical(parsed: &fgn_notation::Parsed, text: &[u8]) -> bool {
 
 /// What [`complete_markers`] rewrites in `game`, without rewriting it.
 pub fn completion(game: &Game) -> Completion {
-    // Only chess moves have markers to fill in ([`Engine::spelled`]), so
-    // the draughts and great-war-chess logs, which have none, need no
-    // replay.
-    if matches!(
-        game.kind(),
-        Some(fgn_notation::GameKind::MagicDraughts | fgn_notation::GameKind::GreatWarChess)
-    ) {
+    // Only chess moves have markers to fill in ([`game::Game::spelled`]),
+    // so the logs of the games without them need no replay.
+    if game.kind().and_then(|kind| for_kind!(kind, G => G::COMPLETES_MOVES)) == Some(false) {
         return Completion::default();
     }
     validate_completing(game).map(|(_, c)| c).unwrap_or_default()
@@ -976,16 +902,6 @@ impl Completion {
             }
         }
     }
-}
-
-/// Whether `event` leaves the position of every game exactly as it was,
-/// applied or refused: a player's chat or salt, which the shared rules
-/// handle without the game's engine. What is worked out from the position
-/// (its hash, an account of changes, what a player sees) needs no new look
-/// at the board after it, only at the progress.
-pub fn leaves_position(event: &Event) -> bool {
-    matches!(event.actor, fgn_notation::Actor::Player(_))
-        && matches!(event.action, Action::Chat { .. } | Action::Salt { .. })
 }
 
 /// The state hashes (or one player's knowledge hashes) after each event of
@@ -1197,7 +1113,7 @@ impl Validation {
     /// header changed by a rules file's `params` ([`Replay::with_params`]).
     pub fn new(header: &Header, params: Option<&Params>) -> Result<Validation, StartError> {
         let (replay, overridden) = Replay::with_params(header, params)?;
-        let assume = each_game!(&replay, s => s.engine.may_assume_moves());
+        let assume = each_game!(Replay, &replay, s => s.engine.may_assume_moves());
         Ok(Validation {
             replay,
             overridden,
@@ -1305,7 +1221,7 @@ impl Validation {
     /// A failed assumption marks the validation as needing the whole log.
     fn apply(&mut self, first: usize, events: &[Event], next: Option<&Event>) -> Option<(usize, RuleError)> {
         let assume = self.assume;
-        match each_game!(&mut self.replay, s => apply_run(s, first, events, next, assume, None)) {
+        match each_game!(Replay, &mut self.replay, s => apply_run(s, first, events, next, assume, None)) {
             Ok(refused) => refused,
             Err(()) => {
                 self.needs_whole = true;
@@ -1332,7 +1248,7 @@ impl Validation {
         // before it: that outcome is the error, at an event of a run that
         // is gone.
         if let (Some(seed), Some((index, ..))) = (self.seed_after, &self.refused) {
-            let earlier = each_game!(&self.replay, s => s.refuted_by_seed(&seed));
+            let earlier = each_game!(Replay, &self.replay, s => s.refuted_by_seed(&seed));
             if earlier.is_some_and(|e| matches!(e.place, Place::Event(j) if j < *index)) {
                 self.needs_whole = true;
             }
@@ -1340,7 +1256,7 @@ impl Validation {
         if self.needs_whole {
             return None;
         }
-        debug_assert!(!each_game!(&self.replay, s => s.has_unproved_moves()));
+        debug_assert!(!each_game!(Replay, &self.replay, s => s.has_unproved_moves()));
         let (applied, error, refused) = match self.refused {
             Some((index, error, located)) => (index, Some(error), located),
             None => (self.fed, self.replay.finish().err(), None),
@@ -1372,23 +1288,25 @@ fn run(
     // proves it) keeps its start, in case the assumption fails and the log
     // must be replayed without it; the moves written by then are dropped,
     // since the second pass writes them again.
-    let start = each_game!(&replay, s => s.engine.may_assume_moves()).then(|| replay.clone());
+    let start = each_game!(Replay, &replay, s => s.engine.may_assume_moves()).then(|| replay.clone());
     let stopped = match start {
-        Some(start) => match each_game!(&mut replay, s => apply_all(s, &game.events, true, written.as_deref_mut())) {
-            Ok(stopped) => stopped,
-            Err(()) => {
-                replay = start;
-                if let Some(written) = written.as_deref_mut() {
-                    written.clear();
+        Some(start) => {
+            match each_game!(Replay, &mut replay, s => apply_all(s, &game.events, true, written.as_deref_mut())) {
+                Ok(stopped) => stopped,
+                Err(()) => {
+                    replay = start;
+                    if let Some(written) = written.as_deref_mut() {
+                        written.clear();
+                    }
+                    each_game!(Replay, &mut replay, s => apply_all(s, &game.events, false, written))
+                        .expect("a replay without the assumption never starts again")
                 }
-                each_game!(&mut replay, s => apply_all(s, &game.events, false, written))
-                    .expect("a replay without the assumption never starts again")
             }
-        },
-        None => each_game!(&mut replay, s => apply_all(s, &game.events, false, written))
+        }
+        None => each_game!(Replay, &mut replay, s => apply_all(s, &game.events, false, written))
             .expect("a replay without the assumption never starts again"),
     };
-    debug_assert!(!each_game!(&replay, s => s.has_unproved_moves()));
+    debug_assert!(!each_game!(Replay, &replay, s => s.has_unproved_moves()));
     let (applied, error) = match stopped {
         Some((i, error)) => (i, Some(forged_before(&replay, &game.events, i, error))),
         None => (game.events.len(), replay.finish().err()),
@@ -1420,7 +1338,7 @@ fn forged_before(replay: &Replay, events: &[Event], refused: usize, error: RuleE
             (Action::Seed { seed }, Actor::World) => Some(seed.0),
             _ => None,
         });
-    seed.and_then(|seed| each_game!(replay, s => s.refuted_by_seed(&seed)))
+    seed.and_then(|seed| each_game!(Replay, replay, s => s.refuted_by_seed(&seed)))
         .filter(|forged| matches!(forged.place, Place::Event(j) if j < refused))
         .unwrap_or(error)
 }
@@ -1435,10 +1353,10 @@ fn forged_before(replay: &Replay, events: &[Event], refused: usize, error: RuleE
 /// `Err`.
 ///
 /// With `written`, each player's move, played or refused, is spelled as
-/// canonical FGN writes it ([`Engine::spelled`]) and pushed there with its
+/// canonical FGN writes it ([`game::Game::spelled`]) and pushed there with its
 /// index where that differs from the log.
-fn apply_all<E: Engine>(
-    session: &mut Session<E>,
+fn apply_all<G: game::Game>(
+    session: &mut Session<G>,
     events: &[Event],
     assume: bool,
     written: Option<&mut Vec<(usize, fgn_notation::ChessMove)>>,
@@ -1455,8 +1373,8 @@ fn is_players_move(event: &Event) -> bool {
 /// [`apply_all`] over a run of a log's events whose first is the log's
 /// event `first`, followed in the log by `next` (`None` at the log's end);
 /// the indices given and returned are the log's.
-fn apply_run<E: Engine>(
-    session: &mut Session<E>,
+fn apply_run<G: game::Game>(
+    session: &mut Session<G>,
     first: usize,
     events: &[Event],
     next: Option<&Event>,
@@ -1516,6 +1434,7 @@ pub fn tag_line(doc: &Document, tag: Option<&str>) -> u32 {
 mod tests {
     use fgn_notation::{Action, BoardSize, Check, Game, PieceKind};
 
+    use crate::games::each_game;
     use crate::ruleset::{Board, SurvivalRules};
     use crate::tools::gen::{generate, Options, Rate};
     use crate::{complete_markers, Replay, Ruleset};
@@ -1637,7 +1556,7 @@ mod tests {
             };
         }
         let mut replay = Replay::new(&log.header).expect("a header");
-        let stopped = each_game!(&mut replay, s => super::apply_all(s, &log.events, true, None));
+        let stopped = each_game!(Replay, &mut replay, s => super::apply_all(s, &log.events, true, None));
         assert!(matches!(stopped, Ok(Some((i, _))) if i == j), "{stopped:?}");
     }
 
@@ -1701,7 +1620,7 @@ mod tests {
                     let start = Replay::new(&variant.header).expect("a header");
                     let mut probe = start.clone();
                     replayed += usize::from(
-                        each_game!(&mut probe, s => super::apply_all(s, &variant.events, true, None)).is_err(),
+                        each_game!(Replay, &mut probe, s => super::apply_all(s, &variant.events, true, None)).is_err(),
                     );
                     let assuming = super::run(start.clone(), variant, Vec::new(), None);
                     // What a server applying the events one by one gets.

@@ -1,8 +1,9 @@
 //! The referee: given the world seed, the world events a live game's rules
-//! owe next. It is the one place that derives them: the spawns, damage
-//! rolls and clones of open-world-chess and the reveals of magic-draughts
-//! (from the engines' derive functions and [`Draws`]), the result once the
-//! game is decided, and the `@ seed` reveal after it. Timeouts are not the
+//! owe next. It is the one place that asks for them: the random outcomes
+//! each game derives from [`Draws`] ([`Game::next_outcome`]: the spawns,
+//! damage rolls and clones of open-world-chess, the reveals of
+//! magic-draughts), the result once the game is decided, and the `@ seed`
+//! reveal after it. Timeouts are not the
 //! seed's: they come from clocks ([`Replay::due_timeout`]).
 //!
 //! The random game generator (`gen`, `fgn gen`) takes its world events
@@ -38,13 +39,12 @@
 //! assert!(end[1].starts_with("0 @ seed "));
 //! ```
 
-use fgn_notation::{Action, Actor, Clock, Color, Event, MagicNumber, Seed};
+use fgn_notation::{Action, Actor, Clock, Color, Event, Seed};
 
 use crate::core::progress::Phase;
 use crate::core::seed::Draws;
-use crate::games::magic_draughts::{derive_numbers, Checker, MagicDraughts};
-use crate::games::open_world_chess::{derive_clone, derive_damage, derive_spawn, OpenWorld};
-use crate::session::Engine;
+use crate::game::Game;
+use crate::games::each_game;
 use crate::Replay;
 
 /// The most world events the referee derives in a row before a player must
@@ -193,75 +193,15 @@ fn result_action(replay: &Replay) -> Option<Action> {
 
 /// Whether the engine owes a world event before anything else may happen.
 fn owes(replay: &Replay) -> bool {
-    match replay {
-        Replay::Survival(s) => s.engine.owes_world_event(),
-        Replay::Draughts(s) => s.engine.owes_world_event(),
-        Replay::OpenWorld(s) => s.engine.owes_world_event(),
-        Replay::GreatWar(s) => s.engine.owes_world_event(),
-    }
+    each_game!(Replay, replay, s => s.engine.owes_world_event())
 }
 
 /// Whether the game has a committed seed that is not revealed yet.
 fn awaits_seed(replay: &Replay) -> bool {
-    match replay {
-        Replay::Draughts(s) => s.engine.referee_view().1,
-        Replay::OpenWorld(s) => s.engine.referee_view().2,
-        Replay::Survival(_) | Replay::GreatWar(_) => false,
-    }
+    each_game!(Replay, replay, s => s.engine.awaits_seed())
 }
 
 /// The random outcome the seed gives next, in games that have them.
 fn outcome(replay: &Replay, draws: &Draws) -> Option<Action> {
-    match replay {
-        Replay::OpenWorld(s) => open_world_outcome(&s.engine, draws),
-        Replay::Draughts(s) => magic_reveal(&s.engine, &magic_numbers(draws, s.engine.referee_view().0)),
-        Replay::Survival(_) | Replay::GreatWar(_) => None,
-    }
-}
-
-/// The open-world-chess world event the seed gives next: the owed damage
-/// roll or clone square of the move in transit, else the next spawn in the
-/// window the last move (or the start) lit, skipping the squares the seed
-/// gives no object; `None` when the window holds no more objects.
-pub(crate) fn open_world_outcome(game: &OpenWorld, draws: &Draws) -> Option<Action> {
-    let (rules, (n, cause, window), _) = game.referee_view();
-    if let Some((square, candidates)) = game.owed() {
-        // An owed outcome always belongs to the move in transit.
-        let (n, cause) = game.cause()?;
-        return Some(match candidates {
-            None => Action::Damage {
-                square,
-                amount: derive_damage(rules, draws, n, cause, square),
-            },
-            Some(c) => Action::Clone {
-                square: derive_clone(draws, n, cause, square, &c),
-            },
-        });
-    }
-    window
-        .iter()
-        .find_map(|&square| derive_spawn(rules, draws, n, cause, square).map(|object| Action::Spawn { square, object }))
-}
-
-/// The numbers the seed gives each side's starting checkers (white's,
-/// then black's), in the order of `magic::starting_squares`.
-pub(crate) fn magic_numbers(draws: &Draws, counts: &[u8; 6]) -> [[u8; 12]; 2] {
-    [
-        derive_numbers(draws, Color::White, counts),
-        derive_numbers(draws, Color::Black, counts),
-    ]
-}
-
-/// The magic-draughts reveal the world owes next, with the number the seed
-/// gave the captured checker (0 for one Koschei's Revenge put back).
-pub(crate) fn magic_reveal(game: &MagicDraughts, numbers: &[[u8; 12]; 2]) -> Option<Action> {
-    let (square, checker) = game.next_owed()?;
-    let n = match checker {
-        Checker::Original { color, index } => numbers[usize::from(color == Color::Black)][usize::from(index)],
-        Checker::Returned(_) => 0,
-    };
-    Some(Action::Reveal {
-        square,
-        number: MagicNumber::new(n)?,
-    })
+    each_game!(Replay, replay, s => s.engine.next_outcome(draws))
 }

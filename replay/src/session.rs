@@ -14,199 +14,21 @@
 //! leaves nothing changed. A player's move in play, almost every event of
 //! a log, first tries one pass without it: the same checks as tests that
 //! send the event on to the transaction instead of wording a fault, then
-//! [`Engine::play_valid`], which changes nothing unless it plays the move.
+//! [`Game::play_valid`], which changes nothing unless it plays the move.
 //! That pass costs a fraction of the transaction, which copies the tally,
 //! moves `Result`s of faults through every step and asks the engine its
 //! questions one at a time.
 
-use fgn_notation::{Action, Actor, ChessMove, Clock, Color, Event, MoveNumber, Reason, TimeControl};
+use fgn_notation::{Action, Actor, Clock, Color, Event, GameKind, MoveNumber, Reason, TimeControl};
 
 use crate::core::error::{Fault, Place, Rule, RuleError};
 use crate::core::progress::{Decision, Phase, Progress, Turn};
 use crate::core::seed::Salts;
+use crate::game::Game;
 
-/// What a game engine provides to the session.
-pub trait Engine {
-    /// The current turn.
-    fn turn(&self) -> Turn;
-
-    /// Applies a player's game action (not chat, resign or extra, which the
-    /// session handles). The engine checks that it is this side's turn and
-    /// that `n` is the turn's number. On error the engine is unchanged.
-    fn player(&mut self, side: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault>;
-
-    /// Applies a world event of the game (spawns, reveals, ...). On error the
-    /// engine is unchanged.
-    fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
-        Err(Fault::new(
-            Rule::WorldEvent,
-            format!(
-                "`{}` is not an event of this game",
-                fgn_notation::forms::keyword(action)
-            ),
-        ))
-    }
-
-    /// The setup time ran out for `side`: the world readies it as it stands.
-    fn setup_timeout(&mut self, side: Color) -> Result<Option<Decision>, Fault>;
-
-    /// The world revealed its seed (after the result): the engine checks it
-    /// against the commitment and re-derives every random outcome it saw
-    /// from the game key of the seed and the players' `salts`.
-    fn seed(&mut self, _seed: &[u8; 32], _salts: &Salts) -> Result<(), Fault> {
-        Err(Fault::new(
-            Rule::Seed,
-            "this game has no randomness to reveal a seed for",
-        ))
-    }
-
-    /// The first outcome recorded so far that `seed`, the seed a later
-    /// line of the log reveals, refutes, as a fault at that outcome's
-    /// event; `None` when the seed does not hash to the commitment (the
-    /// reveal is then at fault, not an outcome) or refutes nothing yet.
-    /// Validation asks this when an event is refused in a log whose seed
-    /// is revealed after it: a forged outcome is reported where it was
-    /// forged, not at the honest event it made fail.
-    fn refuted_by_seed(&self, _seed: &[u8; 32], _salts: &Salts) -> Option<Fault> {
-        None
-    }
-
-    /// Whether the game draws outcomes from a world seed (open-world-chess;
-    /// magic-draughts with magic on), which only a revealed seed can prove.
-    fn has_random_outcomes(&self) -> bool {
-        false
-    }
-
-    /// Why the game has no world seed that a player's salt could add to
-    /// (completing "a salt adds to the world seed, and ..."); `None` when
-    /// it has one, committed to in the header.
-    fn without_world_seed(&self) -> Option<&'static str> {
-        Some("this game has no randomness, so it has no world seed")
-    }
-
-    /// Why a game that might look over is not decided yet (for example,
-    /// spells still to be cast), for the message on an early result.
-    fn undecided_because(&self) -> Option<String> {
-        None
-    }
-
-    /// The side whose turn has passed to the opponent but may still add to
-    /// it (open-world-chess: purchases after the turn's last move), if any.
-    /// Its events count against the time of the turn they belong to, and
-    /// the opponent's time starts again at each of them: a turn's time
-    /// ends at the mover's last event of the turn.
-    fn extending(&self) -> Option<Color> {
-        None
-    }
-
-    /// The session applied an event of the shared rules other than chat or
-    /// a salt (a timeout, an answer to one, a resignation, the result, the
-    /// seed), which the engine does not see otherwise; `decided` says
-    /// whether the game is decided after it. Such an event is one that is
-    /// not a purchase or chat: open-world-chess ends there a turn still
-    /// open to purchases after its last move. Never called on the move
-    /// path, so it costs a move nothing.
-    fn shared_event(&mut self, _decided: bool) {}
-
-    /// Tells the engine the index of the event it is about to see, so that
-    /// it can name earlier events in later messages.
-    fn at_event(&mut self, _index: usize) {}
-
-    /// Plays a player's `action` numbered `n` at once when it is valid and
-    /// cheap to check, returning what it decides; `None`, with nothing
-    /// changed, for anything else, which then takes the general path
-    /// ([`Engine::player`]) that finds and words the fault. The session
-    /// calls it only where [`Engine::player`] would be called with the same
-    /// arguments (in play, nothing owed, the side not extending an ended
-    /// turn, within its time), so an engine that answers `Some` must answer
-    /// exactly as [`Engine::player`] would, and must need no
-    /// [`Engine::checkpoint`] for it. The default takes every action the
-    /// general way.
-    ///
-    /// `reply_next` says that the log's next event is a player's move. The
-    /// engine may then leave out working out whether the side to move has
-    /// any legal move after this one, assume that it has, and say so in the
-    /// second value: the next move, played, proves it. The session asks
-    /// [`Engine::can_move`] before anything else could rely on it, and when
-    /// the assumption was wrong, the log is replayed from its start without
-    /// it (`Session::apply_in_log`, which only [`crate::validate`]'s loop
-    /// calls).
-    #[inline]
-    fn play_valid(
-        &mut self,
-        _side: Color,
-        _n: MoveNumber,
-        _action: &Action,
-        _reply_next: bool,
-    ) -> Option<(Option<Decision>, bool)> {
-        None
-    }
-
-    /// Whether the side to move has a legal move. Asked only after
-    /// [`Engine::play_valid`] assumed it, before any other event is applied.
-    fn can_move(&mut self) -> bool {
-        true
-    }
-
-    /// Whether [`Engine::play_valid`] ever assumes that the side to move
-    /// can move, so that a log's replay may have to start again.
-    fn may_assume_moves(&self) -> bool {
-        false
-    }
-
-    /// Remembers the state before an event. The session calls it before
-    /// every event and [`Engine::rollback`] when the event is rejected, so
-    /// that a rejected event leaves the game exactly as it was, however
-    /// many steps the engine took before it found the fault.
-    fn checkpoint(&mut self);
-
-    /// Goes back to the last checkpoint.
-    fn rollback(&mut self);
-
-    /// Whether the last action owes world events; a cheap test asked for
-    /// every event, where [`Engine::owed_world_event`] builds a message.
-    fn owes_world_event(&self) -> bool {
-        self.owed_world_event().is_some()
-    }
-
-    /// World events the last action owes (for example reveals after a
-    /// capture), described for messages; `None` when nothing is owed.
-    fn owed_world_event(&self) -> Option<String> {
-        None
-    }
-
-    /// How canonical FGN writes `m`, a move of `side`'s in this log, as
-    /// [`crate::complete_markers`] writes it, where that is not `m` itself:
-    /// `None` where the log's spelling is canonical already, and always
-    /// where the engine has nothing to fill in, which is every game but the
-    /// chess ones. The engine is in the position `m` left when it was
-    /// played, in the one it was refused in otherwise ([`Spelling`]).
-    /// `mated` tells whether a played move decided the game by mate; it is
-    /// asked only where the answer matters (a move whose spelling differs),
-    /// so that the moves spelled canonically, nearly all, cost no look at
-    /// the session.
-    fn spelled(
-        &self,
-        _side: Color,
-        _m: &ChessMove,
-        _spelling: Spelling,
-        _mated: impl FnOnce() -> bool,
-    ) -> Option<ChessMove> {
-        None
-    }
-}
-
-/// What [`Engine::spelled`] is told of the move it spells.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Spelling {
-    /// The move was played: its check marker is read from the position it
-    /// left, and from whether it mated.
-    Played,
-    /// The move was refused and changed nothing: it is spelled as playing
-    /// it on a copy of the position would (a move that cannot be played
-    /// that way keeps the log's spelling).
-    Refused,
-}
+// The names the crate's users know the game trait and its spelling by;
+// they go when the API is closed.
+pub use crate::game::{Game as Engine, Spelling};
 
 /// When a running time limit started, as far as the clock readings show
 /// it. Readings never go backwards, so an event without one happened no
@@ -264,7 +86,7 @@ struct Tally {
     /// When the current turn began (or the game, for setup).
     turn_start: Start,
     /// When the turn before it began: the time of the side that may still
-    /// extend that turn ([`Engine::extending`]).
+    /// extend that turn ([`Game::extending`]).
     ended_turn_start: Start,
     /// When the last event happened, where a reading shows it: its own
     /// reading, or, for a world event its action caused, the time of the
@@ -291,7 +113,7 @@ pub struct Session<E> {
     /// rest of the transaction.
     salts: Salts,
     /// Whether the engine assumed, at the last move, that the side to move
-    /// has a legal move ([`Engine::play_valid`]), which the next move has
+    /// has a legal move ([`Game::play_valid`]), which the next move has
     /// not proved yet. Only [`Session::apply_in_log`] sets it.
     unproved_moves: bool,
     /// Whether a revealed seed matched the commitment and re-derived every
@@ -325,9 +147,9 @@ fn secs(ms: u64) -> String {
     Clock(ms).to_string()
 }
 
-impl<E: Engine> Session<E> {
+impl<E: Game> Session<E> {
     /// The first outcome recorded so far that `seed` refutes
-    /// ([`Engine::refuted_by_seed`]), under the salts given so far.
+    /// ([`Game::refuted_by_seed`]), under the salts given so far.
     pub(crate) fn refuted_by_seed(&self, seed: &[u8; 32]) -> Option<RuleError> {
         let fault = self.engine.refuted_by_seed(seed, &self.salts)?;
         let place = Place::Event(fault.event?);
@@ -381,6 +203,11 @@ impl<E: Engine> Session<E> {
             unproved_moves: false,
             seed_checked: false,
         }
+    }
+
+    /// Which game this is.
+    pub(crate) fn game(&self) -> GameKind {
+        E::KIND
     }
 
     /// The shared rules' phase.
@@ -458,7 +285,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// The usual event, a player's move in play, applied in one pass when
-    /// the engine plays it at once ([`Engine::play_valid`]): every check
+    /// the engine plays it at once ([`Game::play_valid`]): every check
     /// [`Session::step`] makes of such an event, in its order, each of them
     /// here a test that sends the event to the general path rather than a
     /// fault to word. Returns whether the event was applied; when not,
@@ -714,7 +541,11 @@ impl<E: Engine> Session<E> {
             if !allowed {
                 // Described only for the error: every owed world event
                 // (each reveal of magic-draughts) passes here.
-                let owed = self.engine.owed_world_event().unwrap_or_default();
+                let owed = self
+                    .engine
+                    .owed_world_event()
+                    .map(|o| o.to_string())
+                    .unwrap_or_default();
                 return Err(Fault::new(
                     Rule::WorldEvent,
                     format!("the world owes {owed} before anything else happens"),

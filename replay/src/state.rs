@@ -6,24 +6,16 @@
 use fgn_notation::GameKind;
 use serde::Serialize;
 
-use crate::core::viewer::Viewer;
-use crate::games::magic_draughts::DraughtsState;
-
 use crate::core::progress::Progress;
-use crate::games::survival_chess::{SurvivalKnowledge, SurvivalState};
+use crate::core::viewer::Viewer;
+use crate::game::{KnowledgeOf, StateOf};
+use crate::games::game_enum;
 
-/// A game's position, by game.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-#[serde(untagged)]
-pub enum Position {
-    /// survival-chess
-    Survival(SurvivalState),
-    /// open-world-chess
-    OpenWorld(crate::games::open_world_chess::State),
-    /// magic-draughts
-    Draughts(DraughtsState),
-    /// great-war-chess
-    GreatWar(crate::games::great_war_chess::GreatWarState),
+game_enum! {
+    /// A game's position, by game.
+    #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+    #[serde(untagged)]
+    pub enum Position(StateOf)
 }
 
 /// The canonical state of a game after some events: the position, the
@@ -39,19 +31,15 @@ pub struct State {
     pub position: Position,
 }
 
-/// What a viewer knows of a position, by game.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-#[serde(untagged)]
-pub enum KnownPosition {
-    /// survival-chess
-    Survival(SurvivalKnowledge),
-    /// open-world-chess: what the viewer sees and its own pieces and coins.
-    OpenWorld(crate::games::open_world_chess::Knowledge),
-    /// magic-draughts: everything on the board is public, and the state
-    /// holds only numbers the log has revealed.
-    Draughts(DraughtsState),
-    /// great-war-chess: during setup the viewer's own units; everything after.
-    GreatWar(crate::games::great_war_chess::GreatWarKnowledge),
+game_enum! {
+    /// What a viewer knows of a position, by game: in open-world-chess
+    /// what the viewer sees and its own pieces and coins; in magic-draughts
+    /// everything on the board, which is public, with the numbers the log
+    /// has revealed; in the games with a secret setup, during setup the
+    /// viewer's own setup and everything after.
+    #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+    #[serde(untagged)]
+    pub enum KnownPosition(KnowledgeOf)
 }
 
 /// What one viewer knows of a game now.

@@ -1,8 +1,10 @@
 //! The secret setup both survival-chess and great-war-chess open with
 //! (RULES.md sections 1 and 3): each side places on its own half at move
-//! number 0, edits freely until `ready`, and play starts when both are.
+//! number 0, edits freely until `ready`, and play starts when both are;
+//! a player's view hides the opponent's edits and shows its setup once
+//! both are ready.
 
-use fgn_notation::{Action, BoardSize, ByColor, Color, MoveNumber, Square};
+use fgn_notation::{Action, Actor, BoardSize, ByColor, Color, Event, MoveNumber, Placement, Square};
 
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::Turn;
@@ -87,5 +89,77 @@ pub(crate) fn hidden_setups(turn: Turn, viewer: Viewer) -> Vec<Color> {
             .filter(|&c| !viewer.is(c))
             .collect(),
         Turn::Move { .. } => Vec::new(),
+    }
+}
+
+/// Whether both sides have finished their setup at `turn`.
+fn both_ready(turn: Turn) -> bool {
+    match turn {
+        Turn::Setup { ready } => ready.white && ready.black,
+        Turn::Move { .. } => true,
+    }
+}
+
+/// What a view of a game with a secret setup notes before an event: whether
+/// both setups were over, and the event's action as canonical FGN writes it
+/// where that is not the log's spelling.
+#[derive(Debug)]
+pub struct ViewNote {
+    was_ready: bool,
+    canonical: Option<Action>,
+}
+
+impl ViewNote {
+    /// The note before an event at `turn`, whose action canonical FGN
+    /// writes as `canonical` (if it writes it otherwise than the log).
+    pub(crate) fn new(turn: Turn, canonical: Option<Action>) -> ViewNote {
+        ViewNote {
+            was_ready: both_ready(turn),
+            canonical,
+        }
+    }
+}
+
+/// The view of a game with a secret setup and no fog after it
+/// (survival-chess, great-war-chess), for `side`, of `event` just applied,
+/// which left the game at `turn`: the opponent's placements and removals
+/// are hidden; its `ready` is turn structure and shown. When both sides are
+/// ready the world shows the opponent's final setup in square order
+/// (`setup_of`), so that nothing of the order of its hidden edits shows.
+/// Everything after setup is public.
+pub(crate) fn view_after(
+    side: Color,
+    event: &Event,
+    note: ViewNote,
+    turn: Turn,
+    setup_of: impl FnOnce(Color) -> Vec<Placement>,
+    out: &mut Vec<Event>,
+) {
+    let hidden = matches!(
+        (&event.action, event.actor),
+        (Action::Place { .. } | Action::Remove { .. }, Actor::Player(p)) if p != side
+    );
+    if !hidden {
+        let mut shown = event.clone();
+        if let Some(action) = note.canonical {
+            shown.action = action;
+        }
+        out.push(shown);
+    }
+    if !note.was_ready && both_ready(turn) {
+        let opponent = side.opponent();
+        let placements = setup_of(opponent);
+        // A side readied by its clock with nothing placed has no setup to show.
+        if !placements.is_empty() {
+            out.push(Event {
+                n: event.n,
+                actor: Actor::World,
+                action: Action::Setup {
+                    color: opponent,
+                    placements,
+                },
+                clock_ms: None,
+            });
+        }
     }
 }

@@ -7,18 +7,12 @@
 //! of the view and a server can stream it ([`ViewWriter`]). [`view`] is the
 //! whole log at once.
 
-mod owc;
-
-use fgn_notation::{
-    Action, Actor, Color, Event, Figure, Game, GameKind, Header, Outcome, Placement, Reason, Tag, UnitKind,
-};
+use fgn_notation::{Action, Actor, Color, Event, Figure, Game, GameKind, Header, Outcome, Reason, Tag, UnitKind};
 
 use crate::core::error::RuleError;
-use crate::core::progress::Turn;
-use crate::games::great_war_chess::GreatWar;
-use crate::games::magic_draughts::MagicDraughts;
-use crate::games::survival_chess::Survival;
-use crate::session::{Engine, Session};
+use crate::game::{GameView, ViewOf, ViewReplay};
+use crate::games::{each_game, for_kind, game_enum, map_game};
+use crate::session::Session;
 use crate::{Replay, Ruleset, StartError};
 
 /// Why a view cannot be made, or could be made only in part.
@@ -225,8 +219,11 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
             .collect(),
     };
     let mut events: Vec<(Event, usize)> = Vec::with_capacity(view.events.len());
-    match view.kind() {
-        Some(GameKind::SurvivalChess | GameKind::GreatWarChess) => {
+    let replay = view
+        .kind()
+        .map(|g| (g, for_kind!(g, G => <ViewOf<G> as GameView<G>>::REPLAY)));
+    match replay {
+        Some((_, Some(ViewReplay::SetupRevealed))) => {
             for (i, event) in view.events.iter().enumerate() {
                 let (Actor::World, Action::Setup { color, placements }) = (event.actor, &event.action) else {
                     events.push((event.clone(), i));
@@ -263,8 +260,8 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
                 stand_in_for_unrevealed_setup(&header, opponent, &mut events);
             }
         }
-        Some(GameKind::OpenWorldChess) => return Err(ViewError::NotReplayable(GameKind::OpenWorldChess)),
-        Some(g) if Ruleset::defaults(g).is_none() => return Err(ViewError::Unsupported(g)),
+        Some((g, Some(ViewReplay::Never))) => return Err(ViewError::NotReplayable(g)),
+        Some((g, _)) if Ruleset::defaults(g).is_none() => return Err(ViewError::Unsupported(g)),
         _ => events.extend(view.events.iter().cloned().enumerate().map(|(i, e)| (e, i))),
     }
     let (events, origins) = events.into_iter().unzip();
@@ -355,18 +352,37 @@ fn stand_in_for_unrevealed_setup(header: &Header, opponent: Color, events: &mut 
 /// event of the full log, the view's lines for it.
 #[derive(Clone, Debug)]
 pub struct ViewWriter {
-    side: Color,
     header: Header,
     run: Run,
 }
 
-/// The replay of the full log, with what each game's view keeps between events.
+/// The replay of the full log and what one game's view keeps between events.
 #[derive(Clone, Debug)]
-enum Run {
-    Survival(Session<Survival>),
-    GreatWar(Session<GreatWar>),
-    Draughts(Session<MagicDraughts>),
-    OpenWorld(Box<owc::Fog>),
+struct Viewing<G: crate::game::Game> {
+    session: Session<G>,
+    view: ViewOf<G>,
+}
+
+impl<G: crate::game::Game> Viewing<G> {
+    fn new(session: Session<G>, side: Color) -> Viewing<G> {
+        let view = ViewOf::<G>::new(&session.engine, side);
+        Viewing { session, view }
+    }
+
+    /// Replays `event` (the full log's event `index`) and appends the
+    /// view's lines for it; on a rule error nothing changes.
+    fn push(&mut self, index: usize, event: &Event, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let before = self.view.before(&self.session.engine, event);
+        self.session.apply(index, event)?;
+        self.view.after(&self.session.engine, event, before, out);
+        Ok(())
+    }
+}
+
+game_enum! {
+    /// The replay of the full log, with what the game's view keeps between events.
+    #[derive(Clone, Debug)]
+    enum Run(Viewing)
 }
 
 impl ViewWriter {
@@ -377,14 +393,8 @@ impl ViewWriter {
             StartError::Unsupported(g) => ViewError::Unsupported(g),
             e => ViewError::Start(e),
         })?;
-        let run = match replay {
-            Replay::Survival(s) => Run::Survival(s),
-            Replay::GreatWar(s) => Run::GreatWar(s),
-            Replay::Draughts(s) => Run::Draughts(s),
-            Replay::OpenWorld(s) => Run::OpenWorld(Box::new(owc::Fog::new(s, side))),
-        };
+        let run = map_game!(Replay, replay, Run, s => Viewing::new(s, side));
         Ok(ViewWriter {
-            side,
             header: view_header(header, side),
             run,
         })
@@ -400,20 +410,7 @@ impl ViewWriter {
     /// for it to `out` (none, when the player saw nothing of it). On a rule
     /// error nothing is appended and the writer is unchanged.
     pub fn push(&mut self, index: usize, event: &Event, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        let side = self.side;
-        match &mut self.run {
-            Run::Survival(s) => secret_setup(s, side, index, event, out),
-            Run::GreatWar(s) => secret_setup(s, side, index, event, out),
-            Run::Draughts(s) => {
-                s.apply(index, event)?;
-                // The seed would tell every number not yet revealed.
-                if !matches!(event.action, Action::Seed { .. }) {
-                    out.push(event.clone());
-                }
-                Ok(())
-            }
-            Run::OpenWorld(fog) => fog.push(index, event, out),
-        }
+        each_game!(Run, &mut self.run, r => r.push(index, event, out))
     }
 }
 
@@ -442,107 +439,4 @@ fn view_header(header: &Header, side: Color) -> Header {
         },
     );
     Header { tags }
-}
-
-fn both_ready(turn: Turn) -> bool {
-    match turn {
-        Turn::Setup { ready } => ready.white && ready.black,
-        Turn::Move { .. } => true,
-    }
-}
-
-/// A world event of the view, after the full log's event `after`.
-fn observation(after: &Event, action: Action) -> Event {
-    Event {
-        n: after.n,
-        actor: Actor::World,
-        action,
-        clock_ms: None,
-    }
-}
-
-/// A game with a secret setup and no fog after it, as its views need it.
-trait SecretSetup: Engine {
-    /// `action` of `mover` as canonical FGN writes it, if it needs more
-    /// than its own spelling (survival-chess check markers).
-    fn canonical(&self, mover: Color, action: &Action) -> Option<Action>;
-
-    /// `color`'s setup as it stands, in square order.
-    fn setup_of(&self, color: Color) -> Vec<Placement>;
-}
-
-impl SecretSetup for Survival {
-    fn canonical(&self, mover: Color, action: &Action) -> Option<Action> {
-        match action {
-            Action::Move(m) => self.canonical_move(mover, m).map(Action::Move),
-            _ => None,
-        }
-    }
-
-    fn setup_of(&self, color: Color) -> Vec<Placement> {
-        self.board()
-            .pieces()
-            .filter(|(_, p)| p.color == color)
-            .map(|(square, p)| Placement {
-                figure: Figure::Piece(p.kind),
-                square,
-            })
-            .collect()
-    }
-}
-
-impl SecretSetup for GreatWar {
-    fn canonical(&self, _: Color, _: &Action) -> Option<Action> {
-        None
-    }
-
-    fn setup_of(&self, color: Color) -> Vec<Placement> {
-        self.placements(color)
-    }
-}
-
-/// survival-chess and great-war-chess: the opponent's placements and
-/// removals are hidden; its `ready` is turn structure and shown. When both
-/// sides are ready the world shows the opponent's final setup in square
-/// order, so that nothing of the order of its hidden edits shows.
-/// Everything after setup is public.
-fn secret_setup<E: SecretSetup>(
-    s: &mut Session<E>,
-    side: Color,
-    index: usize,
-    event: &Event,
-    out: &mut Vec<Event>,
-) -> Result<(), RuleError> {
-    let was_ready = both_ready(s.engine.turn());
-    let canonical = match event.actor {
-        Actor::Player(mover) => s.engine.canonical(mover, &event.action),
-        Actor::World => None,
-    };
-    s.apply(index, event)?;
-    let hidden = matches!(
-        (&event.action, event.actor),
-        (Action::Place { .. } | Action::Remove { .. }, Actor::Player(p)) if p != side
-    );
-    if !hidden {
-        let mut shown = event.clone();
-        if let Some(action) = canonical {
-            shown.action = action;
-        }
-        out.push(shown);
-    }
-    if !was_ready && both_ready(s.engine.turn()) {
-        let opponent = side.opponent();
-        let placements = s.engine.setup_of(opponent);
-        // A side readied by its clock with nothing placed has no setup to show.
-        if !placements.is_empty() {
-            out.push(observation(
-                event,
-                Action::Setup {
-                    color: opponent,
-                    placements,
-                },
-            ));
-        }
-    }
-    Ok(())
 }

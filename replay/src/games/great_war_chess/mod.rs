@@ -3,24 +3,26 @@
 //! setup; each turn one movement and one shot, every attack paid for with
 //! a charge and succeeding only with support.
 
-mod api;
 pub(crate) mod changes;
 pub(crate) mod params;
+mod state;
 #[cfg(test)]
 mod tests;
+mod view;
 
-pub use api::{GreatWarKnowledge, GreatWarState, Moved, Stack};
+pub use state::{GreatWarKnowledge, GreatWarState, Moved, Stack};
 
 use fgn_notation::{
-    Action, BoardSize, ByColor, Color, Figure, MoveNumber, Outcome, Placement, Reason, Square, UnitKind, UnitMove,
-    UnitSet,
+    Action, BoardSize, ByColor, Color, Event, Figure, GameKind, MoveNumber, Outcome, Placement, Reason, Square,
+    UnitKind, UnitMove, UnitSet,
 };
 
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::{next_turn, Decision, Turn};
 use crate::core::setup;
+use crate::core::viewer::Viewer;
+use crate::game::Game;
 use crate::ruleset::GreatWarRules;
-use crate::session::Engine;
 
 /// Unit bits of a stack: one unit of each kind per side and square.
 const I: u8 = 1;
@@ -904,7 +906,36 @@ impl GreatWar {
     }
 }
 
-impl Engine for GreatWar {
+impl Game for GreatWar {
+    const KIND: GameKind = GameKind::GreatWarChess;
+
+    type Params = GreatWarRules;
+    type State = GreatWarState;
+    type Knowledge = GreatWarKnowledge;
+    // The world of great-war-chess never owes an event.
+    type Owed = std::convert::Infallible;
+    type View = view::SecretSetup;
+
+    fn new(params: GreatWarRules, _commit: Option<[u8; 32]>) -> GreatWar {
+        GreatWar::new(params)
+    }
+
+    fn state(&self) -> GreatWarState {
+        self.state_now()
+    }
+
+    fn knowledge(&self, viewer: Viewer) -> GreatWarKnowledge {
+        self.knowledge_now(viewer)
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Event>) {
+        self.legal_actions_now(out);
+    }
+
+    fn owed_world_event(&self) -> Option<std::convert::Infallible> {
+        None
+    }
+
     fn turn(&self) -> Turn {
         self.turn
     }

@@ -7,8 +7,8 @@ use fgn_notation::{Action, ByColor, Color, MoveNumber, Outcome, Reason, Square};
 use super::{Cell, GreatWar, A, C, I};
 use crate::core::error::Rule;
 use crate::core::progress::{Decision, Turn};
+use crate::game::Game;
 use crate::ruleset::GreatWarRules;
-use crate::session::Engine;
 
 const W: Color = Color::White;
 const B: Color = Color::Black;
@@ -142,7 +142,7 @@ fn ready_needs_every_unit_placed_and_setups_stay_hidden_until_both_are_ready() {
     setup(&mut g, W, WHITE_ARMY).unwrap();
     setup(&mut g, B, BLACK_ARMY).unwrap();
     use crate::core::viewer::Viewer;
-    use crate::game::GameRules;
+    use crate::game::Game;
     assert!(g.knowledge(Viewer::White).position.stacks.iter().all(|s| s.color == W));
     assert_eq!(g.knowledge(Viewer::Everyone).position.stacks, Vec::new());
     setup(&mut g, W, "ready").unwrap();

@@ -3,21 +3,25 @@
 //! magic checker casts a spell for its owner at the start of the owner's
 //! next turn. With `magic = false` it is plain Russian draughts.
 
-use fgn_notation::{Action, ByColor, Color, MagicNumber, MoveNumber, Reason, Spell, Square};
+use fgn_notation::{Action, ByColor, Color, Event, GameKind, MagicNumber, MoveNumber, Reason, Spell, Square};
 
-mod api;
 pub(crate) mod changes;
 pub mod draughts;
 pub(crate) mod params;
+mod referee;
+mod state;
+mod view;
 
-pub use api::{DraughtsPiece, DraughtsState};
+pub use referee::OwedReveal;
+pub use state::{DraughtsPiece, DraughtsState};
 
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::{next_turn, Decision, Turn};
 use crate::core::seed::Draws;
-use crate::games::magic_draughts::draughts::{DMove, Position};
+use crate::core::viewer::Viewer;
+use crate::game::Game;
 use crate::ruleset::DraughtsRules;
-use crate::session::Engine;
+use draughts::{DMove, Position};
 
 /// The numbers of a side's twelve checkers in the order the seed shuffles
 /// them (docs/notation.md): each of 1 to 5 as often as `counts` (plain
@@ -613,7 +617,41 @@ fn relocate(pos: &mut Position, checkers: &mut [Option<Checker>; 64], from: Squa
     Ok(())
 }
 
-impl Engine for MagicDraughts {
+impl Game for MagicDraughts {
+    const KIND: GameKind = GameKind::MagicDraughts;
+
+    type Params = DraughtsRules;
+    type State = DraughtsState;
+    // Everything on the board is public, and the state holds only numbers
+    // the log has revealed: what any viewer knows is the state.
+    type Knowledge = DraughtsState;
+    type Owed = OwedReveal;
+    type View = view::Public;
+
+    fn new(params: DraughtsRules, commit: Option<[u8; 32]>) -> MagicDraughts {
+        MagicDraughts::new(params, commit)
+    }
+
+    fn state(&self) -> DraughtsState {
+        self.state_now()
+    }
+
+    fn knowledge(&self, viewer: Viewer) -> DraughtsState {
+        self.knowledge_now(viewer)
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Event>) {
+        self.legal_actions_now(out);
+    }
+
+    fn awaits_seed(&self) -> bool {
+        self.awaits_seed_now()
+    }
+
+    fn next_outcome(&self, draws: &Draws) -> Option<Action> {
+        self.next_reveal(draws)
+    }
+
     fn turn(&self) -> Turn {
         self.turn
     }
@@ -671,10 +709,8 @@ impl Engine for MagicDraughts {
         !self.owed.is_empty()
     }
 
-    fn owed_world_event(&self) -> Option<String> {
-        self.owed
-            .first()
-            .map(|o| format!("`@ reveal {} N` for the checker captured there", o.square))
+    fn owed_world_event(&self) -> Option<OwedReveal> {
+        self.owed.first().map(|o| OwedReveal { square: o.square })
     }
 
     fn undecided_because(&self) -> Option<String> {

@@ -1,122 +1,17 @@
-//! Turns and the engine glue: who may act now, how a turn ends, and the
-//! [`Engine`] interface the session drives.
+//! Turns: who may act now, what a player's or the world's action does to
+//! the turn, and how a turn ends.
 
-use fgn_notation::{Action, ChessMove, Color, MoveNumber, Square};
+use fgn_notation::{Action, Color, MoveNumber, Square};
 
 use super::outcomes::Cause;
 use super::resolve::Owed;
 use super::OpenWorld;
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::{next_turn, Decision, Turn};
-use crate::session::{Engine, Spelling};
-
-impl Engine for OpenWorld {
-    fn turn(&self) -> Turn {
-        self.world.turn
-    }
-
-    fn player(&mut self, actor: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
-        self.player_action(actor, n, action)
-    }
-
-    fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
-        self.world_action(action)
-    }
-
-    fn checkpoint(&mut self) {
-        self.save();
-    }
-
-    // Open-world chess has no check markers; a move's only completion is
-    // the promotion piece, which depends on the board's size and the mover
-    // alone, so the position before or after the move spells it alike.
-    fn spelled(
-        &self,
-        side: Color,
-        m: &ChessMove,
-        _spelling: Spelling,
-        _mated: impl FnOnce() -> bool,
-    ) -> Option<ChessMove> {
-        self.canonical_move(side, m).filter(|full| full != m)
-    }
-
-    fn rollback(&mut self) {
-        self.restore();
-    }
-
-    fn setup_timeout(&mut self, _side: Color) -> Result<Option<Decision>, Fault> {
-        Err(Fault::new(Rule::Timeout, "open-world-chess has no setup"))
-    }
-
-    fn owes_world_event(&self) -> bool {
-        self.world.owed.is_some() || self.spawn_owed().is_some()
-    }
-
-    fn owed_world_event(&self) -> Option<String> {
-        match &self.world.owed {
-            Some(Owed::Damage { square, .. }) => Some(format!("`@ damage {square} N` for the damage object there")),
-            Some(Owed::Clone { object, .. }) => Some(format!("`@ clone SQUARE` for the clone picked up on {object}")),
-            None => self.spawn_owed().map(|sq| {
-                format!("`@ spawn {sq} KIND`: {sq} turned lit, and with spawn_chance 100 every square that rolls gets an object")
-            }),
-        }
-    }
-
-    fn extending(&self) -> Option<Color> {
-        self.world.late_shop.map(|(buyer, _)| buyer)
-    }
-
-    fn shared_event(&mut self, decided: bool) {
-        if decided {
-            // Nothing further happens once the game is decided (RULES.md:
-            // "When a king dies nothing further happens"): the purchases
-            // are over, but no turn ends and nothing ages. Spawns the world
-            // owes (with spawn_chance 100) may still follow a resignation,
-            // as every owed event may; any others rolled nothing, and a
-            // revealed seed that gives one there refutes it at this event,
-            // the first after them (docs/rules.md).
-            self.world.late_shop = None;
-            if self.spawn_owed().is_none() {
-                self.close_spawn_window();
-            }
-        } else {
-            // Spawns come right after the move that lit their squares
-            // (NOTATION.md: "World events come right after the action that
-            // caused them"), and a timeout never comes while one is owed:
-            // the squares still open rolled nothing.
-            self.close_spawn_window();
-            self.close_late_shop();
-        }
-    }
-
-    fn at_event(&mut self, index: usize) {
-        self.event = index;
-    }
-
-    fn seed(&mut self, seed: &[u8; 32], salts: &crate::core::seed::Salts) -> Result<(), Fault> {
-        crate::core::seed::check_revealed(seed, self.commit, self.world.seed_seen)?;
-        self.verify_seed(seed, salts)?;
-        self.world.seed_seen = true;
-        Ok(())
-    }
-
-    fn refuted_by_seed(&self, seed: &[u8; 32], salts: &crate::core::seed::Salts) -> Option<Fault> {
-        crate::core::seed::check_revealed(seed, self.commit, false).ok()?;
-        self.verify_draws(seed, salts, false).err()
-    }
-
-    fn without_world_seed(&self) -> Option<&'static str> {
-        self.commit.is_none().then_some(crate::core::seed::NO_COMMITMENT)
-    }
-
-    fn has_random_outcomes(&self) -> bool {
-        true
-    }
-}
 
 impl OpenWorld {
     /// A world event: an owed outcome or a spawn.
-    fn world_action(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
+    pub(super) fn world_action(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
         let decision = match action {
             Action::Damage { square, amount } => self.world_damage(*square, *amount)?,
             Action::Clone { square } => self.world_clone(*square)?,
@@ -136,7 +31,12 @@ impl OpenWorld {
     }
 
     /// A player's move, `end` or purchase, with the turn changes it brings.
-    fn player_action(&mut self, actor: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
+    pub(super) fn player_action(
+        &mut self,
+        actor: Color,
+        n: MoveNumber,
+        action: &Action,
+    ) -> Result<Option<Decision>, Fault> {
         // The spawn window closes at the first event that is not a spawn.
         self.close_spawn_window();
         let buying = matches!(action, Action::Buy { .. });
@@ -295,7 +195,7 @@ impl OpenWorld {
     /// turn ends with its ageing (RULES.md: "At the end of every turn ...
     /// each lit square that was not lit during that turn and is not
     /// occupied ages by 1"), after whatever they changed.
-    fn close_late_shop(&mut self) {
+    pub(super) fn close_late_shop(&mut self) {
         if self.world.late_shop.take().is_some() && !self.world.decided {
             self.age();
         }

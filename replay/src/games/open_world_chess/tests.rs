@@ -9,7 +9,7 @@ use proptest::prelude::*;
 
 use super::{OpenWorld, State, Unit};
 use crate::core::viewer::Viewer;
-use crate::game::GameRules;
+use crate::game::Game;
 use crate::ruleset::{OpenWorldRules, Ruleset};
 use crate::Replay;
 
@@ -312,7 +312,6 @@ fn a_viewer_knows_what_it_sees_and_everyone_the_public_part() {
 
 #[test]
 fn a_pawn_promotes_only_to_a_queen_rook_bishop_or_knight() {
-    use crate::session::Engine;
     let mut game = OpenWorld::new(OpenWorldRules::default(), None);
     let (g7, g8): (Square, Square) = ("g7".parse().unwrap(), "g8".parse().unwrap());
     game.set(g8, None);

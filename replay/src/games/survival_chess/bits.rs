@@ -859,7 +859,7 @@ impl Bits {
     /// that was assumed rather than worked out: with `assume_moves`, a move
     /// not marked `#` leaves the opponent's moves alone and takes it that
     /// the opponent has one (the caller proves it, see
-    /// [`crate::Engine::play_valid`]).
+    /// [`crate::game::Game::play_valid`]).
     ///
     /// `None` for any other move, with the board untouched: the engine's
     /// general path then finds the fault and words it, so this one call

@@ -1,24 +1,26 @@
 //! Survival Chess (RULES.md section 1): chess on a W x H board after a
 //! secret hand-placed setup, without castling or en passant.
 
-mod api;
 mod bits;
 pub mod board;
 pub(crate) mod changes;
 mod mailbox;
 pub(crate) mod params;
+mod state;
+mod view;
 
-pub use api::{ChessPiece, SurvivalKnowledge, SurvivalState};
+pub use state::{ChessPiece, SurvivalKnowledge, SurvivalState};
 
 use fgn_notation::{
-    Action, ByColor, Check, ChessMove, Color, Figure, MoveNumber, PieceKind, Placement, Reason, Square,
+    Action, ByColor, Check, ChessMove, Color, Event, Figure, GameKind, MoveNumber, PieceKind, Placement, Reason, Square,
 };
 
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::{next_turn, turn_after, Decision, Turn};
 use crate::core::setup;
+use crate::core::viewer::Viewer;
+use crate::game::{Game, Spelling};
 use crate::ruleset::SurvivalRules;
-use crate::session::{Engine, Spelling};
 use board::{Board, Move, Piece};
 
 /// The state of a survival-chess game.
@@ -241,7 +243,7 @@ impl Survival {
     /// A valid move on the bitboards, played, and what it decides; `None`,
     /// with nothing changed, for any other move or board.
     /// `assume_moves`: whether the opponent may be assumed to have a legal
-    /// move after it (see [`Engine::play_valid`]); the second value says
+    /// move after it (see [`Game::play_valid`]); the second value says
     /// whether it was.
     #[inline]
     fn play_quick(
@@ -415,7 +417,42 @@ impl Survival {
     }
 }
 
-impl Engine for Survival {
+impl Game for Survival {
+    const KIND: GameKind = GameKind::SurvivalChess;
+
+    type Params = SurvivalRules;
+    type State = SurvivalState;
+    type Knowledge = SurvivalKnowledge;
+    // The world of survival-chess never owes an event.
+    type Owed = std::convert::Infallible;
+    type View = view::SecretSetup;
+
+    const COMPLETES_MOVES: bool = true;
+
+    fn new(params: SurvivalRules, _commit: Option<[u8; 32]>) -> Survival {
+        Survival::new(params)
+    }
+
+    fn state(&self) -> SurvivalState {
+        self.state_now()
+    }
+
+    fn knowledge(&self, viewer: Viewer) -> SurvivalKnowledge {
+        self.knowledge_now(viewer)
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Event>) {
+        self.legal_actions_now(out);
+    }
+
+    fn canonical_move(&self, side: Color, m: &ChessMove) -> Option<ChessMove> {
+        Survival::canonical_move(self, side, m)
+    }
+
+    fn owed_world_event(&self) -> Option<std::convert::Infallible> {
+        None
+    }
+
     fn turn(&self) -> Turn {
         self.turn
     }
@@ -488,7 +525,7 @@ impl Engine for Survival {
     }
 
     /// A valid move on the bitboards, played at once: what
-    /// [`Engine::player`] does with it in the side's turn, without the
+    /// [`Game::player`] does with it in the side's turn, without the
     /// general path's `Result`s.
     #[inline]
     fn play_valid(

@@ -8,8 +8,7 @@ use serde::Serialize;
 use super::{sq_index, Captured, MagicDraughts};
 use crate::core::progress::Turn;
 use crate::core::viewer::Viewer;
-use crate::game::GameRules;
-use crate::session::Engine;
+use crate::game::Game;
 
 /// A piece on the board.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
@@ -117,11 +116,8 @@ fn subsets(items: &[Square], k: usize, chosen: &mut Vec<Square>, f: &mut impl Fn
     }
 }
 
-impl GameRules for MagicDraughts {
-    type State = DraughtsState;
-    type Knowledge = DraughtsState;
-
-    fn state(&self) -> DraughtsState {
+impl MagicDraughts {
+    pub(super) fn state_now(&self) -> DraughtsState {
         let pieces = (0..8u8)
             .flat_map(|r| (0..8u8).filter_map(move |f| Square::new(f, r)))
             .filter_map(|square| {
@@ -145,12 +141,12 @@ impl GameRules for MagicDraughts {
         }
     }
 
-    fn knowledge(&self, _viewer: Viewer) -> DraughtsState {
-        self.state()
+    pub(super) fn knowledge_now(&self, _viewer: Viewer) -> DraughtsState {
+        self.state_now()
     }
 
-    fn legal_actions(&self, out: &mut Vec<Event>) {
-        let Turn::Move { side, number } = self.turn() else {
+    pub(super) fn legal_actions_now(&self, out: &mut Vec<Event>) {
+        let Turn::Move { side, number } = self.turn else {
             return;
         };
         if !self.owed.is_empty() {
@@ -174,15 +170,5 @@ impl GameRules for MagicDraughts {
         let mut moves = Vec::new();
         self.position_moves(side, &mut moves);
         out.extend(moves.iter().map(|m| event(m.action())));
-    }
-}
-
-impl MagicDraughts {
-    /// For the referee: the counts of each number a side's checkers carry,
-    /// and whether the world still owes its seed (a magic game with a
-    /// commitment whose seed is not revealed yet).
-    pub(crate) fn referee_view(&self) -> (&[u8; 6], bool) {
-        let awaits_seed = self.rules.magic && self.commit.is_some() && !self.seed_seen;
-        (&self.rules.numbers, awaits_seed)
     }
 }

@@ -1,14 +1,13 @@
-//! The open-world-chess view (docs/notation.md §6.1): the squares a player
+//! A player's view of open-world-chess (docs/notation.md §6.1): the squares a player
 //! sees, the opponent's moves with their unseen squares as `?`, and `@ see`
 //! observations wherever what the view has said so far is not what the
 //! player sees.
 
 use fgn_notation::{Action, Actor, ChessMove, Color, Event, ObjectKind, SeenPiece, Square};
 
-use crate::core::error::RuleError;
+use super::OpenWorld;
 use crate::core::progress::Turn;
-use crate::games::open_world_chess::OpenWorld;
-use crate::session::{Engine, Session};
+use crate::game::{leaves_position, Game, GameView, ViewReplay};
 
 /// What the view says of one square: the piece on it and the object.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -17,10 +16,9 @@ struct Seen {
     object: Option<ObjectKind>,
 }
 
-/// The replay of the full log and what the view has told its player.
+/// What the view has told its player.
 #[derive(Clone, Debug)]
-pub(super) struct Fog {
-    session: Session<OpenWorld>,
+pub struct Fog {
     side: Color,
     /// For each square the player sees, what the view has said of it (the
     /// observations and the literal reading of the lines since); `None`
@@ -57,49 +55,68 @@ fn content(engine: &OpenWorld, sq: Square) -> Seen {
     }
 }
 
-impl Fog {
+/// What the view notes of the game before an event: whether the player
+/// saw the event's two named squares, whose turn it was, and the move as
+/// canonical FGN writes it (the promotion piece filled in), as the engine
+/// reads it before it is played.
+#[derive(Debug)]
+pub struct Before {
+    seen: (bool, bool),
+    mover: Option<Color>,
+    canonical: Option<ChessMove>,
+}
+
+impl GameView<OpenWorld> for Fog {
+    type Before = Before;
+
+    const REPLAY: ViewReplay = ViewReplay::Never;
+
     /// The view at the start: the player knows the starting position, so
     /// what it sees of it needs no observation.
-    pub(super) fn new(session: Session<OpenWorld>, side: Color) -> Fog {
-        let engine = &session.engine;
+    fn new(engine: &OpenWorld, side: Color) -> Fog {
         let told: Vec<Option<Seen>> = engine
             .squares()
             .map(|sq| sees(engine, side, sq).then(|| content(engine, sq)))
             .collect();
         let watched = told.iter().map(Option::is_some).collect();
-        Fog {
-            session,
-            side,
-            told,
-            watched,
-        }
+        Fog { side, told, watched }
     }
 
-    /// Replays `event` and appends its view lines: the event as the player
-    /// could know it (if at all), then the observations it calls for.
-    pub(super) fn push(&mut self, index: usize, event: &Event, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    fn before(&self, engine: &OpenWorld, event: &Event) -> Before {
         let side = self.side;
         let (a, b) = named_squares(&event.action);
-        let engine = &self.session.engine;
-        let seen = |engine: &OpenWorld, sq: Option<Square>| sq.is_some_and(|sq| sees(engine, side, sq));
-        let before = (seen(engine, a), seen(engine, b));
+        let seen = |sq: Option<Square>| sq.is_some_and(|sq| sees(engine, side, sq));
         let mover = match engine.turn() {
             Turn::Move { side, .. } => Some(side),
             Turn::Setup { .. } => None,
         };
-        // Moves are written canonically (the promotion piece filled in), as
-        // the engine reads them before they are played.
         let canonical = match (&event.action, event.actor) {
             (Action::Move(m), Actor::Player(p)) => engine.canonical_move(p, m).or(Some(*m)),
             _ => None,
         };
-        self.session.apply(index, event)?;
-        let engine = &self.session.engine;
+        Before {
+            seen: (seen(a), seen(b)),
+            mover,
+            canonical,
+        }
+    }
+
+    /// The event as the player could know it (if at all), then the
+    /// observations it calls for.
+    fn after(&mut self, engine: &OpenWorld, event: &Event, before: Before, out: &mut Vec<Event>) {
+        let side = self.side;
+        let (a, b) = named_squares(&event.action);
+        let seen = |sq: Option<Square>| sq.is_some_and(|sq| sees(engine, side, sq));
+        let Before {
+            seen: before,
+            mover,
+            canonical,
+        } = before;
         // A square counts as seen by the event when the player saw it just
         // before or just after: a move into a square it lights is seen
         // arriving, an attack on a piece that dies is seen happening.
-        let first = before.0 || seen(engine, a);
-        let second = before.1 || seen(engine, b);
+        let first = before.0 || seen(a);
+        let second = before.1 || seen(b);
         let opponent = event.actor == Actor::Player(side.opponent());
         let action = match &event.action {
             // The seed would tell every outcome not yet rolled.
@@ -120,7 +137,7 @@ impl Fog {
             other => Some(other.clone()),
         };
         if let Some(action) = action {
-            self.read(&action);
+            self.read(engine, &action);
             out.push(Event {
                 action,
                 ..event.clone()
@@ -129,16 +146,15 @@ impl Fog {
         // While the world still owes an outcome of a move (a damage roll, a
         // clone's square) the move is not over: what it changes is observed
         // once it is, so that no half-made move shows.
-        let engine = &self.session.engine;
         if engine.owed().is_some() {
-            return Ok(());
+            return;
         }
         // A chat or a salt leaves the world as the last look at the board
         // found it (that look ran after the event before, or at the start),
         // so looking again would find nothing new: skipped, it no longer
         // costs every square of the board per chat line (issue 36).
-        if crate::leaves_position(event) {
-            return Ok(());
+        if leaves_position(event) {
+            return;
         }
         for (i, sq) in engine.squares().enumerate() {
             let in_sight = sees(engine, side, sq);
@@ -148,29 +164,31 @@ impl Fog {
             // killed far from the others, an object vanishing with the fog);
             // after that the view says nothing more of it.
             if (in_sight || self.watched[i]) && self.told[i] != Some(now) {
-                out.push(super::observation(
-                    event,
-                    Action::See {
+                out.push(Event {
+                    n: event.n,
+                    actor: Actor::World,
+                    action: Action::See {
                         square: sq,
                         piece: now.piece,
                         object: now.object,
                     },
-                ));
+                    clock_ms: None,
+                });
             }
             self.told[i] = in_sight.then_some(now);
             self.watched[i] = in_sight;
         }
-        Ok(())
     }
+}
 
+impl Fog {
     /// Reads a line of the view literally, as its player does: a move takes
     /// the piece as last told, HP and all, from its square to the other
     /// (promoted if it says so), onto whatever object was there; a piece
     /// out of the fog is not known until it is observed; a spawn puts its
     /// object down. Everything else (combat, pick-ups, damage, purchases,
     /// clones) shows in the observations that follow.
-    fn read(&mut self, action: &Action) {
-        let engine = &self.session.engine;
+    fn read(&mut self, engine: &OpenWorld, action: &Action) {
         match action {
             Action::Move(m) => {
                 let from = m.from.and_then(|sq| cell_index(engine, sq));

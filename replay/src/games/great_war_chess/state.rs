@@ -7,8 +7,6 @@ use serde::Serialize;
 use super::{kinds, GreatWar};
 use crate::core::progress::Turn;
 use crate::core::viewer::Viewer;
-use crate::game::GameRules;
-use crate::session::Engine;
 
 /// A side's units on one square, as the state lists them.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
@@ -124,11 +122,8 @@ impl GreatWar {
     }
 }
 
-impl GameRules for GreatWar {
-    type State = GreatWarState;
-    type Knowledge = GreatWarKnowledge;
-
-    fn state(&self) -> GreatWarState {
+impl GreatWar {
+    pub(super) fn state_now(&self) -> GreatWarState {
         GreatWarState {
             board: self.size(),
             stacks: self.stacks(),
@@ -141,9 +136,9 @@ impl GameRules for GreatWar {
         }
     }
 
-    fn knowledge(&self, viewer: Viewer) -> GreatWarKnowledge {
+    pub(super) fn knowledge_now(&self, viewer: Viewer) -> GreatWarKnowledge {
         let hidden_setups = crate::core::setup::hidden_setups(self.turn, viewer);
-        let mut position = self.state();
+        let mut position = self.state_now();
         position.stacks.retain(|s| !hidden_setups.contains(&s.color));
         GreatWarKnowledge {
             hidden_setups,
@@ -151,8 +146,8 @@ impl GameRules for GreatWar {
         }
     }
 
-    fn legal_actions(&self, out: &mut Vec<Event>) {
-        match self.turn() {
+    pub(super) fn legal_actions_now(&self, out: &mut Vec<Event>) {
+        match self.turn {
             Turn::Setup { ready } => {
                 for side in [Color::White, Color::Black] {
                     if !ready[side] {

@@ -1,6 +1,6 @@
-//! The game API of open-world-chess: the canonical state, what each viewer
-//! knows of it (RULES.md, "What a player sees"), and the referee's list of
-//! the actions the rules allow now.
+//! The values of the open-world-chess game API: the canonical state, what
+//! each viewer knows of it (RULES.md, "What a player sees") and of the
+//! turn, and the referee's list of the actions the rules allow now.
 
 use fgn_notation::{Action, Actor, ByColor, ChessMove, Color, Event, Item, MoveNumber, ObjectKind, PieceKind, Square};
 use serde::Serialize;
@@ -8,11 +8,10 @@ use serde::Serialize;
 use super::board::Unit;
 use super::resolve::Owed;
 use super::OpenWorld;
-use crate::core::progress::Turn;
+use crate::core::progress::{Phase, Progress, Turn};
 use crate::core::viewer::Viewer;
-use crate::game::GameRules;
+use crate::game::Game;
 use crate::ruleset::Board;
-use crate::session::Engine;
 
 /// What everyone knows of an open-world-chess game: the map and the
 /// public counters (RULES.md: merchants always; curses, the turn, moves
@@ -249,7 +248,7 @@ impl OpenWorld {
     /// sees the square it died on, or stands there. A king that dies of a
     /// damage roll in the fog dies unseen by the opponent, who knows only
     /// that a move was made; everyone knows what both players know.
-    pub(crate) fn knows_decision(&self, viewer: Viewer) -> bool {
+    fn knows_decision(&self, viewer: Viewer) -> bool {
         let Some((owner, square)) = self.world.fallen else {
             return true;
         };
@@ -338,11 +337,8 @@ impl OpenWorld {
     }
 }
 
-impl GameRules for OpenWorld {
-    type State = State;
-    type Knowledge = Knowledge;
-
-    fn state(&self) -> State {
+impl OpenWorld {
+    pub(super) fn state_now(&self) -> State {
         State {
             public: self.public(),
             pieces: self
@@ -367,7 +363,7 @@ impl GameRules for OpenWorld {
         }
     }
 
-    fn knowledge(&self, viewer: Viewer) -> Knowledge {
+    pub(super) fn knowledge_now(&self, viewer: Viewer) -> Knowledge {
         let player = viewer.color();
         let seen = match player {
             Some(v) => self
@@ -409,7 +405,7 @@ impl GameRules for OpenWorld {
     /// go in square order, `range` and `hp` for an own piece and `drain`
     /// for a seen enemy's, then `curse`. The generator draws from this
     /// list, so its order is part of every generated game.
-    fn legal_actions(&self, out: &mut Vec<Event>) {
+    pub(super) fn legal_actions_now(&self, out: &mut Vec<Event>) {
         // While the world owes an outcome, or a king has died, no player
         // may act (only chat and resignation, which are not listed).
         if self.world.decided || self.owes_world_event() {
@@ -447,13 +443,26 @@ impl GameRules for OpenWorld {
 }
 
 impl OpenWorld {
-    /// For the referee: the rules, the spawn window (the full move and
-    /// cause that lit it, and its squares still open, in square order) and
-    /// whether the world still owes its seed (a commitment whose seed is not
-    /// revealed yet).
-    pub(crate) fn referee_view(&self) -> (&crate::ruleset::OpenWorldRules, (u32, super::Cause, &[Square]), bool) {
-        let w = &self.world.spawns;
-        let awaits_seed = self.commit.is_some() && !self.world.seed_seen;
-        (&self.rules, (w.n, w.cause, &w.squares), awaits_seed)
+    /// The shared rules' `progress` as `viewer`, who knows `knowledge`,
+    /// knows it. A player may not know that the opponent's last move still
+    /// waits for the world, and so whether the turn has passed, nor that a
+    /// king died of a roll in the fog before the result says so: the turn
+    /// it knows is its knowledge's.
+    pub(super) fn known_progress_now(&self, viewer: Viewer, knowledge: &Knowledge, progress: &mut Progress) {
+        if let Phase::ResultDue(_) = progress.status {
+            if !self.knows_decision(viewer) {
+                progress.status = Phase::Playing;
+                progress.turn = Some(Turn::Move {
+                    side: knowledge.public.side,
+                    number: knowledge.public.turn,
+                });
+            }
+        }
+        if let Some(Turn::Move { .. }) = progress.turn {
+            progress.turn = Some(Turn::Move {
+                side: knowledge.public.side,
+                number: knowledge.public.turn,
+            });
+        }
     }
 }

@@ -7,8 +7,6 @@ use serde::Serialize;
 use super::Survival;
 use crate::core::progress::Turn;
 use crate::core::viewer::Viewer;
-use crate::game::GameRules;
-use crate::session::Engine;
 
 /// A piece on the board, as the state lists it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
@@ -75,11 +73,8 @@ impl Survival {
     }
 }
 
-impl GameRules for Survival {
-    type State = SurvivalState;
-    type Knowledge = SurvivalKnowledge;
-
-    fn state(&self) -> SurvivalState {
+impl Survival {
+    pub(super) fn state_now(&self) -> SurvivalState {
         let pieces = self
             .board
             .pieces()
@@ -97,9 +92,9 @@ impl GameRules for Survival {
         }
     }
 
-    fn knowledge(&self, viewer: Viewer) -> SurvivalKnowledge {
+    pub(super) fn knowledge_now(&self, viewer: Viewer) -> SurvivalKnowledge {
         let hidden_setups = crate::core::setup::hidden_setups(self.turn, viewer);
-        let mut position = self.state();
+        let mut position = self.state_now();
         position.pieces.retain(|p| !hidden_setups.contains(&p.color));
         SurvivalKnowledge {
             hidden_setups,
@@ -107,8 +102,8 @@ impl GameRules for Survival {
         }
     }
 
-    fn legal_actions(&self, out: &mut Vec<Event>) {
-        match self.turn() {
+    pub(super) fn legal_actions_now(&self, out: &mut Vec<Event>) {
+        match self.turn {
             Turn::Setup { ready } => {
                 for side in [Color::White, Color::Black] {
                     if !ready[side] {
