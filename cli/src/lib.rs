@@ -3,6 +3,10 @@
 //! A thin shell over `fgn-notation` and `fgn-replay`: argument parsing,
 //! reading inputs, writing results and exit codes. Exit codes, for every
 //! command: 0 success, 1 some input is invalid, 2 a usage or I/O error.
+//!
+//! [`run`] runs the command line inside another program, on the streams
+//! it hands in (the tests' crash loops run it thousands of times in one
+//! process); the `fgn` binary is [`main`] on the process's own streams.
 
 mod cmd_append;
 mod cmd_diff;
@@ -17,18 +21,19 @@ mod cmd_stats;
 mod cmd_syntax;
 mod cmd_view;
 mod inputs;
-#[macro_use]
 mod out;
 mod pipeline;
 mod render;
 mod report;
 
+use std::ffi::OsString;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use out::ColorChoice;
+use out::{outln, ColorChoice, Host, Output, Stream};
 use report::{Format, Reporter};
 
 /// Check, format, convert and replay FGN (Fog Game Notation) game logs.
@@ -189,7 +194,7 @@ enum Command {
         /// Whose knowledge to draw: during a secret setup a player sees only
         /// its own pieces.
         #[arg(long = "as", value_enum, default_value = "all")]
-        viewer: cmd_replay::Viewer,
+        viewer: cmd_replay::ViewerArg,
         /// Replay under changed parameters (a rules file as for validate;
         /// it wins over the header's parameter tags).
         #[arg(long, value_name = "FILE")]
@@ -579,7 +584,7 @@ fn same_opening(mut cmd: clap::Command) -> clap::Command {
 }
 
 /// `fgn man [COMMAND]`: the page of fgn or of one command, as roff.
-fn man(name: Option<&str>, rep: &mut Reporter) {
+fn man(name: Option<&str>, rep: &mut Reporter<'_>) {
     let root = command();
     let page = match name {
         None => root,
@@ -590,7 +595,7 @@ fn man(name: Option<&str>, rep: &mut Reporter) {
     };
     let mut roff = Vec::new();
     match clap_mangen::Man::new(page).render(&mut roff) {
-        Ok(()) => out::print(&String::from_utf8_lossy(&roff)),
+        Ok(()) => rep.print(&String::from_utf8_lossy(&roff)),
         Err(e) => rep.error(&format!("cannot write the manual page: {e}")),
     }
 }
@@ -618,33 +623,79 @@ fn parse_date(s: &str) -> Result<String, String> {
     }
 }
 
-fn main() -> ExitCode {
+/// The `fgn` binary: the command line of the process on its own standard
+/// streams, ending it with the exit code.
+pub fn main() -> ExitCode {
+    let (mut stdin, mut stdout, mut stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
+    let code = run_on(Host::Process, std::env::args_os(), &mut stdin, &mut stdout, &mut stderr);
+    ExitCode::from(code)
+}
+
+/// Runs fgn with the command line `args` (the program's name first, as
+/// [`std::env::args_os`] gives it) on the streams handed in, and gives back
+/// the exit code: 0 success, 1 some input is invalid, 2 a usage or I/O
+/// error. What it writes and the code are what the `fgn` binary writes and
+/// ends with, except that nothing here ends the process or looks at a
+/// terminal (no colour with `--color auto`, no progress line): a closed
+/// standard output stops the run's output with the code the binary would
+/// exit with. Runs share nothing, so several may run at once on different
+/// threads.
+///
+/// ```
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// let args = ["fgn", "fmt", "-"].map(std::ffi::OsString::from);
+/// let log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n0 w place  Ke1\n";
+/// let code = fgn::run(args, &mut &log[..], &mut out, &mut err);
+/// assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+/// assert!(String::from_utf8_lossy(&out).ends_with("0 w place Ke1\n"));
+/// ```
+pub fn run(
+    args: impl IntoIterator<Item = OsString>,
+    stdin: &mut (dyn Read + Send),
+    stdout: &mut (dyn Write + Send),
+    stderr: &mut (dyn Write + Send),
+) -> i32 {
+    run_on(Host::Embedded, args, stdin, stdout, stderr).into()
+}
+
+/// [`run`] as `host` runs it.
+fn run_on(
+    host: Host,
+    args: impl IntoIterator<Item = OsString>,
+    stdin: &mut (dyn Read + Send),
+    stdout: &mut (dyn Write + Send),
+    stderr: &mut (dyn Write + Send),
+) -> u8 {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let mut io = Output::new(host, stdin, stdout, stderr);
     let parsed = command()
-        .try_get_matches()
+        .try_get_matches_from(&args)
         .and_then(|matches| Cli::from_arg_matches(&matches));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // clap's own exit code is 2 for usage errors and 0 for --help.
             let code = if e.use_stderr() { 2 } else { 0 };
-            let args: Vec<String> = std::env::args().collect();
+            let args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
             let json = args.windows(2).any(|w| w[0] == "--format" && w[1] == "json")
                 || args.iter().any(|a| a == "--format=json");
+            let stream = if e.use_stderr() { Stream::Err } else { Stream::Out };
             if json && e.use_stderr() {
                 let message = e.render().to_string();
-                errln!(
-                    "{}",
-                    serde_json::json!({"kind": "usage", "message": message.trim_end()})
-                );
-            } else {
+                let usage = serde_json::json!({"kind": "usage", "message": message.trim_end()});
+                io.write(Stream::Err, &format!("{usage}\n"));
+            } else if host == Host::Process {
+                // clap colours its message on a terminal itself.
                 let _ = e.print();
+            } else {
+                io.write(stream, &e.render().to_string());
             }
-            return ExitCode::from(code);
+            return io.ended().unwrap_or(code);
         }
     };
-    pipeline::set_jobs(cli.jobs);
-    out::set_color(cli.color);
-    let mut rep = Reporter::new(cli.format);
+    io.settle(cli.color, cli.jobs);
+    let io = &io;
+    let mut rep = Reporter::new(io, cli.format);
     rep.quiet = cli.quiet;
     rep.strict = cli.strict;
     match &cli.command {
@@ -707,7 +758,7 @@ fn main() -> ExitCode {
             rules,
             ascii,
             path,
-        } => cmd_replay::show(path, *at, *viewer, rules.as_deref(), *ascii, &mut rep),
+        } => cmd_replay::show(path, *at, viewer.viewer(), rules.as_deref(), *ascii, &mut rep),
         Command::Impact {
             rules,
             resimulate,
@@ -739,17 +790,17 @@ fn main() -> ExitCode {
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(*shell, &mut command(), "fgn", &mut script);
-            out::print(&String::from_utf8_lossy(&script));
+            rep.print(&String::from_utf8_lossy(&script));
         }
         Command::Man { command } => man(command.as_deref(), &mut rep),
         Command::Rules {
             command: RulesCommand::Show { game },
         } => match fgn_replay::Ruleset::defaults(*game) {
-            Some(r) => outln!("{}", serde_json::to_string_pretty(&r).expect("rulesets serialize")),
+            Some(r) => outln!(rep, "{}", serde_json::to_string_pretty(&r).expect("rulesets serialize")),
             // A game is not a file: said as an error, whose JSON has no
             // "file" field (unreachable while every game has an engine).
             None => rep.error(&format!("{game}: no rules engine yet, so no ruleset")),
         },
     }
-    rep.status.into()
+    io.ended().unwrap_or(rep.status as u8)
 }
