@@ -95,6 +95,7 @@ fn random_bytes_never_crash_any_command() {
 #[test]
 fn truncated_and_damaged_corpus_logs_never_crash() {
     let mut state = 42u64;
+    let mut damaged_logs = Vec::new();
     for path in crate::util::fgn_files(&crate::util::corpus()) {
         let text = std::fs::read(&path).unwrap();
         for _ in 0..3 {
@@ -105,19 +106,31 @@ fn truncated_and_damaged_corpus_logs_never_crash() {
                 let i = (xorshift(&mut state) as usize) % damaged.len();
                 damaged[i] = xorshift(&mut state) as u8;
             }
-            for cmd in [&["validate", "-"][..], &["show", "-"], &["fmt", "-"]] {
-                let out = fgn_in_process(cmd, &damaged)
-                    .unwrap_or_else(|p| panic!("{cmd:?} panicked on {}: {p}", path.display()));
-                let stderr = String::from_utf8_lossy(&out.stderr);
-                assert!(
-                    matches!(out.code, 0..=2) && !stderr.contains("internal error"),
-                    "{cmd:?} on {}: exit {}\n{stderr}",
-                    path.display(),
-                    out.code
-                );
-            }
+            damaged_logs.push((path.display().to_string(), damaged));
         }
     }
+    // Runs in this process share nothing, so the logs are spread over a
+    // thread per core: the loop then takes its share of a busy machine.
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    std::thread::scope(|scope| {
+        for first in 0..threads {
+            let damaged_logs = &damaged_logs;
+            scope.spawn(move || {
+                for (name, damaged) in damaged_logs.iter().skip(first).step_by(threads) {
+                    for cmd in [&["validate", "-"][..], &["show", "-"], &["fmt", "-"]] {
+                        let out =
+                            fgn_in_process(cmd, damaged).unwrap_or_else(|p| panic!("{cmd:?} panicked on {name}: {p}"));
+                        let stderr = String::from_utf8_lossy(&out.stderr);
+                        assert!(
+                            matches!(out.code, 0..=2) && !stderr.contains("internal error"),
+                            "{cmd:?} on {name}: exit {}\n{stderr}",
+                            out.code
+                        );
+                    }
+                }
+            });
+        }
+    });
 }
 
 #[test]
