@@ -804,3 +804,39 @@ fn run_on(
     }
     io.ended().unwrap_or(rep.status as u8)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{self, Write};
+
+    /// A standard output that fails every write with `kind`.
+    struct Failing(io::ErrorKind);
+
+    impl Write for Failing {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(self.0))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn run_on_failing(kind: io::ErrorKind) -> (i32, String) {
+        let args = ["fgn", "--jobs", "2", "json", "../corpus/magic-draughts/valid"].map(std::ffi::OsString::from);
+        let mut err = Vec::new();
+        let code = super::run(args, &mut io::empty(), &mut Failing(kind), &mut err);
+        (code, String::from_utf8_lossy(&err).into_owned())
+    }
+
+    /// What the binary does when its output cannot be written ends an
+    /// embedded run's output instead of the process: a reader that went
+    /// away is exit 0 and nothing more is written; any other write error is
+    /// said once, with exit 2.
+    #[test]
+    fn an_output_that_cannot_be_written_ends_the_run_not_the_process() {
+        assert_eq!(run_on_failing(io::ErrorKind::BrokenPipe), (0, String::new()));
+        let (code, err) = run_on_failing(io::ErrorKind::StorageFull);
+        assert_eq!(code, 2);
+        assert_eq!(err.matches("error: cannot write to standard output").count(), 1, "{err}");
+    }
+}
