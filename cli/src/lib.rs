@@ -837,6 +837,10 @@ mod tests {
         assert_eq!(run_on_failing(io::ErrorKind::BrokenPipe), (0, String::new()));
         let (code, err) = run_on_failing(io::ErrorKind::StorageFull);
         assert_eq!(code, 2);
-        assert_eq!(err.matches("error: cannot write to standard output").count(), 1, "{err}");
+        assert_eq!(
+            err.matches("error: cannot write to standard output").count(),
+            1,
+            "{err}"
+        );
     }
 }
