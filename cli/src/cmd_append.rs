@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use fgn_replay::append::{AppendError, TornLine};
+use fgn_replay::tools::placed::PlacedError;
 use fgn_replay::StartError;
 
 use crate::out::outln;
@@ -22,15 +23,17 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
                 let count = appended.lines.len();
                 let noun = if count == 1 { "event" } else { "events" };
                 outln!(
+                    rep,
                     "{name}: appended {count} {noun} ({} in the log), log hash {}",
                     appended.events,
                     appended.log_hash
                 );
                 for line in &appended.lines {
-                    outln!("  {line}");
+                    outln!(rep, "  {line}");
                 }
             }
             Format::Json => outln!(
+                rep,
                 "{}",
                 serde_json::json!({
                     "file": name,
@@ -80,20 +83,23 @@ pub fn repair(path: &Path, rep: &mut Reporter) {
                 Format::Text => {
                     if let Some(bytes) = repaired.leftover {
                         outln!(
+                            rep,
                             "{name}: removed the temporary file of an append killed before it finished ({bytes} bytes, never part of the log)"
                         );
                     }
                     match cut {
                         Some(torn) => outln!(
+                            rep,
                             "{name}: cut the torn line {}: `{}` ({} bytes)",
                             torn.line,
                             torn.shown(),
                             torn.bytes.len()
                         ),
-                        None => outln!("{name}: the last line is complete; nothing to repair"),
+                        None => outln!(rep, "{name}: the last line is complete; nothing to repair"),
                     }
                 }
                 Format::Json => outln!(
+                    rep,
                     "{}",
                     serde_json::json!({
                         "file": name,
@@ -139,13 +145,7 @@ fn report(name: &str, e: &AppendError, rep: &mut Reporter) {
             line,
             column,
             ..
-        } => rep.rule_error(
-            name,
-            *line,
-            *column,
-            error.rule.name(),
-            &format!("`{event}`: {}", error.message),
-        ),
+        } => crate::cmd_replay::report_placed(name, &PlacedError::at_event(event, *line, *column, error), rep),
         AppendError::EventSyntax { diagnostic, .. } => rep.diagnostic(name, diagnostic, "syntax"),
     }
 }

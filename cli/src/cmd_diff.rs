@@ -8,15 +8,15 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use fgn_notation::{Action, Color, Document, Event, Game};
+use fgn_replay::tools::align::{self, made_view, Alignment};
+use fgn_replay::tools::placed::PlacedError;
 use fgn_replay::{
-    knowledge_changes, loghash, state_changes, Change, Completion, Digest, Place, Replay, RuleError, StartError,
-    ViewError, ViewWriter, Viewer,
+    knowledge_changes, loghash, state_changes, Change, Completion, Digest, Replay, StartError, ViewError, Viewer,
 };
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::cmd_hash::{first_parting, read_pair};
-use crate::cmd_replay::{header_line, locate, message};
 use crate::cmd_view::Side;
 use crate::out::outln;
 use crate::report::{Format, Reporter, Status};
@@ -44,40 +44,13 @@ struct Log {
     /// The log hash of what is compared, whose markers it completes as
     /// [`loghash::chain`] does (a view's too).
     log_hash: Digest,
-    /// How to replay the positions, if they can be.
-    replay: Result<Positions, String>,
+    /// How the compared events stand in the full log that replays their
+    /// positions, if one can.
+    alignment: Result<Alignment, String>,
     /// The side a full log is compared as, whose view may not show a rule
     /// error's event (`None`: the referee's, or a view, which has no
     /// hidden events).
     viewer: Option<Color>,
-}
-
-/// A full log whose replay gives the positions of the compared log.
-struct Positions {
-    /// The full log, when it is not the file's own (`None`): a copy of the
-    /// file's events would hold every event twice more (issue 36).
-    game: Option<Game>,
-    /// For each prefix of the compared log (0 to all its events), how many
-    /// of `game`'s events give the position after it (`None`: as many as
-    /// the prefix holds).
-    upto: Option<Vec<usize>>,
-    /// Maps an event of `game` to the file's event it stands for, for
-    /// placing its rule errors (a view's `game` is built from the view;
-    /// `None`: each stands for itself).
-    origins: Option<Vec<usize>>,
-}
-
-impl Positions {
-    /// How many of the full log's events give the position after the
-    /// compared log's first `k`.
-    fn upto(&self, k: usize) -> usize {
-        self.upto.as_ref().map_or(k, |u| u[k])
-    }
-
-    /// The file's event that the full log's event `j` stands for.
-    fn origin(&self, j: usize) -> usize {
-        self.origins.as_ref().map_or(j, |o| o[j])
-    }
 }
 
 impl Log {
@@ -211,72 +184,22 @@ fn perspective(a: &Document, b: &Document, asked: Option<Color>) -> Result<Optio
 
 /// The log as compared from `side`'s perspective (`None`: the referee's).
 fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, ViewError> {
-    let (view, completion, lines, replay) = match (side, doc.game.perspective()) {
-        (None, _) => {
-            let positions = Positions {
-                game: None,
-                upto: None,
-                origins: None,
-            };
-            (None, fgn_replay::completion(&doc.game), None, Ok(positions))
-        }
+    let (view, completion, lines, alignment) = match (side, doc.game.perspective()) {
+        (None, _) => (None, fgn_replay::completion(&doc.game), None, Ok(Alignment::identity())),
+        // A view compares as it is; its positions come from a full log
+        // that gives its player the same knowledge, where there is one.
         (Some(_), Some(_)) => {
-            // A view compares as it is; its positions come from a full log
-            // that gives its player the same knowledge, where there is one.
-            let replay = fgn_replay::replayable(&doc.game)
-                .map(|(game, _, origins)| {
-                    // How many of the full log's events stand for each of
-                    // the view's, summed: the events standing for its first
-                    // `k` (counted, not searched for each `k`, which took
-                    // time quadratic in the log).
-                    let n = doc.game.events.len();
-                    let mut upto = vec![0usize; n + 1];
-                    for &o in &origins {
-                        if o < n {
-                            upto[o + 1] += 1;
-                        }
-                    }
-                    for k in 1..=n {
-                        upto[k] += upto[k - 1];
-                    }
-                    Positions {
-                        game: Some(game),
-                        upto: Some(upto),
-                        origins: Some(origins),
-                    }
-                })
+            let alignment = Alignment::of_view(&doc.game)
+                .map(|(alignment, _)| alignment)
                 .map_err(|e| e.to_string());
-            (None, Completion::default(), None, replay)
+            (None, Completion::default(), None, alignment)
         }
+        // The view ends at a rule error, as `fgn view` writes it; the
+        // replay of the positions reports the error.
         (Some(color), None) => {
-            let mut writer = ViewWriter::new(&doc.game.header, color)?;
-            let (mut events, mut origins) = (Vec::new(), Vec::new());
-            for (i, event) in doc.game.events.iter().enumerate() {
-                let before = events.len();
-                // The view ends at a rule error, as `fgn view` writes it;
-                // the replay of the positions reports the error.
-                if writer.push(i, event, &mut events).is_err() {
-                    break;
-                }
-                origins.resize(origins.len() + events.len() - before, i);
-            }
-            let mut upto: Vec<usize> = std::iter::once(0).chain(origins.iter().map(|&i| i + 1)).collect();
-            // The end is the end of the log, hidden events after the view's
-            // last line included.
-            if let Some(last) = upto.last_mut() {
-                *last = doc.game.events.len();
-            }
-            let positions = Positions {
-                game: None,
-                upto: Some(upto),
-                origins: None,
-            };
-            let view = Game {
-                header: writer.header().clone(),
-                events,
-            };
-            let lines = origins.iter().map(|&i| doc.event_lines[i]).collect();
-            (Some(view), Completion::default(), Some(lines), Ok(positions))
+            let made = made_view(&doc.game, color)?;
+            let lines = made.origins.iter().map(|&i| doc.event_lines[i]).collect();
+            (Some(made.view), Completion::default(), Some(lines), Ok(made.alignment))
         }
     };
     let log_hash = match (&view, side) {
@@ -292,7 +215,7 @@ fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, View
         completion,
         lines,
         log_hash,
-        replay,
+        alignment,
         viewer,
     })
 }
@@ -300,77 +223,33 @@ fn prepare(name: String, doc: Document, side: Option<Color>) -> Result<Log, View
 /// Replays `log`'s positions, keeping the replay after each prefix of its
 /// compared events in `points` (capped where a rule error stops it).
 fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
-    let p = log.replay.as_ref().map_err(Clone::clone)?;
-    let game = p.game.as_ref().unwrap_or(&log.doc.game);
-    let mut replay = match Replay::new(&game.header) {
-        Ok(r) => r,
-        Err(StartError::Header { tag, error }) => {
-            let fault = Fault {
-                line: header_line(&log.doc, tag.as_deref()),
-                column: 1,
-                rule: error.rule.name(),
-                message: error.message.clone(),
-            };
-            return Ok(Replayed {
-                at: Vec::new(),
-                fault: Some(fault),
-                hidden_fault: false,
-                applied: 0,
-            });
-        }
-        Err(e) => return Err(e.to_string()),
-    };
-    let targets: Vec<usize> = points.iter().map(|&k| p.upto(k)).collect();
-    let mut at: Vec<Option<Replay>> = targets.iter().map(|&t| (t == 0).then(|| replay.clone())).collect();
-    let mut fault = None;
-    let mut hidden_fault = false;
-    let mut applied = 0;
-    for (i, event) in game.events.iter().enumerate() {
-        if let Err(mut error) = replay.apply(i, event) {
-            if let Place::Event(j) = error.place {
-                error.place = Place::Event(p.origin(j));
-            }
-            // An event the side may not see, or its error's message, would
-            // tell what it hides (as `fgn view` keeps it from the view).
-            if log
-                .viewer
-                .is_some_and(|c| crate::cmd_view::hidden_fault(&log.doc, c, &error))
-            {
-                hidden_fault = true;
-            } else {
-                fault = Some(place(&log.doc, &error));
-            }
-            break;
-        }
-        applied = i + 1;
-        for (slot, &t) in at.iter_mut().zip(&targets) {
-            if t == applied {
-                *slot = Some(replay.clone());
-            }
-        }
-    }
-    let at = at.into_iter().map(|r| r.unwrap_or_else(|| replay.clone())).collect();
-    // The compared events whose positions the replay reached.
+    let alignment = log.alignment.as_ref().map_err(Clone::clone)?;
     let compared = log.game().events.len();
-    let applied = match &p.upto {
-        None => applied.min(compared),
-        Some(upto) => upto.iter().take_while(|&&n| n <= applied).count().saturating_sub(1),
-    };
-    Ok(Replayed {
-        at,
-        fault,
-        hidden_fault,
-        applied,
-    })
+    match align::replay_points(&log.doc.game, alignment, compared, points, log.viewer) {
+        Ok(p) => Ok(Replayed {
+            at: p.at,
+            fault: p.error.map(|e| Fault::from(PlacedError::new(&log.doc, &e))),
+            hidden_fault: p.hidden,
+            applied: p.applied,
+        }),
+        Err(StartError::Header { tag, error }) => Ok(Replayed {
+            at: Vec::new(),
+            fault: Some(Fault::from(PlacedError::in_header(&log.doc, tag.as_deref(), &error))),
+            hidden_fault: false,
+            applied: 0,
+        }),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
-fn place(doc: &Document, error: &RuleError) -> Fault {
-    let (line, column) = locate(doc, error);
-    Fault {
-        line,
-        column,
-        rule: error.rule.name(),
-        message: message(doc, error),
+impl From<PlacedError> for Fault {
+    fn from(p: PlacedError) -> Fault {
+        Fault {
+            line: p.line,
+            column: p.column,
+            rule: p.rule.name(),
+            message: p.message,
+        }
     }
 }
 
@@ -516,8 +395,12 @@ pub fn diff(first: &Path, second: &Path, side: Option<Side>, rep: &mut Reporter)
         rep.status = rep.status.max(Status::Invalid);
     }
     match rep.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&report).expect("a diff serialises")),
-        Format::Text => print_text(&report),
+        Format::Json => outln!(
+            rep,
+            "{}",
+            serde_json::to_string_pretty(&report).expect("a diff serialises")
+        ),
+        Format::Text => print_text(&report, rep),
     }
 }
 
@@ -564,10 +447,11 @@ fn whose(side: Option<Color>) -> String {
     }
 }
 
-fn print_text(r: &Report) {
+fn print_text(r: &Report, rep: &Reporter<'_>) {
     let what = whose(r.perspective);
     if r.same {
         outln!(
+            rep,
             "same: {what} of {} and {} are the same ({}, {} events)",
             r.a.file,
             r.b.file,
@@ -576,16 +460,16 @@ fn print_text(r: &Report) {
         );
         return;
     }
-    outln!("different: {what} of {} (A) and {} (B) differ", r.a.file, r.b.file);
-    outln!("  A: {}  {} events", r.a.log_hash, r.a.events);
-    outln!("  B: {}  {} events", r.b.log_hash, r.b.events);
+    outln!(rep, "different: {what} of {} (A) and {} (B) differ", r.a.file, r.b.file);
+    outln!(rep, "  A: {}  {} events", r.a.log_hash, r.a.events);
+    outln!(rep, "  B: {}  {} events", r.b.log_hash, r.b.events);
     let line = |who: &str, l: &Option<Line>, missing: &str| match l {
-        Some(Line { line: Some(n), text }) => outln!("  {who}:{n}  {text}"),
-        Some(Line { line: None, text }) => outln!("  {who}  {text}"),
-        None => outln!("  {who}: {missing}"),
+        Some(Line { line: Some(n), text }) => outln!(rep, "  {who}:{n}  {text}"),
+        Some(Line { line: None, text }) => outln!(rep, "  {who}  {text}"),
+        None => outln!(rep, "  {who}: {missing}"),
     };
     if let Some(h) = &r.header {
-        outln!("header: the tag `{}` differs", h.tag);
+        outln!(rep, "header: the tag `{}` differs", h.tag);
         line("A", &h.a, "has no such tag there");
         line("B", &h.b, "has no such tag there");
     }
@@ -593,7 +477,7 @@ fn print_text(r: &Report) {
         let view = r
             .perspective
             .map_or(String::new(), |c| format!(" of {}'s view", c.name()));
-        outln!("event {}{view} differs:", e.index + 1);
+        outln!(rep, "event {}{view} differs:", e.index + 1);
         line("A", &e.a, "ends before it");
         line("B", &e.b, "ends before it");
     }
@@ -602,6 +486,7 @@ fn print_text(r: &Report) {
             &format!("after it (A's event {}, B's event {})", p.a_events, p.b_events),
             p,
             r.perspective,
+            rep,
         );
     }
     if let Some(p) = &r.end {
@@ -614,18 +499,19 @@ fn print_text(r: &Report) {
                 &format!("at the end (A's event {}, B's event {})", p.a_events, p.b_events),
                 p,
                 r.perspective,
+                rep,
             );
         }
     }
 }
 
-fn print_point(when: &str, p: &Point, side: Option<Color>) {
+fn print_point(when: &str, p: &Point, side: Option<Color>, rep: &Reporter<'_>) {
     let known = side.map_or(String::new(), |c| format!(" as {} knows them", c.name()));
     if p.changes.is_empty() {
-        outln!("{when}, the positions are the same{known}");
+        outln!(rep, "{when}, the positions are the same{known}");
         return;
     }
-    outln!("{when}, the positions differ{known}:");
+    outln!(rep, "{when}, the positions differ{known}:");
     // Light, sight and spawn windows change on many squares at once: one
     // line each lists the squares.
     let mut grouped: BTreeMap<&str, Vec<String>> = BTreeMap::new();
@@ -634,13 +520,13 @@ fn print_point(when: &str, p: &Point, side: Option<Color>) {
             Change::Light { square, .. } => grouped.entry("light").or_default().push(square.to_string()),
             Change::Sight { square, .. } => grouped.entry("sight").or_default().push(square.to_string()),
             Change::Spawnable { square, .. } => grouped.entry("spawnable").or_default().push(square.to_string()),
-            other => outln!("  {}", describe(other)),
+            other => outln!(rep, "  {}", describe(other)),
         }
     }
     for (what, squares) in grouped {
         let n = squares.len();
         let plural = if n == 1 { "" } else { "s" };
-        outln!("  {what} differs on {n} square{plural}: {}", squares.join(" "));
+        outln!(rep, "  {what} differs on {n} square{plural}: {}", squares.join(" "));
     }
 }
 

@@ -34,11 +34,11 @@ pub fn events(paths: &[PathBuf], rep: &mut Reporter) {
                 text.push_str(&serde_json::to_string(&row).expect("a row always serializes"));
                 text.push('\n');
                 if text.len() >= BLOCK {
-                    crate::out::print(&text);
+                    rep.print(&text);
                     text.clear();
                 }
             });
-            crate::out::print(&text);
+            rep.print(&text);
         },
         |(), _| {},
     );

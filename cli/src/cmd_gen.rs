@@ -99,7 +99,7 @@ enum SetupArg {
 /// `fgn gen`: makes the games and writes them; exit 2 for options that
 /// cannot make a game or files that cannot be written.
 pub fn gen(args: &GenArgs, rep: &mut Reporter) {
-    let options = match options(args) {
+    let options = match options(args, rep.io()) {
         Ok(o) => o,
         Err(message) => return rep.error(&message),
     };
@@ -126,13 +126,13 @@ pub fn gen(args: &GenArgs, rep: &mut Reporter) {
         };
         let text = game.canonical_text();
         match dir {
-            None => crate::out::print(&text),
+            None => rep.print(&text),
             Some(dir) => {
                 let path = dir.join(file_name(args.game, args.seed, index));
                 if let Err(e) = write(&path, &text) {
                     return rep.error(&e);
                 }
-                crate::out::print(&format!("{}\n", path.display()));
+                rep.print(&format!("{}\n", path.display()));
             }
         }
     }
@@ -150,11 +150,11 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 /// The generator's options from the arguments: the game's defaults, then
 /// the rules file's parameters, then --board and --time-control, each read
 /// as the header tag of the same meaning.
-fn options(args: &GenArgs) -> Result<Options, String> {
+fn options(args: &GenArgs, io: &crate::out::Output<'_>) -> Result<Options, String> {
     let game = args.game;
     let mut rules = Ruleset::defaults(game).ok_or_else(|| format!("{game} has no rules engine yet"))?;
     if let Some(path) = &args.rules {
-        let file = crate::cmd_replay::load_rules(Some(path))?;
+        let file = crate::cmd_replay::load_rules(Some(path), io)?;
         let params = file.params(game).map_err(|_| {
             format!(
                 "rules file {}: its parameters are not {game}'s (a file for several games is keyed by game name)",

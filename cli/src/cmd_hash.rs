@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use fgn_notation::{Color, Document};
 use fgn_replay::loghash::{chain, view_chain, Chain};
+use fgn_replay::tools::align::hidden_fault;
+use fgn_replay::tools::placed::PlacedError;
 use fgn_replay::{Digest, HashTrail, Replay, Viewer};
 
 use crate::cmd_syntax::parse_all;
@@ -37,7 +39,7 @@ fn chain_of(name: &str, doc: &Document, side: Option<Color>, rep: &mut Reporter)
             // The view up to a rule error is what the player saw, and is
             // hashed like the log itself, which is hashed up to the error too.
             Err(fgn_replay::ViewError::Rule { view, error }) => {
-                if crate::cmd_view::hidden_fault(doc, c, &error) {
+                if hidden_fault(&doc.game, c, &error) {
                     rep.invalid(name, &crate::cmd_view::hidden_fault_message(name, c));
                 } else {
                     rep.invalid(name, &format!("{error} (the view up to that event is hashed)"));
@@ -78,13 +80,15 @@ fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Repor
         if let Err(e) = replay.apply(i, event) {
             match side {
                 // As a player, an event it may not see is not told, nor its error.
-                Some(c) if crate::cmd_view::hidden_fault(doc, c, &e) => {
+                Some(c) if hidden_fault(&doc.game, c, &e) => {
                     rep.invalid(name, &crate::cmd_view::hidden_fault_message(name, c))
                 }
+                // Told at the event that was applied, wherever the error
+                // points.
                 _ => {
-                    let line = doc.event_lines.get(i).copied().unwrap_or(1);
-                    let column = doc.event_columns.get(i).copied().unwrap_or(1);
-                    rep.rule_error(name, line, column, e.rule.name(), &format!("`{event}`: {}", e.message));
+                    let (line, column) = fgn_replay::locate(doc, fgn_replay::Place::Event(i));
+                    let placed = PlacedError::at_event(event, line, column, &e);
+                    crate::cmd_replay::report_placed(name, &placed, rep);
                 }
             }
             rep.note(&format!(
@@ -120,9 +124,9 @@ pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, rep: &mut Reporte
                         Format::Text => {
                             let (shown, escaped) = escape_name(&name);
                             let prefix = if escaped { "\\" } else { "" };
-                            outln!("{prefix}{}  {shown}", ch.log_hash())
+                            outln!(rep, "{prefix}{}  {shown}", ch.log_hash())
                         }
-                        Format::Json => outln!("{}", serde_json::json!({"file": name, "log_hash": ch.log_hash()})),
+                        Format::Json => outln!(rep, "{}", serde_json::json!({"file": name, "log_hash": ch.log_hash()})),
                     }
                 }
                 What::Chain => {
@@ -177,9 +181,9 @@ fn print_per_event(
             // Escaped as the plain lines are, so a name never makes a line.
             let (name, escaped) = escape_name(name);
             let prefix = if escaped { "\\" } else { "" };
-            outln!("{prefix}{first}  {name} start");
+            outln!(rep, "{prefix}{first}  {name} start");
             for (i, v) in values.iter().enumerate() {
-                outln!("{prefix}{v}  {name} {}", line(i));
+                outln!(rep, "{prefix}{v}  {name} {}", line(i));
             }
         }
         Format::Json => {
@@ -198,6 +202,7 @@ fn print_per_event(
                 })
                 .collect();
             outln!(
+                rep,
                 "{}",
                 serde_json::json!({"file": name, "start": first, "events": values})
             );
@@ -216,7 +221,7 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
         } else {
             Input::File(sums_path.clone())
         };
-        let text = match crate::inputs::read_text(&input) {
+        let text = match crate::inputs::read_text(&input, rep.io()) {
             Ok(t) => t,
             Err(e) => {
                 rep.error(&e);
@@ -255,10 +260,14 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
             match (rep.format, &verdict) {
                 // As `b3sum --check --quiet` does: only the failures.
                 (Format::Text, Verdict::Ok) if rep.quiet => {}
-                (Format::Text, Verdict::Ok) => outln!("{prefix}{shown}: OK"),
-                (Format::Text, Verdict::Mismatch) => outln!("{prefix}{shown}: FAILED"),
-                (Format::Text, Verdict::Unchecked(why)) => outln!("{prefix}{shown}: FAILED {why}"),
-                (Format::Json, _) => outln!("{}", serde_json::json!({"file": file, "ok": verdict == Verdict::Ok})),
+                (Format::Text, Verdict::Ok) => outln!(rep, "{prefix}{shown}: OK"),
+                (Format::Text, Verdict::Mismatch) => outln!(rep, "{prefix}{shown}: FAILED"),
+                (Format::Text, Verdict::Unchecked(why)) => outln!(rep, "{prefix}{shown}: FAILED {why}"),
+                (Format::Json, _) => outln!(
+                    rep,
+                    "{}",
+                    serde_json::json!({"file": file, "ok": verdict == Verdict::Ok})
+                ),
             }
         }
         if checked == 0 {
@@ -365,7 +374,7 @@ fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Result<Digest
     // Read as every log is, at most one byte past the limit, which the
     // parser refuses.
     let bytes = Input::File(path.to_path_buf())
-        .read_bytes()
+        .read_bytes(rep.io())
         .map_err(|e| format!("open or read ({e})"))?;
     let parsed = fgn_notation::parse(&bytes);
     if !parsed.is_ok() {
@@ -496,10 +505,12 @@ pub fn verify_extends(old: &Path, new: &Path, rep: &mut Reporter) {
     }
     match rep.format {
         Format::Text => outln!(
+            rep,
             "{new_name} extends {old_name}: {} events kept, {added} appended",
             a.events.len()
         ),
         Format::Json => outln!(
+            rep,
             "{}",
             serde_json::json!({"old": old_name, "new": new_name, "extends": true, "kept": a.events.len(), "appended": added})
         ),

@@ -31,7 +31,7 @@ enum Compared {
 
 /// `fgn impact --rules FILE [--resimulate] PATH...`.
 pub fn impact(paths: &[PathBuf], rules_path: &Path, resimulate: bool, rep: &mut Reporter) {
-    let rules = match load_rules(Some(rules_path)) {
+    let rules = match load_rules(Some(rules_path), rep.io()) {
         Ok(r) => r,
         Err(e) => return rep.error(&e),
     };
@@ -65,9 +65,10 @@ pub fn impact(paths: &[PathBuf], rules_path: &Path, resimulate: bool, rep: &mut 
             };
             report_overrides(name, &impact.overridden, rep);
             match rep.format {
-                Format::Text if impact.changed() => crate::out::print(&game_text(name, &impact)),
+                Format::Text if impact.changed() => rep.print(&game_text(name, &impact)),
                 Format::Text => {}
                 Format::Json => outln!(
+                    rep,
                     "{}",
                     serde_json::to_string(&GameReport {
                         file: name,
@@ -93,8 +94,8 @@ pub fn impact(paths: &[PathBuf], rules_path: &Path, resimulate: bool, rep: &mut 
         // `--quiet` keeps the games that changed (the output asked for) and
         // leaves out the table that sums them up.
         Format::Text if rep.quiet => {}
-        Format::Text => crate::out::print(&summary_text(&summary)),
-        Format::Json => outln!("{}", serde_json::json!({ "summary": summary })),
+        Format::Text => rep.print(&summary_text(&summary)),
+        Format::Json => outln!(rep, "{}", serde_json::json!({ "summary": summary })),
     }
     if summary.changed > 0 {
         rep.status = rep.status.max(Status::Invalid);

@@ -66,10 +66,10 @@ fn tally(log: crate::pipeline::Log, rep: &mut Reporter) -> Counted {
             reason: "no game in the header",
         };
     };
-    // The check's own report is dropped: the scratch reporter holds the
-    // rule error, and what it writes at once is captured and left unused.
-    let mut scratch = rep.for_file();
-    let (checked, _) = crate::out::capture(|| check(&name, doc, None, &mut scratch));
+    // The check's own report is dropped: the scratch reporter keeps all
+    // it writes and is never written.
+    let mut scratch = rep.scratch();
+    let checked = check(&name, doc, None, &mut scratch);
     let replay = match checked {
         Checked::Valid(replay) => replay,
         Checked::Invalid => {
@@ -125,7 +125,7 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
             } => (name, game, hash, recency, entries, unchecked),
             Counted::Skipped { name, reason } => {
                 if !rep.quiet && rep.format == Format::Text {
-                    crate::out::eprint(&format!("skipped: {name}: {reason}\n"));
+                    rep.eprint(&format!("skipped: {name}: {reason}\n"));
                 }
                 return skipped.push((name, reason));
             }
@@ -179,7 +179,7 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
                 .map(|(file, reason)| serde_json::json!({"file": file, "reason": reason}))
                 .collect();
             let document = serde_json::json!({"games": games, "counted": counted, "skipped": skipped});
-            outln!("{}", escape_bidi(&document.to_string()));
+            outln!(rep, "{}", escape_bidi(&document.to_string()));
         }
     }
 }
@@ -191,7 +191,7 @@ fn text(boards: &BTreeMap<GameKind, GameBoard>, counted: usize, skipped: usize, 
     let mut first = true;
     for (game, board) in boards {
         if !std::mem::take(&mut first) {
-            outln!("");
+            outln!(rep, "");
         }
         let mut logs = count(board.counted, "log");
         if board.unchecked > 0 {
@@ -199,32 +199,34 @@ fn text(boards: &BTreeMap<GameKind, GameBoard>, counted: usize, skipped: usize, 
         }
         if !standings::defines_points(*game) {
             outln!(
+                rep,
                 "{}: {logs} counted; RULES.md defines no leaderboard points for this game, so it has no standings",
-                Paint::Strong.on(Stream::Out, game.name())
+                rep.paint(Paint::Strong, Stream::Out, game.name())
             );
             continue;
         }
         outln!(
+            rep,
             "{}: {logs} counted; a point per multiplayer win of a VK player (RULES.md)",
-            Paint::Strong.on(Stream::Out, game.name())
+            rep.paint(Paint::Strong, Stream::Out, game.name())
         );
         let rows = board.standings.rows();
         if rows.is_empty() {
-            outln!("no VK player has finished a multiplayer game");
+            outln!(rep, "no VK player has finished a multiplayer game");
             continue;
         }
-        crate::out::print(&table(&rows));
+        rep.print(&table(&rows));
     }
     if rep.quiet {
         if skipped > 0 {
-            crate::out::eprint(&format!("{} skipped\n", count(skipped, "log")));
+            rep.eprint(&format!("{} skipped\n", count(skipped, "log")));
         }
         return;
     }
     if !first {
-        outln!("");
+        outln!(rep, "");
     }
-    outln!("{} counted, {skipped} skipped", count(counted, "log"));
+    outln!(rep, "{} counted, {skipped} skipped", count(counted, "log"));
 }
 
 /// The standings as aligned columns: each column as wide as its widest

@@ -7,45 +7,26 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use fgn_notation::{Color, Document, GameKind};
-use fgn_replay::{Overridden, Params, Phase, Place, Replay, RuleError, RulesFile, StartError, Turn};
+use fgn_replay::tools::align::{hidden_fault, Alignment};
+use fgn_replay::tools::placed::{finish_validation, PlacedError};
+use fgn_replay::{Overridden, Params, Phase, Replay, RulesFile, StartError, Turn, Verdict, Viewer};
 
 use crate::cmd_syntax::parse_all;
-use crate::out::outln;
+use crate::out::{outln, Stream};
 use crate::render;
 use crate::report::{Format, Reporter, Status, Style};
-
-/// A rule error's message, led by the event it concerns as the log spells
-/// it (which names its move number and actor), when it concerns one.
-pub fn message(doc: &Document, error: &RuleError) -> String {
-    match error.place {
-        Place::Event(i) => match doc.game.events.get(i) {
-            Some(event) => format!("`{event}`: {}", error.message),
-            None => error.message.clone(),
-        },
-        Place::End | Place::Header => error.message.clone(),
-    }
-}
-
-/// Where a rule error points in the file: line and column.
-pub fn locate(doc: &Document, error: &RuleError) -> (u32, u32) {
-    fgn_replay::locate(doc, error.place)
-}
-
-pub fn header_line(doc: &Document, tag: Option<&str>) -> u32 {
-    fgn_replay::tag_line(doc, tag)
-}
 
 /// A `--rules FILE` value, read and checked once before any log: the
 /// parameters of one game, or objects of parameters keyed by game name
 /// (docs/rules.md, "Rules files"). A missing or malformed file is one
 /// error.
-pub fn load_rules(path: Option<&Path>) -> Result<Rules, String> {
+pub fn load_rules(path: Option<&Path>, io: &crate::out::Output<'_>) -> Result<Rules, String> {
     let Some(path) = path else {
         return Ok(Rules::default());
     };
     // Bounded as a log is: `--rules /dev/zero` is refused after 64 MiB.
     // `-` is a file named `-` here, not standard input.
-    let text = crate::inputs::read_text(&crate::inputs::Input::File(path.to_path_buf()))?;
+    let text = crate::inputs::read_text(&crate::inputs::Input::File(path.to_path_buf()), io)?;
     let file = RulesFile::parse(&text).map_err(|e| format!("rules file {}: {e}", path.display()))?;
     Ok(Rules {
         file: Some((path.display().to_string(), file)),
@@ -126,7 +107,7 @@ pub fn report_overrides(name: &str, overridden: &[Overridden], rep: &Reporter) {
     for o in overridden {
         match rep.format {
             Format::Text => rep.note(&format!("{name}: {o}")),
-            Format::Json => crate::out::eprint(&format!(
+            Format::Json => rep.eprint(&format!(
                 "{}\n",
                 serde_json::json!({"file": name, "kind": "override", "tag": o.tag, "header": o.header, "parameter": o.parameter, "used": o.used})
             )),
@@ -152,21 +133,22 @@ pub fn check(name: &str, doc: &Document, params: Option<&Params>, rep: &mut Repo
         rep.invalid(name, "the header names no game");
         return Checked::Invalid;
     }
-    let verdict = fgn_replay::validate_with_params(game, params);
-    let at = |error: &RuleError| (locate(doc, error), message(doc, error));
-    report_verdict(name, doc, verdict, at, rep)
+    let verdict = fgn_replay::validate_with_params(game, params).map(|v| {
+        let placed = v.error.as_ref().map(|e| PlacedError::new(doc, e));
+        (v, placed)
+    });
+    report_verdict(name, doc, verdict, rep)
 }
 
-/// Reports what validating the log `name` found, as [`check`] does:
-/// `at` gives a rule error's line, column and message.
+/// Reports what validating the log `name` found, as [`check`] does: the
+/// verdict and its rule error placed in the file.
 fn report_verdict(
     name: &str,
     doc: &Document,
-    verdict: Result<fgn_replay::Verdict, StartError>,
-    at: impl Fn(&RuleError) -> ((u32, u32), String),
+    verdict: Result<(Verdict, Option<PlacedError>), StartError>,
     rep: &mut Reporter,
 ) -> Checked {
-    if let Ok(v) = &verdict {
+    if let Ok((v, _)) = &verdict {
         report_overrides(name, &v.overridden, rep);
     }
     match verdict {
@@ -179,19 +161,20 @@ fn report_verdict(
             Checked::Unsupported
         }
         Err(StartError::Header { tag, error }) => {
-            let line = header_line(doc, tag.as_deref());
-            rep.rule_error(name, line, 1, error.rule.name(), &error.message);
+            report_placed(name, &PlacedError::in_header(doc, tag.as_deref(), &error), rep);
             Checked::Invalid
         }
-        Ok(v) => match v.error {
-            Some(error) => {
-                let ((line, col), message) = at(&error);
-                rep.rule_error(name, line, col, error.rule.name(), &message);
-                Checked::Invalid
-            }
-            None => Checked::Valid(Box::new(v.replay)),
-        },
+        Ok((_, Some(placed))) => {
+            report_placed(name, &placed, rep);
+            Checked::Invalid
+        }
+        Ok((v, None)) => Checked::Valid(Box::new(v.replay)),
     }
+}
+
+/// Reports a rule error placed in the file `name`.
+pub fn report_placed(name: &str, placed: &PlacedError, rep: &mut Reporter) {
+    rep.rule_error(name, placed.line, placed.column, placed.rule.name(), &placed.message);
 }
 
 /// How a log read in runs stands once its header is known.
@@ -249,30 +232,11 @@ fn check_read(read: &crate::pipeline::Read, rules: &Rules, rep: &mut Reporter) -
             rep.invalid(name, "the header names no game");
             Checked::Invalid
         }
-        Start::Refused(e) => report_verdict(name, doc, Err(e), |e| ((1, 1), e.message.clone()), rep),
-        Start::Validating(v) => match v.finish() {
-            Some(validated) => {
-                let (refused, last_line) = (validated.refused, validated.last_line);
-                let at = |error: &RuleError| match (&refused, error.place) {
-                    (Some(r), Place::Event(_)) => ((r.line, r.column), format!("`{}`: {}", r.event, error.message)),
-                    (_, Place::End) => (
-                        (last_line.or(doc.tag_lines.last().copied()).unwrap_or(1), 1),
-                        error.message.clone(),
-                    ),
-                    _ => ((1, 1), error.message.clone()),
-                };
-                report_verdict(name, doc, Ok(validated.verdict), at, rep)
-            }
-            // Rarely the log must be validated whole (an unmarked mate, or
-            // a revealed seed refuting an outcome of an earlier run): it is
-            // parsed again, with its events kept, and checked as the other
-            // commands check a log.
-            None => {
-                let parsed = fgn_notation::parse(&read.bytes);
-                let params = parsed.document.game.kind().and_then(|g| rules.params(g).ok().flatten());
-                check(name, &parsed.document, params, rep)
-            }
-        },
+        Start::Refused(e) => report_verdict(name, doc, Err(e), rep),
+        Start::Validating(v) => {
+            let params = doc.game.kind().and_then(|g| rules.params(g).ok().flatten());
+            report_verdict(name, doc, finish_validation(*v, doc, &read.bytes, params), rep)
+        }
     })
 }
 
@@ -314,7 +278,7 @@ pub fn status_text(phase: Phase) -> String {
 /// log; one that has no parameters for a log's game stops it at that log,
 /// with one error: the logs after it are neither checked nor counted.
 pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mut Reporter) {
-    let rules = match load_rules(rules) {
+    let rules = match load_rules(rules, rep.io()) {
         Ok(r) => r,
         Err(e) => return rep.error(&e),
     };
@@ -349,7 +313,7 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                             Some(true) => ", random outcomes checked by the revealed seed",
                             None => "",
                         };
-                        outln!("valid: {name} ({result}{unchecked})");
+                        outln!(rep, "valid: {name} ({result}{unchecked})");
                     }
                     rep.file_status(name, "valid", Some(replay.phase()), checked);
                     Tally::Valid
@@ -393,18 +357,20 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
             if not_checked > 0 {
                 extra += &format!(", {not_checked} not checked");
             }
-            outln!("{valid} valid, {invalid} invalid{extra}");
+            outln!(rep, "{valid} valid, {invalid} invalid{extra}");
         }
         Format::Json => outln!(
+            rep,
             "{}",
             serde_json::json!({"valid": valid, "invalid": invalid, "unsupported": unsupported, "not_checked": not_checked})
         ),
     }
 }
 
-/// Which side's knowledge `fgn show` draws.
+/// Which side's knowledge `fgn show` draws, as `--as` spells it: a
+/// wrapper of [`Viewer`] for parsing the argument only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Viewer {
+pub enum ViewerArg {
     /// White's view.
     White,
     /// Black's view.
@@ -413,21 +379,13 @@ pub enum Viewer {
     All,
 }
 
-impl Viewer {
-    /// The viewer of `color`.
-    fn of(color: Color) -> Viewer {
-        match color {
-            Color::White => Viewer::White,
-            Color::Black => Viewer::Black,
-        }
-    }
-
-    /// The viewer's colour, `None` for all.
-    pub fn color(self) -> Option<Color> {
+impl ViewerArg {
+    /// The viewer the argument names.
+    pub fn viewer(self) -> Viewer {
         match self {
-            Viewer::White => Some(Color::White),
-            Viewer::Black => Some(Color::Black),
-            Viewer::All => None,
+            ViewerArg::White => Viewer::White,
+            ViewerArg::Black => Viewer::Black,
+            ViewerArg::All => Viewer::Everyone,
         }
     }
 }
@@ -441,7 +399,7 @@ pub fn show(
     ascii: bool,
     rep: &mut Reporter,
 ) {
-    let rules = match load_rules(rules_file) {
+    let rules = match load_rules(rules_file, rep.io()) {
         Ok(r) => r,
         Err(e) => return rep.error(&e),
     };
@@ -471,9 +429,9 @@ pub fn show(
     // player the same knowledge; `origins` maps its events back to the file's
     // (`None`: a full log is replayed as it is, neither copied nor mapped,
     // which held every event twice; issue 36).
-    let (game, viewer, origins, is_view) = match file.perspective() {
-        None => (std::borrow::Cow::Borrowed(file), viewer, None, false),
-        Some(side) => match fgn_replay::replayable(file) {
+    let (alignment, viewer, is_view) = match file.perspective() {
+        None => (Alignment::identity(), viewer, false),
+        Some(side) => match Alignment::of_view(file) {
             Err(e) => return rep.unsupported(&name, &e.to_string()),
             Ok(_) if viewer.color().is_some_and(|c| c != side) => {
                 return rep.error(&format!(
@@ -482,10 +440,11 @@ pub fn show(
                     viewer_name(viewer)
                 ))
             }
-            Ok((g, side, origins)) => (std::borrow::Cow::Owned(g), Viewer::of(side), Some(origins), true),
+            Ok((alignment, side)) => (alignment, Viewer::of(side), true),
         },
     };
-    let origin = |i: usize| origins.as_ref().map_or(i, |o: &Vec<usize>| o[i]);
+    let game = alignment.full(file);
+    let origin = |i: usize| alignment.origin(i);
     let Ok(params) = rules.params(kind) else {
         return rules.refuse_once(kind, rep);
     };
@@ -498,8 +457,7 @@ pub fn show(
             return rep.unsupported(&name, &format!("{g} is not supported yet: fgn show cannot draw it"))
         }
         Err(StartError::Header { tag, error }) => {
-            let line = header_line(&p.document, tag.as_deref());
-            return rep.rule_error(&name, line, 1, error.rule.name(), &error.message);
+            return report_placed(&name, &PlacedError::in_header(&p.document, tag.as_deref(), &error), rep);
         }
     };
     // A player's last event is written as that player's view writes it
@@ -517,21 +475,16 @@ pub fn show(
                 writer = None;
             }
         }
-        if let Err(mut error) = replay.apply(i, event) {
-            if let Place::Event(j) = error.place {
-                error.place = Place::Event(origin(j));
-            }
+        if let Err(error) = replay.apply(i, event) {
+            let error = alignment.to_file(error);
             // Shown as a player (`--as`) from a full log, an event that
             // player may not see, or its error's message, would tell what it
             // hides (as `fgn view` keeps it from the view).
             match viewer.color().filter(|_| !is_view) {
-                Some(side) if crate::cmd_view::hidden_fault(&p.document, side, &error) => {
+                Some(side) if hidden_fault(file, side, &error) => {
                     rep.invalid(&name, &crate::cmd_view::hidden_fault_message(&name, side))
                 }
-                _ => {
-                    let (line, col) = locate(&p.document, &error);
-                    rep.rule_error(&name, line, col, error.rule.name(), &message(&p.document, &error));
-                }
+                _ => report_placed(&name, &PlacedError::new(&p.document, &error), rep),
             }
             rep.note(&format!(
                 "showing the position after event {}, the last one that applied",
@@ -555,15 +508,21 @@ pub fn show(
     match rep.format {
         Format::Text => {
             let look = render::Look { ascii };
-            crate::out::print(&render::text(&replay, viewer.color(), shown, last.as_ref(), look))
+            // The board is painted as standard output is coloured.
+            let text = rep.io().painting(Stream::Out, || {
+                render::text(&replay, viewer.color(), shown, last.as_ref(), look)
+            });
+            rep.print(&text)
         }
         Format::Json => outln!(
+            rep,
             "{}",
             serde_json::to_string_pretty(&render::json(&replay, viewer.color(), shown)).expect("JSON value")
         ),
     }
 }
 
+/// A viewer as `--as` names it.
 fn viewer_name(viewer: Viewer) -> &'static str {
     viewer.color().map_or("all", Color::name)
 }

@@ -57,7 +57,7 @@ pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(
 pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Reporter) {
     let format = rep.format;
     let mut groups = Duplicates::default();
-    each_summary(paths, rep, |name, summary, _| {
+    each_summary(paths, rep, |name, summary, rep| {
         if !filter.matches(&summary) {
             return;
         }
@@ -68,20 +68,20 @@ pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Re
             return;
         }
         match format {
-            Format::Text => outln!("{name}"),
-            Format::Json => outln!("{}", serde_json::json!({"file": name, "summary": summary})),
+            Format::Text => outln!(rep, "{name}"),
+            Format::Json => outln!(rep, "{}", serde_json::json!({"file": name, "summary": summary})),
         }
     });
     if duplicates {
         for (hash, files) in groups.groups() {
             match format {
                 Format::Text => {
-                    outln!("{hash}");
+                    outln!(rep, "{hash}");
                     for f in files {
-                        outln!("  {f}");
+                        outln!(rep, "  {f}");
                     }
                 }
-                Format::Json => outln!("{}", serde_json::json!({"log_hash": hash, "files": files})),
+                Format::Json => outln!(rep, "{}", serde_json::json!({"log_hash": hash, "files": files})),
             }
         }
     }

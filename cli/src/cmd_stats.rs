@@ -34,10 +34,11 @@ pub fn stats(paths: &[PathBuf], rep: &mut Reporter) {
         .collect();
     match rep.format {
         Format::Json => outln!(
+            rep,
             "{}",
             serde_json::json!({"format": "fgn-stats", "version": 2, "files": files, "games": games, "duplicates": duplicates})
         ),
-        Format::Text => text(files, &games, &copies),
+        Format::Text => text(files, &games, &copies, rep),
     }
 }
 
@@ -50,12 +51,13 @@ fn record(r: &Record) -> String {
     format!("{}/{}/{}{aborted}", r.wins, r.draws, r.losses)
 }
 
-fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
+fn text(files: usize, games: &[GameStats], copies: &Duplicates, rep: &Reporter<'_>) {
     let distinct: usize = games.iter().map(|g| g.logs).sum();
-    outln!("{files} files, {distinct} distinct logs");
+    outln!(rep, "{files} files, {distinct} distinct logs");
     for g in games {
-        outln!("");
+        outln!(rep, "");
         outln!(
+            rep,
             "{}: {} logs ({} valid, {} invalid, {} unsupported), {} decided",
             g.game.as_deref().unwrap_or("(no Game tag)"),
             g.logs,
@@ -66,6 +68,7 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
         );
         if g.outcomes_unchecked > 0 {
             outln!(
+                rep,
                 "  {} valid logs with random outcomes no revealed seed checked",
                 g.outcomes_unchecked
             );
@@ -78,10 +81,11 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
                 .join(", ")
         };
         if g.decided > 0 {
-            outln!("  outcomes: {}", list(&g.outcomes));
-            outln!("  reasons:  {}", list(&g.reasons));
+            outln!(rep, "  outcomes: {}", list(&g.outcomes));
+            outln!(rep, "  reasons:  {}", list(&g.reasons));
             let l = &g.lengths;
             outln!(
+                rep,
                 "  moves:    min {}, median {}, mean {:.1}, max {}",
                 l.min.unwrap_or(0),
                 l.median.unwrap_or(0),
@@ -92,6 +96,7 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
         if !g.players.is_empty() {
             let width = g.players.iter().map(|p| p.id.chars().count()).max().unwrap_or(0).max(6);
             outln!(
+                rep,
                 "  {:<width$}  {:>5}  {:<12} {:<12} {:<12} name",
                 "player",
                 "games",
@@ -101,6 +106,7 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
             );
             for p in &g.players {
                 outln!(
+                    rep,
                     "  {:<width$}  {:>5}  {:<12} {:<12} {:<12} {}",
                     p.id,
                     p.games,
@@ -114,12 +120,12 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates) {
     }
     let groups: Vec<_> = copies.groups().collect();
     if !groups.is_empty() {
-        outln!("");
-        outln!("duplicates (the same log hash, counted once):");
+        outln!(rep, "");
+        outln!(rep, "duplicates (the same log hash, counted once):");
         for (hash, files) in groups {
-            outln!("  {hash}");
+            outln!(rep, "  {hash}");
             for f in files {
-                outln!("    {f}");
+                outln!(rep, "    {f}");
             }
         }
     }

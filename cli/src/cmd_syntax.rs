@@ -21,7 +21,7 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
     }
     let mut out = Vec::new();
     for input in inputs {
-        let bytes = match input.read() {
+        let bytes = match input.read(rep.io()) {
             Ok(b) => b,
             Err(e) => {
                 rep.error(&e);
@@ -54,7 +54,7 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
         }
         for (input, _, p) in parsed {
             if let Some(doc) = completed(&input, p, write, rep) {
-                crate::out::print(&doc.formatted());
+                rep.print(&doc.formatted());
             }
         }
         return;
@@ -75,7 +75,7 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
                 _ if check => {
                     rep.invalid(&log.name, "not in canonical form (run `fgn fmt --write` on it)");
                     if diff {
-                        crate::out::print(&unified_diff(&log.name, &log.bytes, &text));
+                        rep.print(&unified_diff(&log.name, &log.bytes, &text));
                     }
                     return true;
                 }
@@ -196,7 +196,7 @@ pub fn file_name(input: &Input) -> Option<String> {
 pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
     let array = !ndjson && (paths.len() > 1 || paths.iter().any(|p| p.is_dir()));
     if array {
-        crate::out::print("[");
+        rep.print("[");
     }
     let mut first = true;
     crate::pipeline::each(
@@ -217,13 +217,13 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
             };
             Some(text.expect("a game and its summary always serialize"))
         },
-        |text, _| {
+        |text, rep| {
             let Some(mut text) = text else { return };
             if !array {
                 // The line end is pushed onto the document, which is ten
                 // times its log's size, rather than formatted into a copy.
                 text.push('\n');
-                return crate::out::print(&text);
+                return rep.print(&text);
             }
             // An element of the array, indented as a pretty array's are
             // (JSON strings hold no line ends, so every line is JSON's own).
@@ -236,11 +236,11 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
                 element.push_str(line);
             }
             first = false;
-            crate::out::print(&element);
+            rep.print(&element);
         },
     );
     if array {
-        crate::out::print(if first { "]\n" } else { "\n]\n" });
+        rep.print(if first { "]\n" } else { "\n]\n" });
     }
 }
 
@@ -256,7 +256,7 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
     } else {
         Input::File(path.to_path_buf())
     };
-    let bytes = match input.read() {
+    let bytes = match input.read(rep.io()) {
         Ok(b) => b,
         Err(e) => return rep.error(&e),
     };
@@ -296,7 +296,7 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
         // markers the rules derive.
         let text = game.canonical_text();
         let Some(dir) = out_dir else {
-            crate::out::print(&text);
+            rep.print(&text);
             continue;
         };
         let base = doc

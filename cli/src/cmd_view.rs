@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use fgn_notation::diagnostic::Diagnostic;
-use fgn_notation::{Color, Document, Game, Parsed};
+use fgn_notation::{Color, Document, Parsed};
+use fgn_replay::tools::align::hidden_fault;
+use fgn_replay::tools::verify_view::{verify_view, Difference};
 use fgn_replay::ViewError;
 
 use crate::cmd_replay::{check, Checked};
@@ -51,7 +53,7 @@ fn report_view_error(name: &str, doc: &Document, side: Color, error: &ViewError,
     match error {
         ViewError::Unsupported(_) | ViewError::NotReplayable(_) => rep.unsupported(name, &error.to_string()),
         ViewError::OtherSide { .. } => rep.error(&format!("{name}: {error}")),
-        ViewError::Rule { error, .. } if hidden_fault(doc, side, error) => {
+        ViewError::Rule { error, .. } if hidden_fault(&doc.game, side, error) => {
             rep.invalid(name, &hidden_fault_message(name, side))
         }
         ViewError::Start(_) | ViewError::Rule { .. } => {
@@ -59,25 +61,6 @@ fn report_view_error(name: &str, doc: &Document, side: Color, error: &ViewError,
                 rep.invalid(name, &error.to_string());
             }
         }
-    }
-}
-
-/// Whether the event a rule error of the full log names may be something
-/// `side` does not see, so that neither it nor the error's message (which
-/// names its squares and pieces) may be shown in anything made for `side`:
-/// a view is what a server sends a player, and so may be what it says
-/// about one. Only `side`'s own events, the header and the end of the log
-/// are taken as seen; an opponent's or the world's event is hidden, even in
-/// a game where that one was public, since what is hidden differs by game
-/// and phase and this must never leak.
-pub fn hidden_fault(doc: &Document, side: Color, error: &fgn_replay::RuleError) -> bool {
-    match error.place {
-        fgn_replay::Place::Event(i) => doc
-            .game
-            .events
-            .get(i)
-            .is_none_or(|e| e.actor != fgn_notation::Actor::Player(side)),
-        fgn_replay::Place::Header | fgn_replay::Place::End => false,
     }
 }
 
@@ -109,7 +92,7 @@ pub fn view(path: &Path, side: Side, output: Option<&PathBuf>, rep: &mut Reporte
                 rep.error(&format!("{}: cannot write: {e}", out.display()));
             }
         }
-        None => crate::out::print(&text),
+        None => rep.print(&text),
     }
 }
 
@@ -118,53 +101,6 @@ fn line_text(bytes: &[u8], line: u32) -> String {
     let raw = bytes.split(|&b| b == b'\n').nth(line as usize - 1).unwrap_or(&[]);
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     std::str::from_utf8(raw).unwrap_or("").to_string()
-}
-
-/// Where a view parts from the expected one: the line and what was expected.
-fn first_difference(expected: &Game, view: &Document) -> Option<(u32, String)> {
-    let tags = (&expected.header.tags, &view.game.header.tags);
-    let events = (&expected.events, &view.game.events);
-    // The line after the header, for a tag missing at its end.
-    let first_event_line = view
-        .event_lines
-        .first()
-        .copied()
-        .unwrap_or_else(|| view.tag_lines.last().map_or(1, |l| l + 1));
-    for i in 0..tags.0.len().max(tags.1.len()) {
-        match (tags.0.get(i), tags.1.get(i)) {
-            (Some(e), Some(v)) if e == v => {}
-            (Some(e), Some(_)) => return Some((view.tag_lines[i], format!("expected the tag `{e}` here"))),
-            (Some(e), None) => return Some((first_event_line, format!("the header ends early: expected `{e}`"))),
-            (None, _) => {
-                return Some((
-                    view.tag_lines[i],
-                    "the full log's view has no more tags: this one is extra".into(),
-                ))
-            }
-        }
-    }
-    let last_line = view.event_lines.last().copied().unwrap_or(first_event_line);
-    for i in 0..events.0.len().max(events.1.len()) {
-        match (events.0.get(i), events.1.get(i)) {
-            (Some(e), Some(v)) if e == v => {}
-            (Some(e), Some(_)) => return Some((view.event_lines[i], format!("expected `{e}` here"))),
-            (Some(e), None) => {
-                let missing = events.0.len() - i;
-                return Some((
-                    last_line,
-                    format!("the view is missing {missing} event(s) after this line, the first `{e}`"),
-                ));
-            }
-            (None, _) => {
-                let extra = events.1.len() - i;
-                return Some((
-                    view.event_lines[i],
-                    format!("the view has {extra} event(s) more than the full log gives, from this line on"),
-                ));
-            }
-        }
-    }
-    None
 }
 
 /// `fgn verify-view`.
@@ -190,16 +126,16 @@ pub fn verify(full_path: &Path, view_path: &Path, rep: &mut Reporter) {
             "not a player's view: it has no [Perspective \"white\"] or [Perspective \"black\"] tag after [Rules]",
         );
     };
-    let expected = match fgn_replay::view(&full.game, side) {
-        Ok(v) => v,
+    let difference = match verify_view(&full.game, side, &view) {
+        Ok(d) => d,
         Err(e) => {
             rep.note(&format!("{full_name}: no view of it can be verified: {e}"));
             return report_view_error(&full_name, &full, side, &e, rep);
         }
     };
-    match first_difference(&expected, &view) {
+    match difference {
         None => rep.note(&format!("{view_name}: the {} view of {full_name}", side.name())),
-        Some((line, message)) => {
+        Some(Difference { line, message }) => {
             let text = line_text(&view_bytes, line);
             let d = Diagnostic::at_bytes(
                 line,

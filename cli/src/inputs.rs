@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use fgn_notation::MAX_FILE_BYTES;
 
+use crate::out::Output;
+
 /// The bytes read from a file before the buffer has to grow: more than
 /// almost any log holds (a long game of the benchmark corpora is 10 to 20
 /// KB).
@@ -30,17 +32,17 @@ impl Input {
 
     /// The bytes of the input, at most one byte more than FGN reads (so that
     /// the parser can say the file is too large without reading all of it).
-    pub fn read(&self) -> Result<Vec<u8>, String> {
-        self.read_bytes().map_err(|e| e.to_string())
+    pub fn read(&self, io: &Output<'_>) -> Result<Vec<u8>, String> {
+        self.read_bytes(io).map_err(|e| e.to_string())
     }
 
     /// [`Input::read`], with the error naming the input apart from what
-    /// went wrong.
-    pub fn read_bytes(&self) -> Result<Vec<u8>, InputError> {
+    /// went wrong. Standard input is the run's ([`Output::read_stdin`]).
+    pub fn read_bytes(&self, io: &Output<'_>) -> Result<Vec<u8>, InputError> {
         let limit = MAX_FILE_BYTES as u64 + 1;
         let mut buf = Vec::new();
         let result = match self {
-            Input::Stdin => std::io::stdin().lock().take(limit).read_to_end(&mut buf),
+            Input::Stdin => io.read_stdin(limit, &mut buf),
             Input::File(p) => std::fs::File::open(p).and_then(|f| {
                 // Room up front for a log of the usual size, so that it is
                 // read in one call and its end seen by the next, rather than
@@ -64,9 +66,9 @@ impl Input {
 /// a `--rules` file): read with the limit of a log, so that `/dev/zero` or
 /// an endless pipe is refused after 64 MiB instead of filling memory. The
 /// error is the whole message, naming the input.
-pub fn read_text(input: &Input) -> Result<String, String> {
+pub fn read_text(input: &Input, io: &Output<'_>) -> Result<String, String> {
     let name = input.name();
-    let bytes = input.read_bytes().map_err(|e| e.to_string())?;
+    let bytes = input.read_bytes(io).map_err(|e| e.to_string())?;
     if bytes.len() > MAX_FILE_BYTES {
         return Err(format!(
             "{name}: cannot read: it is larger than {MAX_FILE_BYTES} bytes (64 MiB), the most fgn reads of a file"

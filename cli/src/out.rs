@@ -1,11 +1,16 @@
-//! Standard output that never panics, and the capture that lets a worker
-//! thread's output be written later, in the order of the inputs.
+//! Where a run's output goes, passed down as a value: its streams (the
+//! process's own, or any writers a caller hands in, so that fgn can run
+//! inside another program, more than once and on several threads at a
+//! time) and the settings decided once for the run (colour, jobs, the
+//! progress line). A worker's report is kept in its reporter until its
+//! turn comes ([`Capture`]), so that reports go out in the order of the
+//! inputs.
 
-use std::cell::RefCell;
-use std::io::{IsTerminal, Write};
-use std::sync::OnceLock;
+use std::cell::Cell;
+use std::io::{IsTerminal, Read, Write};
+use std::sync::Mutex;
 
-/// Which stream a piece of captured output belongs to.
+/// Which stream a piece of output belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stream {
     /// Standard output.
@@ -14,157 +19,287 @@ pub enum Stream {
     Err,
 }
 
-/// Output written while [`capture`] ran, in the order it was written.
+/// Output kept by a [`Capture`], in the order it was written.
 pub type Captured = Vec<(Stream, String)>;
 
-thread_local! {
-    /// The capture running on this thread, if any.
-    static CAPTURE: RefCell<Option<Capture>> = const { RefCell::new(None) };
-}
+/// Asked before keeping more output: whether everything before this
+/// output has been written, so that it may go straight out.
+pub type ReportTurn = Box<dyn Fn() -> bool + Send + Sync>;
 
-/// A capture: what was kept, and whether its output's turn has come.
-struct Capture {
+/// What a reporter keeps instead of writing, until its turn comes: how a
+/// worker's report on one file waits for the reports of the files before
+/// it without holding a long report (`fgn events` of a large log writes
+/// gigabytes) in memory once it is its turn.
+pub struct Capture {
     kept: Captured,
-    /// Asked before keeping more: whether everything before this output
-    /// has been written, so that it may go straight out. `None`: keep all.
-    turn: Option<Box<dyn Fn() -> bool>>,
+    /// `None`: keep everything (a report that is never written).
+    turn: Option<ReportTurn>,
     /// The turn came: what was kept is written and the rest goes straight
     /// out.
     streaming: bool,
 }
 
-/// Runs `f` with everything it prints through this module kept instead of
-/// written, and returns it with `f`'s value: how a report is held while
-/// the work is checked (a leaderboard's trial validation).
-pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Captured) {
-    capture_until(None, f)
+impl std::fmt::Debug for Capture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Capture")
+            .field("kept", &self.kept)
+            .field("streaming", &self.streaming)
+            .finish_non_exhaustive()
+    }
 }
 
-/// [`capture`], but once `turn` says that every output before this one is
-/// written, what was kept is written and the rest of `f`'s output goes
-/// straight out: how a worker's report on one file waits for the reports
-/// of the files before it without holding a long report (`fgn events` of
-/// a large log writes gigabytes) in memory once it is its turn. What
-/// comes back is what was kept and not yet written.
-pub fn capture_until<R>(turn: Option<Box<dyn Fn() -> bool>>, f: impl FnOnce() -> R) -> (R, Captured) {
-    let outer = CAPTURE.with(|c| {
-        c.borrow_mut().replace(Capture {
+impl Capture {
+    /// A capture that writes once `turn` says so (`None`: never).
+    pub fn until(turn: Option<ReportTurn>) -> Capture {
+        Capture {
             kept: Vec::new(),
             turn,
             streaming: false,
-        })
-    });
-    // The outer capture comes back even when `f` panics (a worker's panic
-    // is caught further out, and the thread goes on to other files).
-    struct Restore(Option<Option<Capture>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            if let Some(outer) = self.0.take() {
-                CAPTURE.with(|c| *c.borrow_mut() = outer);
-            }
         }
     }
-    let mut restore = Restore(Some(outer));
-    let value = f();
-    let outer = restore.0.take().expect("restored once");
-    let captured = CAPTURE
-        .with(|c| std::mem::replace(&mut *c.borrow_mut(), outer))
-        .map(|c| c.kept)
-        .unwrap_or_default();
-    (value, captured)
+
+    /// What was kept and not yet written.
+    pub fn into_kept(self) -> Captured {
+        self.kept
+    }
+
+    /// Keeps `text` unless its turn has come; when it has, gives back what
+    /// was kept before it (to be written first) and `None` for the text,
+    /// which is then written too.
+    fn keep(&mut self, stream: Stream, text: &str) -> Option<Captured> {
+        if self.streaming {
+            return Some(Vec::new());
+        }
+        if self.turn.as_ref().is_some_and(|turn| turn()) {
+            self.streaming = true;
+            return Some(std::mem::take(&mut self.kept));
+        }
+        match self.kept.last_mut() {
+            Some((s, last)) if *s == stream => last.push_str(text),
+            _ => self.kept.push((stream, text.to_string())),
+        }
+        None
+    }
 }
 
-/// Writes what [`capture`] kept, each piece to its stream.
-pub fn replay(captured: Captured) {
-    for (stream, text) in captured {
+/// Where fgn runs: as its own process, on the process's standard streams,
+/// or inside another program, on the writers it was handed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Host {
+    /// The `fgn` binary: a closed pipe ends the process at once (as Unix
+    /// tools do), a terminal gets colour and a progress line, clap writes
+    /// its own messages.
+    Process,
+    /// Inside another program (a test, a server): nothing ends the process
+    /// or looks at a terminal; a write that fails stops the run's output
+    /// and sets its exit code.
+    Embedded,
+}
+
+/// The streams of one run and the settings decided for it, shared by
+/// reference with every worker of the run.
+pub struct Output<'a> {
+    out: Mutex<&'a mut (dyn Write + Send)>,
+    err: Mutex<&'a mut (dyn Write + Send)>,
+    stdin: Mutex<&'a mut (dyn Read + Send)>,
+    host: Host,
+    /// Why standard output cannot be written, when it was closed before
+    /// the run started.
+    closed: Option<String>,
+    /// The exit code a failed write of an embedded run ended it with.
+    ended: Mutex<Option<u8>>,
+    /// Whether standard output and standard error are coloured.
+    colors: (bool, bool),
+    /// How many inputs run at once.
+    jobs: usize,
+    /// Whether a long run may show a progress line on standard error.
+    progress: bool,
+}
+
+impl std::fmt::Debug for Output<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Output")
+            .field("host", &self.host)
+            .field("colors", &self.colors)
+            .field("jobs", &self.jobs)
+            .field("progress", &self.progress)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Output<'a> {
+    /// The output of a run on these streams, before its settings are known
+    /// (a usage error is written before they are): no colour, one job.
+    pub fn new(
+        host: Host,
+        stdin: &'a mut (dyn Read + Send),
+        out: &'a mut (dyn Write + Send),
+        err: &'a mut (dyn Write + Send),
+    ) -> Output<'a> {
+        let closed = (host == Host::Process && closed_at_start()).then(|| "it was closed when fgn started".to_string());
+        Output {
+            out: Mutex::new(out),
+            err: Mutex::new(err),
+            stdin: Mutex::new(stdin),
+            host,
+            closed,
+            ended: Mutex::new(None),
+            colors: (false, false),
+            jobs: 1,
+            progress: false,
+        }
+    }
+
+    /// Decides the run's settings from the command line: which streams
+    /// get colour, how many jobs, whether a progress line may show.
+    ///
+    /// With `auto` a stream is coloured when it is a terminal and the
+    /// `NO_COLOR` variable is unset or empty (no-color.org); an explicit
+    /// `always` or `never` wins over the variable, as a command-line flag
+    /// wins over the environment. An embedded run's streams are never
+    /// terminals. `jobs` (`None` or 0): one per core.
+    pub fn settle(&mut self, color: ColorChoice, jobs: Option<usize>) {
+        let process = self.host == Host::Process;
+        let terminals = (
+            process && std::io::stdout().is_terminal(),
+            process && std::io::stderr().is_terminal(),
+        );
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let auto = |terminal: bool| terminal && !no_color;
+        self.colors = match color {
+            ColorChoice::Always => (true, true),
+            ColorChoice::Never => (false, false),
+            ColorChoice::Auto => (auto(terminals.0), auto(terminals.1)),
+        };
+        self.jobs = jobs
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+        self.progress = terminals.1 && std::env::var_os("FGN_NO_PROGRESS").is_none();
+    }
+
+    /// How many inputs run at once.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+    }
+
+    /// Whether a long run may show a progress line on standard error.
+    pub fn progress(&self) -> bool {
+        self.progress
+    }
+
+    /// Whether what goes to `stream` is coloured.
+    pub fn colored(&self, stream: Stream) -> bool {
         match stream {
-            Stream::Out => print(&text),
-            Stream::Err => eprint(&text),
+            Stream::Out => self.colors.0,
+            Stream::Err => self.colors.1,
         }
     }
-}
 
-/// Keeps `text` in the running capture, if there is one and its turn has
-/// not come; gives it back when there is none or it is its turn (having
-/// written what was kept before it).
-fn kept(stream: Stream, text: &str) -> bool {
-    let earlier = CAPTURE.with(|c| match c.borrow_mut().as_mut() {
-        None => Some(Vec::new()),
-        Some(c) if c.streaming => Some(Vec::new()),
-        Some(c) if c.turn.as_ref().is_some_and(|turn| turn()) => {
-            c.streaming = true;
-            Some(std::mem::take(&mut c.kept))
-        }
-        Some(c) => {
-            match c.kept.last_mut() {
-                Some((s, last)) if *s == stream => last.push_str(text),
-                _ => c.kept.push((stream, text.to_string())),
+    /// `text` in `paint` when `stream` is coloured, else `text` as it is.
+    pub fn paint(&self, paint: Paint, stream: Stream, text: &str) -> String {
+        paint.paint(self.colored(stream), text)
+    }
+
+    /// Runs `f` with [`Paint::on`] painting as this run colours `stream`:
+    /// for the drawing of boards, which paints without the output at hand.
+    pub fn painting<T>(&self, stream: Stream, f: impl FnOnce() -> T) -> T {
+        let outer = PAINTING.with(|p| p.replace(self.colored(stream)));
+        let value = f();
+        PAINTING.with(|p| p.set(outer));
+        value
+    }
+
+    /// The exit code a failed write ended an embedded run with.
+    pub fn ended(&self) -> Option<u8> {
+        *self.ended.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Ends the run with `code` after a write failed: the process at once,
+    /// or, embedded, every later write.
+    fn end(&self, code: u8) {
+        match self.host {
+            Host::Process => std::process::exit(code.into()),
+            Host::Embedded => {
+                let mut ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
+                ended.get_or_insert(code);
             }
-            None
         }
-    });
-    match earlier {
-        Some(earlier) => {
-            // Written outside the borrow: `replay` comes back here.
-            for (s, t) in earlier {
-                write_to(s, &t);
+    }
+
+    /// Reads standard input, at most `limit` bytes, into `buf`.
+    pub fn read_stdin(&self, limit: u64, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        let mut stdin = self.stdin.lock().unwrap_or_else(|e| e.into_inner());
+        (&mut **stdin).take(limit).read_to_end(buf)
+    }
+
+    /// Writes `text` to `stream`.
+    pub fn write(&self, stream: Stream, text: &str) {
+        match stream {
+            Stream::Out => self.write_out(text),
+            Stream::Err => self.write_err(text),
+        }
+    }
+
+    /// Writes `text` to standard output. When the reader has gone away (a
+    /// closed pipe, as in `fgn json archive/ | head -1`) the run ends
+    /// quietly with exit code 0, as Unix tools do when their reader has all
+    /// it wanted; any other write error, and a standard output that is not
+    /// open at all (`fgn hash FILE >&-`), ends it with exit code 2.
+    fn write_out(&self, text: &str) {
+        if self.ended().is_some() {
+            return;
+        }
+        if let Some(e) = &self.closed {
+            self.write_err(&format!("error: cannot write to standard output: {e}\n"));
+            return self.end(2);
+        }
+        let result = {
+            let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        };
+        if let Err(e) = result {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return self.end(0);
             }
-            false
+            self.write_err(&format!("error: cannot write to standard output: {e}\n"));
+            self.end(2);
         }
-        None => true,
     }
-}
 
-fn write_to(stream: Stream, text: &str) {
-    match stream {
-        Stream::Out => write_out(text),
-        Stream::Err => write_err(text),
-    }
-}
-
-/// Writes `text` to standard output. When the reader has gone away (a closed
-/// pipe, as in `fgn json archive/ | head -1`) the program ends quietly with
-/// exit code 0, as Unix tools do when their reader has all it wanted; any
-/// other write error, and a standard output that is not open at all
-/// (`fgn hash FILE >&-`), ends it with exit code 2.
-pub fn print(text: &str) {
-    if !kept(Stream::Out, text) {
-        write_out(text);
-    }
-}
-
-fn write_out(text: &str) {
-    if let Err(e) = stdout_open() {
-        eprint(&format!("error: cannot write to standard output: {e}\n"));
-        std::process::exit(2);
-    }
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
+    /// Writes `text` to standard error. Diagnostics that cannot be written
+    /// (a full disk, `2>/dev/full`, a closed pipe) are lost, but never end
+    /// the run with a panic: the exit code still tells what happened.
+    fn write_err(&self, text: &str) {
+        if self.ended().is_some() {
+            return;
         }
-        eprint(&format!("error: cannot write to standard output: {e}\n"));
-        std::process::exit(2);
+        let mut err = self.err.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
+    }
+
+    /// Writes `text` to `stream`, or keeps it in `capture` until its turn.
+    pub fn emit(&self, capture: Option<&mut Capture>, stream: Stream, text: &str) {
+        let Some(capture) = capture else {
+            return self.write(stream, text);
+        };
+        if let Some(earlier) = capture.keep(stream, text) {
+            self.replay(earlier);
+            self.write(stream, text);
+        }
+    }
+
+    /// Writes what a [`Capture`] kept, each piece to its stream.
+    pub fn replay(&self, captured: Captured) {
+        for (stream, text) in captured {
+            self.write(stream, &text);
+        }
     }
 }
 
-/// Whether standard output was open when fgn started, asked once. Rust's
-/// runtime puts `/dev/null`, opened for reading and writing, in the place
-/// of a standard descriptor that was closed (`fgn hash FILE >&-`), so the
-/// output would go nowhere and the command exit 0. That is what is looked
-/// for here: standard output that is `/dev/null` opened read-write (a
-/// shell's `>/dev/null` opens it write-only). Where that cannot be told,
-/// standard output counts as open.
-fn stdout_open() -> Result<(), String> {
-    static OPEN: OnceLock<Result<(), String>> = OnceLock::new();
-    OPEN.get_or_init(|| {
-        if closed_at_start() {
-            Err("it was closed when fgn started".to_string())
-        } else {
-            Ok(())
-        }
-    })
-    .clone()
+thread_local! {
+    /// Whether [`Paint::on`] paints on this thread: set by
+    /// [`Output::painting`] for as long as a board is drawn.
+    static PAINTING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Whether the runtime's `/dev/null` stands for a closed standard output.
@@ -197,20 +332,6 @@ fn closed_at_start() -> bool {
     false
 }
 
-/// Writes `text` to standard error. Diagnostics that cannot be written (a
-/// full disk, `2>/dev/full`, a closed pipe) are lost, but never end the
-/// program with a panic: the exit code still tells what happened.
-pub fn eprint(text: &str) {
-    if !kept(Stream::Err, text) {
-        write_err(text);
-    }
-}
-
-fn write_err(text: &str) {
-    let mut err = std::io::stderr().lock();
-    let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
-}
-
 /// When to colour output (`--color`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -221,36 +342,6 @@ pub enum ColorChoice {
     Always,
     /// Never colour.
     Never,
-}
-
-/// Whether standard output and standard error are coloured in this run.
-static COLOR: OnceLock<(bool, bool)> = OnceLock::new();
-
-/// Decides, once and from `main`, which streams get colour. With `auto` a
-/// stream is coloured when it is a terminal and the `NO_COLOR` variable is
-/// unset or empty (no-color.org); an explicit `always` or `never` wins over
-/// the variable, as a command-line flag wins over the environment.
-pub fn set_color(choice: ColorChoice) {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let auto = |terminal: bool| terminal && !no_color;
-    let decided = match choice {
-        ColorChoice::Always => (true, true),
-        ColorChoice::Never => (false, false),
-        ColorChoice::Auto => (
-            auto(std::io::stdout().is_terminal()),
-            auto(std::io::stderr().is_terminal()),
-        ),
-    };
-    let _ = COLOR.set(decided);
-}
-
-/// Whether what goes to `stream` is coloured.
-pub fn colored(stream: Stream) -> bool {
-    let (out, err) = COLOR.get().copied().unwrap_or((false, false));
-    match stream {
-        Stream::Out => out,
-        Stream::Err => err,
-    }
 }
 
 /// A colour or emphasis of terminal text.
@@ -267,9 +358,15 @@ pub enum Paint {
 }
 
 impl Paint {
-    /// `text` in this paint when `stream` is coloured, else `text` as it is.
-    pub fn on(self, stream: Stream, text: &str) -> String {
-        if !colored(stream) {
+    /// `text` in this paint inside [`Output::painting`], else `text` as
+    /// it is (the stream is the one `painting` was asked about).
+    pub fn on(self, _stream: Stream, text: &str) -> String {
+        self.paint(PAINTING.with(Cell::get), text)
+    }
+
+    /// `text` in this paint when `colored`, else `text` as it is.
+    pub fn paint(self, colored: bool, text: &str) -> String {
+        if !colored {
             return text.to_string();
         }
         let code = match self {
@@ -291,18 +388,18 @@ pub fn count(n: usize, word: &str) -> String {
     }
 }
 
-/// `println!` through [`print()`].
+/// `println!` through a reporter's output: `outln!(rep, "...")`.
 macro_rules! outln {
-    ($($t:tt)*) => {
-        $crate::out::print(&format!("{}\n", format_args!($($t)*)))
+    ($rep:expr, $($t:tt)*) => {
+        $rep.print(&format!("{}\n", format_args!($($t)*)))
     };
 }
 
-/// `eprintln!` through [`eprint()`].
+/// `eprintln!` through a reporter's output: `errln!(rep, "...")`.
 macro_rules! errln {
-    ($($t:tt)*) => {
-        $crate::out::eprint(&format!("{}\n", format_args!($($t)*)))
+    ($rep:expr, $($t:tt)*) => {
+        $rep.eprint(&format!("{}\n", format_args!($($t)*)))
     };
 }
 
-pub(crate) use outln;
+pub(crate) use {errln, outln};

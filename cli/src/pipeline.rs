@@ -11,36 +11,18 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Condvar, Mutex, Once, OnceLock};
+use std::sync::{mpsc, Arc, Condvar, Mutex, Once};
 use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Parsed};
 
 use crate::inputs::{walk, Input, InputError};
-use crate::out::{capture_until, Captured};
+use crate::out::{Captured, ReportTurn};
 use crate::report::{Reporter, Status};
-
-/// How many inputs run at once: `--jobs`, or every core.
-static JOBS: OnceLock<usize> = OnceLock::new();
-
-/// Sets the number of jobs for the run (`None`: one per core). Called once,
-/// from `main`, before any command runs.
-pub fn set_jobs(jobs: Option<usize>) {
-    let n = jobs
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    let _ = JOBS.set(n);
-}
-
-/// The number of jobs of this run.
-pub fn jobs() -> usize {
-    *JOBS.get().unwrap_or(&1)
-}
 
 /// How far ahead of the report the workers may run, per job: enough to keep
 /// every core busy past one slow file, few enough that the waiting reports
@@ -77,7 +59,7 @@ pub struct Read {
 
 /// Reports the syntax diagnostics of the input `name`, as every command
 /// does before it works on a log.
-pub fn report_syntax(rep: &mut Reporter, name: &str, diagnostics: &[fgn_notation::Diagnostic]) {
+pub fn report_syntax(rep: &mut Reporter<'_>, name: &str, diagnostics: &[fgn_notation::Diagnostic]) {
     for d in diagnostics {
         rep.diagnostic(name, d, "syntax");
     }
@@ -213,9 +195,13 @@ where
     S: FnMut(R, &mut Reporter) -> ControlFlow<()>,
 {
     let template = rep.for_file();
-    let process = |item: Result<Input, InputError>| -> (Status, Option<R>) {
+    let io = rep.io();
+    // Everything the work writes goes through its file's reporter, which
+    // keeps it until `turn` says the reports before it are written.
+    let process = |item: Result<Input, InputError>, turn: ReportTurn| -> Done<R> {
         let mut file_rep = template.for_file();
-        let value = match item.and_then(|input| input.read_bytes().map(|bytes| (input, bytes))) {
+        file_rep.capture_until(Some(turn));
+        let value = match item.and_then(|input| input.read_bytes(io).map(|bytes| (input, bytes))) {
             Err(InputError {
                 file: Some(file),
                 message,
@@ -252,14 +238,18 @@ where
                 }
             }
         };
-        (file_rep.status, value)
+        Done {
+            captured: file_rep.take_captured(),
+            status: file_rep.status,
+            value,
+        }
     };
-    let mut progress = Progress::new(rep.quiet);
+    let mut progress = Progress::new(!rep.quiet && io.progress());
     let mut seen = 0usize;
     let mut walked = Walked::default();
     let mut finish = |done: Done<R>, rep: &mut Reporter| -> ControlFlow<()> {
         seen += 1;
-        progress.suspend(|| crate::out::replay(done.captured));
+        progress.suspend(|| io.replay(done.captured));
         rep.merge(done.status);
         let flow = match done.value {
             Some(value) => {
@@ -274,16 +264,11 @@ where
         progress.tick(seen);
         flow
     };
-    let jobs = jobs();
+    let jobs = io.jobs();
     if jobs <= 1 {
         for item in walk(paths) {
             // One job writes each report as it comes.
-            let ((status, value), captured) = capture_until(Some(Box::new(|| true)), || process(item));
-            let done = Done {
-                captured,
-                status,
-                value,
-            };
+            let done = process(item, Box::new(|| true));
             if finish(done, rep).is_break() {
                 break;
             }
@@ -310,7 +295,7 @@ struct Queue<I> {
 fn run_parallel<R, P, F>(paths: &[PathBuf], jobs: usize, process: &P, mut finish: F)
 where
     R: Send,
-    P: Fn(Result<Input, InputError>) -> (Status, Option<R>) + Sync,
+    P: Fn(Result<Input, InputError>, ReportTurn) -> Done<R> + Sync,
     F: FnMut(Done<R>) -> ControlFlow<()>,
 {
     let window = jobs * AHEAD_PER_JOB;
@@ -355,12 +340,7 @@ where
                 // written, then written as it comes.
                 let written = Arc::clone(written);
                 let turn = move || written.load(Ordering::Acquire) == index;
-                let ((status, value), captured) = capture_until(Some(Box::new(turn)), || process(item));
-                let done = Done {
-                    captured,
-                    status,
-                    value,
-                };
+                let done = process(item, Box::new(turn));
                 if tx.send((index, done)).is_err() {
                     return;
                 }
@@ -402,11 +382,13 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(quiet: bool) -> Progress {
+    /// A progress line for a run that may show one ([`crate::out::Output::progress`]
+    /// and not `--quiet`).
+    fn new(enabled: bool) -> Progress {
         Progress {
             started: Instant::now(),
             bar: None,
-            enabled: !quiet && std::io::stderr().is_terminal() && std::env::var_os("FGN_NO_PROGRESS").is_none(),
+            enabled,
         }
     }
 

@@ -1,12 +1,12 @@
 //! How results leave the program: diagnostics on standard error (as text or
 //! as JSON lines) and the exit code.
 
-use std::process::ExitCode;
-
 use clap::ValueEnum;
 use fgn_notation::diagnostic::{Diagnostic, Severity};
 
-use crate::out::{Paint, Stream};
+use std::sync::Mutex;
+
+use crate::out::{errln, outln, Capture, Captured, Output, Paint, Stream};
 
 /// How diagnostics are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
@@ -31,12 +31,6 @@ pub enum Status {
     Error = 2,
 }
 
-impl From<Status> for ExitCode {
-    fn from(s: Status) -> ExitCode {
-        ExitCode::from(s as u8)
-    }
-}
-
 /// How a text diagnostic with a place is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Style {
@@ -59,9 +53,12 @@ struct Held {
     text: String,
 }
 
-/// Collects the outcome of a command and writes its diagnostics.
-#[derive(Debug, Default)]
-pub struct Reporter {
+/// Collects the outcome of a command and writes its diagnostics, and
+/// everything else the command writes, to the run's [`Output`].
+#[derive(Debug)]
+pub struct Reporter<'r> {
+    /// Where the run writes, and its settings.
+    io: &'r Output<'r>,
     /// The chosen output format for diagnostics.
     pub format: Format,
     /// The worst status so far.
@@ -80,31 +77,95 @@ pub struct Reporter {
     /// The current file's diagnostics with a place, while they are held
     /// ([`Reporter::for_file`]).
     held: Option<Vec<Held>>,
+    /// What this reporter writes is kept here until its turn comes (a
+    /// worker's report on one file), when there is one.
+    capture: Mutex<Option<Capture>>,
 }
 
-impl Reporter {
-    /// A reporter writing in `format`.
-    pub fn new(format: Format) -> Reporter {
+impl<'r> Reporter<'r> {
+    /// A reporter writing in `format` to `io`.
+    pub fn new(io: &'r Output<'r>, format: Format) -> Reporter<'r> {
         Reporter {
+            io,
             format,
-            ..Reporter::default()
+            status: Status::Ok,
+            quiet: false,
+            style: Style::default(),
+            strict: false,
+            warnings: 0,
+            held: None,
+            capture: Mutex::new(None),
         }
+    }
+
+    /// Where the run writes, and its settings.
+    pub fn io(&self) -> &'r Output<'r> {
+        self.io
     }
 
     /// A reporter for one file's report, with this one's settings, that
     /// holds the diagnostics with a place until [`Reporter::flush`] writes
     /// them in file order: a torn last line found while reading is then
     /// reported after the rule error that an earlier line breaks.
-    pub fn for_file(&self) -> Reporter {
+    pub fn for_file(&self) -> Reporter<'r> {
         Reporter {
-            format: self.format,
-            status: Status::Ok,
-            quiet: self.quiet,
-            style: self.style,
-            strict: self.strict,
-            warnings: 0,
             held: Some(Vec::new()),
+            ..Reporter::new(self.io, self.format)
         }
+        .with_settings(self)
+    }
+
+    /// A reporter for one file's report, as [`Reporter::for_file`], whose
+    /// report is never written: how a report is held while the work is
+    /// checked (a leaderboard's trial validation).
+    pub fn scratch(&self) -> Reporter<'r> {
+        let scratch = self.for_file();
+        scratch.capture_until(None);
+        scratch
+    }
+
+    fn with_settings(mut self, from: &Reporter<'_>) -> Reporter<'r> {
+        self.quiet = from.quiet;
+        self.style = from.style;
+        self.strict = from.strict;
+        self
+    }
+
+    /// Keeps what this reporter writes from now on until `turn` says that
+    /// every report before it is written; `None`: keeps it all.
+    pub fn capture_until(&self, turn: Option<crate::out::ReportTurn>) {
+        *self.capture.lock().unwrap_or_else(|e| e.into_inner()) = Some(Capture::until(turn));
+    }
+
+    /// What this reporter kept and has not yet written.
+    pub fn take_captured(&self) -> Captured {
+        self.capture
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .map(Capture::into_kept)
+            .unwrap_or_default()
+    }
+
+    /// Writes `text` to `stream`, or keeps it until its turn.
+    fn emit(&self, stream: Stream, text: &str) {
+        let mut capture = self.capture.lock().unwrap_or_else(|e| e.into_inner());
+        self.io.emit(capture.as_mut(), stream, text);
+    }
+
+    /// Writes `text` to standard output.
+    pub fn print(&self, text: &str) {
+        self.emit(Stream::Out, text);
+    }
+
+    /// Writes `text` to standard error.
+    pub fn eprint(&self, text: &str) {
+        self.emit(Stream::Err, text);
+    }
+
+    /// `text` in `paint` when `stream` is coloured in this run.
+    pub fn paint(&self, paint: Paint, stream: Stream, text: &str) -> String {
+        self.io.paint(paint, stream, text)
     }
 
     /// Writes the held diagnostics, sorted by line and column (a sort that
@@ -113,7 +174,7 @@ impl Reporter {
         if let Some(mut held) = self.held.take() {
             held.sort_by_key(|h| (h.line, h.column));
             for h in held {
-                crate::out::eprint(&h.text);
+                self.eprint(&h.text);
             }
             self.held = Some(Vec::new());
         }
@@ -132,13 +193,13 @@ impl Reporter {
     fn placed(&mut self, line: u32, column: u32, text: String) {
         match self.held.as_mut() {
             Some(held) => held.push(Held { line, column, text }),
-            None => crate::out::eprint(&text),
+            None => self.eprint(&text),
         }
     }
 
     /// `file:line:col` as text diagnostics write it, bold on a terminal.
-    fn place(file: &str, line: u32, column: u32) -> String {
-        Paint::Strong.on(Stream::Err, &format!("{file}:{line}:{column}"))
+    fn place(&self, file: &str, line: u32, column: u32) -> String {
+        self.paint(Paint::Strong, Stream::Err, &format!("{file}:{line}:{column}"))
     }
 
     fn raise(&mut self, s: Status) {
@@ -176,9 +237,9 @@ impl Reporter {
                 let plain = d.render(file);
                 let at = format!("{file}:{}:{}", d.line, d.column);
                 let body = plain.strip_prefix(label).unwrap_or(&plain);
-                format!("{}{}", paint.on(Stream::Err, label), body).replacen(
+                format!("{}{}", self.paint(paint, Stream::Err, label), body).replacen(
                     &format!("--> {at}"),
-                    &format!("--> {}", Paint::Strong.on(Stream::Err, &at)),
+                    &format!("--> {}", self.paint(Paint::Strong, Stream::Err, &at)),
                     1,
                 )
             }
@@ -189,8 +250,8 @@ impl Reporter {
                 };
                 format!(
                     "{}: {} {}\n",
-                    Self::place(file, d.line, d.column),
-                    paint.on(Stream::Err, &format!("[{kind}]")),
+                    self.place(file, d.line, d.column),
+                    self.paint(paint, Stream::Err, &format!("[{kind}]")),
                     d.message
                 )
             }
@@ -225,13 +286,13 @@ impl Reporter {
         let text = match (self.format, line) {
             (Format::Text, Some(line)) => format!(
                 "{}: {} {message}\n",
-                Self::place(file, line, 1),
-                Paint::Warning.on(Stream::Err, "[warning]")
+                self.place(file, line, 1),
+                self.paint(Paint::Warning, Stream::Err, "[warning]")
             ),
             (Format::Text, None) => format!(
                 "{}: {} {message}\n",
-                Paint::Strong.on(Stream::Err, file),
-                Paint::Warning.on(Stream::Err, "[warning]")
+                self.paint(Paint::Strong, Stream::Err, file),
+                self.paint(Paint::Warning, Stream::Err, "[warning]")
             ),
             (Format::Json, Some(line)) => format!(
                 "{}\n",
@@ -250,8 +311,13 @@ impl Reporter {
     pub fn invalid(&mut self, file: &str, message: &str) {
         self.raise(Status::Invalid);
         match self.format {
-            Format::Text => errln!("{} {file}: {message}", Paint::Error.on(Stream::Err, "error:")),
+            Format::Text => errln!(
+                self,
+                "{} {file}: {message}",
+                self.paint(Paint::Error, Stream::Err, "error:")
+            ),
             Format::Json => errln!(
+                self,
                 "{}",
                 serde_json::json!({"file": file, "kind": "invalid", "message": message})
             ),
@@ -264,8 +330,8 @@ impl Reporter {
         let text = match self.format {
             Format::Text => format!(
                 "{}: {} {message}\n",
-                Self::place(file, line, column),
-                Paint::Error.on(Stream::Err, &format!("[{rule}]"))
+                self.place(file, line, column),
+                self.paint(Paint::Error, Stream::Err, &format!("[{rule}]"))
             ),
             Format::Json => format!(
                 "{}\n",
@@ -279,8 +345,13 @@ impl Reporter {
     pub fn unsupported(&mut self, file: &str, message: &str) {
         self.raise(Status::Error);
         match self.format {
-            Format::Text => errln!("{file}: {} {message}", Paint::Warning.on(Stream::Err, "unsupported:")),
+            Format::Text => errln!(
+                self,
+                "{file}: {} {message}",
+                self.paint(Paint::Warning, Stream::Err, "unsupported:")
+            ),
             Format::Json => errln!(
+                self,
                 "{}",
                 serde_json::json!({"file": file, "kind": "unsupported", "message": message})
             ),
@@ -306,6 +377,7 @@ impl Reporter {
                 None => (None, None),
             };
             outln!(
+                self,
                 "{}",
                 serde_json::json!({"file": file, "status": status, "phase": phase,
                     "outcome": decision.map(|d| d.0), "reason": decision.map(|d| d.1),
@@ -318,8 +390,8 @@ impl Reporter {
     pub fn error(&mut self, message: &str) {
         self.raise(Status::Error);
         match self.format {
-            Format::Text => errln!("{} {message}", Paint::Error.on(Stream::Err, "error:")),
-            Format::Json => errln!("{}", serde_json::json!({"kind": "error", "message": message})),
+            Format::Text => errln!(self, "{} {message}", self.paint(Paint::Error, Stream::Err, "error:")),
+            Format::Json => errln!(self, "{}", serde_json::json!({"kind": "error", "message": message})),
         }
     }
 
@@ -329,8 +401,13 @@ impl Reporter {
     pub fn file_error(&mut self, file: &str, message: &str) {
         self.raise(Status::Error);
         match self.format {
-            Format::Text => errln!("{} {file}: {message}", Paint::Error.on(Stream::Err, "error:")),
+            Format::Text => errln!(
+                self,
+                "{} {file}: {message}",
+                self.paint(Paint::Error, Stream::Err, "error:")
+            ),
             Format::Json => errln!(
+                self,
                 "{}",
                 serde_json::json!({"file": file, "kind": "error", "message": message})
             ),
@@ -343,8 +420,8 @@ impl Reporter {
             return;
         }
         match self.format {
-            Format::Text => errln!("{message}"),
-            Format::Json => errln!("{}", serde_json::json!({"kind": "note", "message": message})),
+            Format::Text => errln!(self, "{message}"),
+            Format::Json => errln!(self, "{}", serde_json::json!({"kind": "note", "message": message})),
         }
     }
 }

@@ -39,6 +39,43 @@ pub fn fgn(args: &[&str], stdin: &[u8]) -> Output {
     out
 }
 
+/// What a run of fgn inside this process gave.
+#[derive(Debug)]
+pub struct InProcess {
+    /// The exit code.
+    pub code: i32,
+    /// Standard output.
+    pub stdout: Vec<u8>,
+    /// Standard error.
+    pub stderr: Vec<u8>,
+}
+
+/// Runs fgn inside this process ([`fgn::run`]) with `args` and `stdin`,
+/// for loops of thousands of runs that would each start a process: `Err`
+/// with the panic's message when the run panicked (a worker's panic is
+/// caught by fgn itself and written as the file's internal error).
+pub fn fgn_in_process(args: &[&str], stdin: &[u8]) -> Result<InProcess, String> {
+    let mut argv = vec![std::ffi::OsString::from("fgn")];
+    argv.extend(args.iter().map(std::ffi::OsString::from));
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let mut input = stdin;
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        fgn::run(argv, &mut input, &mut stdout, &mut stderr)
+    }))
+    .map(|code| InProcess {
+        code,
+        stdout: stdout.clone(),
+        stderr: stderr.clone(),
+    })
+    .map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_owned())
+    })
+}
+
 /// Every `*.fgn` file below `dir`, sorted.
 pub fn fgn_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -166,15 +166,10 @@ pub fn is_move(event: &Event) -> bool {
 
 /// A rule error's message led by the event it concerns as the log spells
 /// it (which names its move number and actor), when it concerns one: the
-/// one wording of rule errors in reports and summaries.
+/// message of [`crate::tools::placed::PlacedError`], the one wording of
+/// rule errors in reports and summaries.
 pub fn rule_message(doc: &Document, error: &RuleError) -> String {
-    match error.place {
-        Place::Event(i) => match doc.game.events.get(i) {
-            Some(event) => format!("`{event}`: {}", error.message),
-            None => error.message.clone(),
-        },
-        Place::End | Place::Header => error.message.clone(),
-    }
+    crate::tools::placed::PlacedError::new(doc, error).message
 }
 
 /// The summary of a log as read: its first syntax error if it has one

@@ -1,0 +1,846 @@
+//! `fgn`: check, format, convert and replay FGN game logs.
+//!
+//! A thin shell over `fgn-notation` and `fgn-replay`: argument parsing,
+//! reading inputs, writing results and exit codes. Exit codes, for every
+//! command: 0 success, 1 some input is invalid, 2 a usage or I/O error.
+//!
+//! [`run`] runs the command line inside another program, on the streams
+//! it hands in (the tests' crash loops run it thousands of times in one
+//! process); the `fgn` binary is [`main`] on the process's own streams.
+
+mod cmd_append;
+mod cmd_diff;
+mod cmd_events;
+mod cmd_gen;
+mod cmd_hash;
+mod cmd_impact;
+mod cmd_leaderboard;
+mod cmd_replay;
+mod cmd_select;
+mod cmd_stats;
+mod cmd_syntax;
+mod cmd_view;
+mod inputs;
+mod out;
+mod pipeline;
+mod render;
+mod report;
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use out::{outln, ColorChoice, Host, Output, Stream};
+use report::{Format, Reporter};
+
+/// Check, format, convert and replay FGN (Fog Game Notation) game logs.
+///
+/// PATH arguments may be files, directories (every *.fgn file below them) or
+/// `-` for standard input; FILE arguments one file or `-`. Exit codes: 0
+/// success, 1 some input is invalid (for diff and the verify commands: the
+/// logs differ, the check fails), 2 a usage or I/O error, a file that cannot
+/// be read or parsed where a comparison needs it, or a game that cannot be
+/// checked yet. Diagnostics go to standard error.
+#[derive(Debug, Parser)]
+#[command(name = "fgn", version)]
+struct Cli {
+    /// How to write: `text` for people; `json` for programs, with
+    /// diagnostics as one JSON object per line on standard error and, for a
+    /// command that has a result, the result as JSON on standard output
+    /// (docs/json.md §17 lists every output and its schema).
+    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
+    format: Format,
+
+    /// How many files to work on at once when a command reads many; the
+    /// default is one per core. Output is the same, in the same order,
+    /// whatever the number.
+    #[arg(long, short = 'j', global = true, value_name = "N")]
+    jobs: Option<usize>,
+
+    /// Write only errors and the output asked for: no summary lines, no
+    /// notes and no progress line.
+    #[arg(long, short = 'q', global = true)]
+    quiet: bool,
+
+    /// Make warnings errors, for checking a download: a torn last line, a
+    /// header tag that looks like a parameter but is none, or a game whose
+    /// random outcomes no revealed seed checked (no `SeedCommit`, or over
+    /// without `@ seed`) makes its file invalid and the exit status 1. For
+    /// the commands that report validity: validate, json, select, stats,
+    /// leaderboard, verify-view and verify-extends.
+    #[arg(long, global = true)]
+    strict: bool,
+
+    /// When to colour errors, places and boards: `auto` on a terminal
+    /// unless NO_COLOR is set, `always` or `never`.
+    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    color: ColorChoice,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print logs in canonical form, keeping comments.
+    ///
+    /// Without --check or --write it prints one log to standard output. Files
+    /// with syntax errors are reported and never rewritten.
+    Fmt {
+        /// Exit with 1 and name every file that is not in canonical form.
+        #[arg(long)]
+        check: bool,
+        /// With --check, also print a unified diff per file from its text
+        /// to its canonical form, on standard output.
+        #[arg(long, requires = "check")]
+        diff: bool,
+        /// Rewrite files that are not in canonical form, in place.
+        #[arg(long)]
+        write: bool,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Convert logs to JSON: header, typed events and a summary (comments
+    /// left out).
+    ///
+    /// Each log that reads without syntax errors becomes one document with
+    /// its "file" (the path; none for standard input) and its "summary":
+    /// valid or its first error with line and column, the result, event and
+    /// move counts, players, date, the final state hash and the log hash. A
+    /// log that breaks a rule is exported too, marked by its summary. One
+    /// FILE gives one pretty-printed document; several PATHs or a directory
+    /// give one JSON array of them; --ndjson gives one compact document per
+    /// line. See docs/json.md for every field (format version 2).
+    Json {
+        /// One compact document per line (NDJSON), for DuckDB, pandas or jq.
+        #[arg(long)]
+        ndjson: bool,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Check that logs are legal under their game's rules.
+    ///
+    /// Reports each fault on standard error as one line, `file:line:col:
+    /// [rule] message` (`[syntax]` for a syntax error, `[warning]` for a torn
+    /// last line), each file's faults in file order, and a summary `N valid,
+    /// M invalid` on standard output (with how many could not be checked:
+    /// unsupported, or not read). Exit 0 when all are valid, 1 when some are
+    /// invalid, 2 when a log cannot be checked (a game without an engine
+    /// yet, a player's view), a file cannot be read, or the rules file
+    /// cannot be used (a rules file without parameters for a log's game
+    /// stops the run at that log).
+    Validate {
+        /// Also print a line for each valid log with its result.
+        #[arg(long, short)]
+        verbose: bool,
+        /// Replay under changed parameters: a JSON object with any fields of
+        /// the game's ruleset (see `fgn rules show GAME`), or such objects
+        /// keyed by game name for a mixed archive. They win over the log's
+        /// header parameter tags; each tag overridden is named on standard
+        /// error (docs/rules.md, "Rules files").
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Report what changed rules do to recorded games.
+    ///
+    /// Replays every game strictly under its own rules (defaults and header)
+    /// and under the changed ones (the --rules file's parameters, which win
+    /// over header tags), and reports each game that changes: valid to
+    /// invalid with the first failing event (line, event, rule), invalid to
+    /// valid, another first failure, another result, another final state
+    /// hash; then a summary table. A recorded world event the changed rules
+    /// would not produce makes the game invalid there. With --resimulate, a
+    /// game whose seed is revealed keeps its players' events (and chat,
+    /// resignations, extra answers and timeouts), drops the recorded world
+    /// events and has the referee derive them anew from the seed under the
+    /// changed rules: the report names the first world event that differs,
+    /// the first kept event that becomes illegal, or the new result. See
+    /// docs/impact.md. Exit 0 when nothing changes, 1 when some game
+    /// changes, 2 when a log cannot be read or compared or the rules file is
+    /// bad.
+    Impact {
+        /// The changed rules: one game's parameters, or objects of
+        /// parameters keyed by game name (docs/rules.md, "Rules files").
+        #[arg(long, value_name = "FILE")]
+        rules: PathBuf,
+        /// Derive the world events of seed-revealed games anew instead of
+        /// checking the recorded ones.
+        #[arg(long)]
+        resimulate: bool,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Draw the position of a log after some event.
+    ///
+    /// The board as text (symbols, or letters with --ascii), the last event
+    /// and whose turn it is or the result; with --as white or black, only
+    /// what that player knows. --format json writes the state (or the
+    /// player's knowledge) and its hash (docs/json.md §11). A log that
+    /// breaks a rule is drawn up to the faulty event, and the rule error is
+    /// reported (exit 1).
+    Show {
+        /// Show the position after this many events (0: the start; default: all).
+        #[arg(long, value_name = "EVENT")]
+        at: Option<usize>,
+        /// Whose knowledge to draw: during a secret setup a player sees only
+        /// its own pieces.
+        #[arg(long = "as", value_enum, default_value = "all")]
+        viewer: cmd_replay::ViewerArg,
+        /// Replay under changed parameters (a rules file as for validate;
+        /// it wins over the header's parameter tags).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Draw the board with ASCII letters (K Q R B N P for white, k q r
+        /// b n p for black; w W b B for draughts) instead of symbols.
+        #[arg(long)]
+        ascii: bool,
+        /// A log file or `-`.
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+    },
+    /// Print standings by RULES.md, each game apart.
+    ///
+    /// RULES.md gives points only for survival-chess: a point per
+    /// multiplayer win of a VK player (`vk:<number>` ids). Its table lists
+    /// each such player with wins, draws and losses in multiplayer games
+    /// and points; the name shown for an id is the one of its latest game
+    /// (by the `Date` tag, then by path). Other games have no points in
+    /// RULES.md, so the output says so and counts their logs. Only logs
+    /// that validate count, and each game once however many copies of it
+    /// (same log hash) the paths hold; the logs skipped are listed on
+    /// standard error (with --quiet, only their count). Exit 0 when
+    /// standings were computed, even with logs skipped; 2 when a path cannot
+    /// be read or no log validates. --format json writes one document
+    /// (docs/fgn-leaderboard.schema.json). See docs/cli.md.
+    Leaderboard {
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Print a shell completion script for fgn.
+    ///
+    /// For bash: `fgn completions bash > ~/.local/share/bash-completion/completions/fgn`;
+    /// zsh: `fgn completions zsh > ~/.zfunc/_fgn` (with ~/.zfunc in fpath);
+    /// fish: `fgn completions fish > ~/.config/fish/completions/fgn.fish`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page of fgn, or of one of its commands, as roff.
+    ///
+    /// Read it with `fgn man | man -l -`, or install it:
+    /// `fgn man > ~/.local/share/man/man1/fgn.1` (and `fgn man validate >
+    /// .../fgn-validate.1` for a command's own page).
+    Man {
+        /// A command whose page to print instead of fgn's.
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
+    /// Print a game's ruleset parameters (the defaults) as JSON.
+    ///
+    /// `fgn rules show GAME` prints the defaults RULES.md sets, in the form
+    /// a rules file takes (docs/rules.md "Rules files"): edit it and pass it
+    /// to validate, show or impact with --rules.
+    Rules {
+        #[command(subcommand)]
+        command: RulesCommand,
+    },
+    /// Print a player's view of a log: what that player could know of it.
+    ///
+    /// The view is an FGN log with `[Perspective "white"]` or `"black"`
+    /// (docs/notation.md §6): the opponent's hidden setup, unseen moves and
+    /// the seed are left out or written with `?`, and what comes into sight
+    /// is written as `@ see`. A view of the same side prints unchanged; a
+    /// view of the other side is refused. A log that breaks a rule gets its
+    /// view up to the faulty event, and the rule error is reported (exit 1);
+    /// when the faulty event is not the side's own, only that there is one,
+    /// since the event and the message could tell what the side cannot see.
+    View {
+        /// Whose view.
+        #[arg(long = "as", value_enum)]
+        side: cmd_view::Side,
+        /// Write the view to this file instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// A full log or `-`.
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+    },
+    /// Check that VIEW is exactly the view of FULL for VIEW's side.
+    ///
+    /// Compares the header and then event by event. Exit 0 when they agree;
+    /// 1 when they part (naming the first line of VIEW where they do and
+    /// what was expected there, or that events are missing or extra) or
+    /// FULL breaks a rule; 2 when FULL is itself a view, the game has no
+    /// engine or a file cannot be read or has syntax errors (there is then
+    /// no verdict).
+    VerifyView {
+        /// The full log.
+        #[arg(value_name = "FULL")]
+        full: PathBuf,
+        /// The player's view to check.
+        #[arg(value_name = "VIEW")]
+        view: PathBuf,
+    },
+    /// Print log hashes: one `blake3:<hex>  FILE` line per log, as b3sum does.
+    ///
+    /// The log hash is a hash chain over the canonical text `fmt` writes
+    /// (docs/hashing.md): comments, spacing and spellings taken for the
+    /// same event never change it; any change to an event does. `--chain`
+    /// prints the chain's value after every event (a prefix of a log has
+    /// the hash of its own), `--states` the state hash after every event,
+    /// `--as` hashes a player's view (or, with `--states`, what it knows).
+    /// `--check` reads SUMS files of such lines and says OK or FAILED for
+    /// each (exit 1 if any failed; a torn or unparseable file fails, and
+    /// says why); a SUMS file that lists nothing is an error (exit 2). A
+    /// name holding a line feed or a backslash is escaped as b3sum escapes
+    /// it (a `\` before the line, `\n` and `\\` in the name), and read back
+    /// so by --check. Duplicates in an archive:
+    /// `fgn hash DIR | sort | uniq -D -w 71`.
+    Hash {
+        /// Hash this player's view instead of the full log.
+        #[arg(long = "as", value_enum)]
+        side: Option<cmd_view::Side>,
+        /// Print the chain's value after every event.
+        #[arg(long, conflicts_with_all = ["states", "check"])]
+        chain: bool,
+        /// Print the state hash after every event.
+        #[arg(long, conflicts_with = "check")]
+        states: bool,
+        /// Treat the PATHs as lists of expected hashes and check them.
+        #[arg(long)]
+        check: bool,
+        /// Files, directories or `-` (with --check: SUMS files).
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Check that NEW only appended to OLD: the same header, and all of
+    /// OLD's events first (compared by the hash chain).
+    ///
+    /// NEW is then replayed: appended events that break a rule (or an OLD
+    /// that already does) are not a valid extension of the game, and are
+    /// reported as `validate` reports them. A game without an engine is
+    /// compared as text only, with a note saying so.
+    ///
+    /// Exit 0 when it does; 1 naming the first event where they part (both
+    /// lines), the first of OLD's events that NEW lacks, or the rule an
+    /// event breaks; 2 when a file cannot be read or has syntax errors. A
+    /// torn last line of OLD is reported, and the complete events before it
+    /// are compared.
+    VerifyExtends {
+        /// The older download.
+        #[arg(value_name = "OLD")]
+        old: PathBuf,
+        /// The newer download.
+        #[arg(value_name = "NEW")]
+        new: PathBuf,
+    },
+    /// Append events to a log file, each checked against the game first.
+    ///
+    /// Each EVENT is one whole event line as one argument, e.g. `'12 w
+    /// Nf3-e5'` or, for a referee, `'12 @ timeout b'`. FILE is replayed and
+    /// each event is checked after the ones before it; then the log with all
+    /// of them is written beside FILE, synced and renamed over it, so a
+    /// crash or kill at any point leaves FILE with the whole batch or
+    /// without it (a reader that follows FILE must open it again by name).
+    /// A batch is all or nothing: if one event is refused (its syntax error
+    /// or the rule it breaks is reported) nothing is appended and the file
+    /// is left byte for byte as it was. Events may be spelled any way FGN reads
+    /// (`NG1-F3`, a `+` left out); they are written in canonical spelling,
+    /// as `fgn fmt` would write them, an end-of-line comment kept. The
+    /// header's rules decide; after the result only what the rules still
+    /// allow (chat, the world's `@ seed`) is accepted.
+    ///
+    /// An exclusive lock on FILE is held from the read to the rename, so
+    /// appenders running at once (processes using `fgn append` or the
+    /// library) never lose or interleave events. A FILE whose last line has
+    /// no line end (a torn append, left by another writer) is refused until
+    /// `--repair` shows the torn line and cuts it. FILE is never created.
+    ///
+    /// Exit 0 when appended (or repaired); 1 when an event or FILE itself is
+    /// refused (a syntax or rule error, a torn line); 2 when FILE cannot be
+    /// opened, locked, read or written, or its game cannot be checked. With
+    /// --format json the result is one JSON object on standard output
+    /// (docs/json.md). See docs/append.md.
+    Append {
+        /// Show the torn last line of FILE and cut it (truncate FILE to the
+        /// end of its last complete line), and remove the temporary file of
+        /// an append killed before it finished; a complete FILE is left alone.
+        #[arg(long, conflicts_with = "events")]
+        repair: bool,
+        /// The log file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The event lines to append, one argument each, in order.
+        #[arg(value_name = "EVENT", required_unless_present = "repair")]
+        events: Vec<String>,
+    },
+    /// Compare two logs: are they the same game, and if not, where do they
+    /// part and how do their positions differ?
+    ///
+    /// Both are canonicalised as `fmt` and `hash` do (comments, spacing and
+    /// spellings of the same event never count) and compared by their log
+    /// hashes. Exit 0 when they are the same. Otherwise exit 1 and print
+    /// the first header tag that differs, the first event that differs
+    /// (both lines with their line numbers, or the one a shorter log lacks),
+    /// and what differs between the two positions after that event and at
+    /// the end: pieces, HP, objects, coins, charges, reveals, turn and result
+    /// (docs/json.md, "Changes"). With --as the two are compared as that
+    /// player knows them: its views (as `fgn view` writes them) and its
+    /// knowledge, never what it could not see; a view file is compared as
+    /// its own player's. A log that breaks a rule is compared as far as it
+    /// replays, and the rule error is noted. Exit 2 when a file cannot be
+    /// read or has syntax errors. --format json writes one document
+    /// (docs/fgn-diff.schema.json).
+    Diff {
+        /// Compare what this player knows instead of the full logs.
+        #[arg(long = "as", value_enum)]
+        side: Option<cmd_view::Side>,
+        /// The first log (A).
+        #[arg(value_name = "A")]
+        a: PathBuf,
+        /// The second log (B).
+        #[arg(value_name = "B")]
+        b: PathBuf,
+    },
+    /// Make random legal games of a game, played through the game API.
+    ///
+    /// Players choose among the legal actions (preferring mates and
+    /// captures, --finish), the session rules check every event (clocks,
+    /// timeouts and their extra-time answers, resignations, chat, salts,
+    /// results) and the referee writes every world event (spawns, rolls,
+    /// clones, reveals, the result, the seed). In open-world-chess and
+    /// magic-draughts the world seed is derived from N, committed in the
+    /// header and revealed after the result. The same arguments give
+    /// byte-identical files. Exit 0 when the games are written; 2 for
+    /// arguments that cannot make a game (a bad rules file, --board,
+    /// --time-control, --salts in a game without a world seed, --setup
+    /// classical outside survival-chess) or a file that cannot be written.
+    /// See docs/gen.md.
+    Gen(cmd_gen::GenArgs),
+    /// Convert JSON games (as `fgn json` writes them) back to canonical FGN.
+    ///
+    /// FILE holds one document, a JSON array of them (`fgn json DIR`) or one
+    /// per line (`fgn json --ndjson`); versions 1 and 2 are read. The
+    /// "file" and "summary" fields are not part of the game: the summary is
+    /// derived from the game, and `fgn validate` is the check, but a
+    /// summary's "log_hash" that is not the game's is refused, and so is an
+    /// object holding a key twice. One game is printed; several need
+    /// --out-dir.
+    FromJson {
+        /// Write each game to its own new file in DIR (made if missing),
+        /// named by its place and its "file" (`0003-mate.fgn`); existing
+        /// files are never overwritten.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        /// A JSON file or `-`.
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+    },
+    /// Write every event of every log as one flat JSON row per line.
+    ///
+    /// Each row has the file, the event's index, line, move number, actor,
+    /// its canonical text, its action in typed columns, whether the rules
+    /// accepted it, what it did (captures, deaths, and `consequences`:
+    /// pieces captured, died, placed or promoted, HP, coins, charges,
+    /// curses, objects, reveals, the result) and the state hash after it.
+    /// Every row has every column, `null` where it does not apply, so that
+    /// DuckDB's read_json_auto and pandas read it as one table (docs/json.md
+    /// §16, docs/fgn-events.schema.json). Events after a rule error are
+    /// written unapplied and the error is reported (exit 1).
+    Events {
+        /// Write NDJSON (the only output form, required so that a later
+        /// form can be added without changing what this one means).
+        #[arg(long, required = true)]
+        ndjson: bool,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Print the logs that match every filter given, one path per line.
+    ///
+    /// Filters read each log's summary (as `fgn json` writes it): the game,
+    /// a player's name or id on either side (or on one side), the outcome,
+    /// the reason, the `Date` tag's range, the number of moves, and
+    /// whether the log is valid. A filter given twice keeps either value.
+    /// --format json prints `{"file", "summary"}` per match instead;
+    /// --duplicates prints the groups of matching files that hold the same
+    /// game (the same log hash). Invalid logs are reported on standard error
+    /// as by validate (exit 1). See docs/select.md.
+    Select {
+        /// Keep logs of this game (survival-chess, ...).
+        #[arg(long, value_name = "GAME")]
+        game: Vec<fgn_notation::GameKind>,
+        /// Keep logs where this name or id played either side.
+        #[arg(long, value_name = "NAME|ID")]
+        player: Vec<String>,
+        /// Keep logs where white has this name or id.
+        #[arg(long, value_name = "NAME|ID")]
+        white: Option<String>,
+        /// Keep logs where black has this name or id.
+        #[arg(long, value_name = "NAME|ID")]
+        black: Option<String>,
+        /// Keep logs with this outcome: 1-0, 0-1, 1/2-1/2 or abort
+        /// (decided or recorded).
+        #[arg(long, value_name = "OUTCOME", value_parser = parse_outcome)]
+        outcome: Vec<fgn_notation::Outcome>,
+        /// Keep logs whose result has this reason (mate, resign, ...).
+        #[arg(long, value_name = "REASON", value_parser = parse_reason)]
+        reason: Vec<fgn_notation::Reason>,
+        /// Keep logs dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD,
+        /// compared at its own precision; logs without a Date are dropped.
+        #[arg(long, value_name = "DATE", value_parser = parse_date)]
+        since: Option<String>,
+        /// Keep logs dated on or before this (`--until 2025-03` keeps all
+        /// of March).
+        #[arg(long, value_name = "DATE", value_parser = parse_date)]
+        until: Option<String>,
+        /// Keep logs with at least this many moves (players' moves of
+        /// pieces, both sides counted).
+        #[arg(long, value_name = "N")]
+        min_moves: Option<usize>,
+        /// Keep logs with at most this many moves.
+        #[arg(long, value_name = "N")]
+        max_moves: Option<usize>,
+        /// Keep only valid logs.
+        #[arg(long, conflicts_with = "invalid")]
+        valid: bool,
+        /// Keep only invalid logs (syntax or rule errors).
+        #[arg(long)]
+        invalid: bool,
+        /// Print groups of matching files with the same log hash instead.
+        #[arg(long)]
+        duplicates: bool,
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Statistics of an archive: per game, W/D/L, outcomes, reasons and
+    /// lengths, and each player's record.
+    ///
+    /// Counts every distinct game once (copies with the same log hash are
+    /// listed as duplicates); results and players come from valid games
+    /// with a result. Players are keyed by id (WhiteId/BlackId), else by
+    /// name; the name shown is that of their latest game by Date. --format
+    /// json writes one document (docs/fgn-stats.schema.json). Invalid logs
+    /// are reported on standard error as by validate (exit 1).
+    Stats {
+        /// Files, directories or `-`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum RulesCommand {
+    /// Print the default parameters of GAME as JSON; edit them into a file
+    /// for `--rules` (or key several games' by game name in one file).
+    Show {
+        /// survival-chess, open-world-chess, great-war-chess or magic-draughts.
+        game: fgn_notation::GameKind,
+    },
+}
+
+/// The rules each game's engine implements, for `--version`: a log whose
+/// `Rules` tag names another version is not checked.
+fn long_version() -> String {
+    let mut text = format!("{}\nrules supported:", env!("CARGO_PKG_VERSION"));
+    for game in fgn_notation::GameKind::ALL {
+        if fgn_replay::Ruleset::defaults(game).is_some() {
+            text += &format!("\n  {game} {}", fgn_replay::ruleset::rules_version(game));
+        }
+    }
+    text
+}
+
+/// The command line as clap knows it, with the long version: what parses
+/// the arguments and what completions and the manual page are written from.
+fn command() -> clap::Command {
+    same_opening(Cli::command().long_version(long_version()))
+}
+
+/// Makes `-h` open with the same sentence as `--help`: clap takes the short
+/// help from the doc comment's first paragraph but drops its final period,
+/// so the short help becomes that paragraph exactly, for every command.
+fn same_opening(mut cmd: clap::Command) -> clap::Command {
+    if let Some(long) = cmd.get_long_about().map(ToString::to_string) {
+        let first = long.split("\n\n").next().unwrap_or(&long).to_string();
+        cmd = cmd.about(first);
+    }
+    let names: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, same_opening);
+    }
+    cmd
+}
+
+/// `fgn man [COMMAND]`: the page of fgn or of one command, as roff.
+fn man(name: Option<&str>, rep: &mut Reporter<'_>) {
+    let root = command();
+    let page = match name {
+        None => root,
+        Some(name) => match root.find_subcommand(name) {
+            Some(sub) => sub.clone().name(format!("fgn-{name}")),
+            None => return rep.error(&format!("`{name}` is not a command of fgn (see `fgn --help`)")),
+        },
+    };
+    let mut roff = Vec::new();
+    match clap_mangen::Man::new(page).render(&mut roff) {
+        Ok(()) => rep.print(&String::from_utf8_lossy(&roff)),
+        Err(e) => rep.error(&format!("cannot write the manual page: {e}")),
+    }
+}
+
+fn parse_outcome(s: &str) -> Result<fgn_notation::Outcome, String> {
+    use fgn_notation::Outcome;
+    [Outcome::WhiteWins, Outcome::BlackWins, Outcome::Draw, Outcome::Abort]
+        .into_iter()
+        .find(|o| o.text() == s)
+        .ok_or_else(|| "expected 1-0, 0-1, 1/2-1/2 or abort".into())
+}
+
+fn parse_reason(s: &str) -> Result<fgn_notation::Reason, String> {
+    fgn_notation::Reason::from_name(s).ok_or_else(|| {
+        let all: Vec<&str> = fgn_notation::Reason::ALL.iter().map(|r| r.name()).collect();
+        format!("expected one of {}", all.join(", "))
+    })
+}
+
+fn parse_date(s: &str) -> Result<String, String> {
+    if fgn_replay::archive::is_date_bound(s) {
+        Ok(s.to_string())
+    } else {
+        Err("expected YYYY, YYYY-MM or YYYY-MM-DD".into())
+    }
+}
+
+/// The `fgn` binary: the command line of the process on its own standard
+/// streams, ending it with the exit code.
+pub fn main() -> ExitCode {
+    let (mut stdin, mut stdout, mut stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
+    let code = run_on(Host::Process, std::env::args_os(), &mut stdin, &mut stdout, &mut stderr);
+    ExitCode::from(code)
+}
+
+/// Runs fgn with the command line `args` (the program's name first, as
+/// [`std::env::args_os`] gives it) on the streams handed in, and gives back
+/// the exit code: 0 success, 1 some input is invalid, 2 a usage or I/O
+/// error. What it writes and the code are what the `fgn` binary writes and
+/// ends with, except that nothing here ends the process or looks at a
+/// terminal (no colour with `--color auto`, no progress line): a closed
+/// standard output stops the run's output with the code the binary would
+/// exit with. Runs share nothing, so several may run at once on different
+/// threads.
+///
+/// ```
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// let args = ["fgn", "fmt", "-"].map(std::ffi::OsString::from);
+/// let log = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n0 w place  Ke1\n";
+/// let code = fgn::run(args, &mut &log[..], &mut out, &mut err);
+/// assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+/// assert!(String::from_utf8_lossy(&out).ends_with("0 w place Ke1\n"));
+/// ```
+pub fn run(
+    args: impl IntoIterator<Item = OsString>,
+    stdin: &mut (dyn Read + Send),
+    stdout: &mut (dyn Write + Send),
+    stderr: &mut (dyn Write + Send),
+) -> i32 {
+    run_on(Host::Embedded, args, stdin, stdout, stderr).into()
+}
+
+/// [`run`] as `host` runs it.
+fn run_on(
+    host: Host,
+    args: impl IntoIterator<Item = OsString>,
+    stdin: &mut (dyn Read + Send),
+    stdout: &mut (dyn Write + Send),
+    stderr: &mut (dyn Write + Send),
+) -> u8 {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let mut io = Output::new(host, stdin, stdout, stderr);
+    let parsed = command()
+        .try_get_matches_from(&args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap's own exit code is 2 for usage errors and 0 for --help.
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+            let json = args.windows(2).any(|w| w[0] == "--format" && w[1] == "json")
+                || args.iter().any(|a| a == "--format=json");
+            let stream = if e.use_stderr() { Stream::Err } else { Stream::Out };
+            if json && e.use_stderr() {
+                let message = e.render().to_string();
+                let usage = serde_json::json!({"kind": "usage", "message": message.trim_end()});
+                io.write(Stream::Err, &format!("{usage}\n"));
+            } else if host == Host::Process {
+                // clap colours its message on a terminal itself.
+                let _ = e.print();
+            } else {
+                io.write(stream, &e.render().to_string());
+            }
+            return io.ended().unwrap_or(code);
+        }
+    };
+    io.settle(cli.color, cli.jobs);
+    let io = &io;
+    let mut rep = Reporter::new(io, cli.format);
+    rep.quiet = cli.quiet;
+    rep.strict = cli.strict;
+    match &cli.command {
+        Command::Fmt {
+            check,
+            diff,
+            write,
+            paths,
+        } => cmd_syntax::fmt(paths, *check, *diff, *write, &mut rep),
+        Command::Json { ndjson, paths } => cmd_syntax::json(paths, *ndjson, &mut rep),
+        Command::Append { repair: true, file, .. } => cmd_append::repair(file, &mut rep),
+        Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
+        Command::FromJson { path, out_dir } => cmd_syntax::from_json_cmd(path, out_dir.as_deref(), &mut rep),
+        Command::Gen(args) => cmd_gen::gen(args, &mut rep),
+        Command::Events { ndjson: _, paths } => cmd_events::events(paths, &mut rep),
+        Command::Select {
+            game,
+            player,
+            white,
+            black,
+            outcome,
+            reason,
+            since,
+            until,
+            min_moves,
+            max_moves,
+            valid,
+            invalid,
+            duplicates,
+            paths,
+        } => {
+            use fgn_replay::summary::Status;
+            let statuses = match (valid, invalid) {
+                (true, _) => vec![Status::Valid],
+                (_, true) => vec![Status::Invalid],
+                _ => Vec::new(),
+            };
+            let filter = fgn_replay::archive::Filter {
+                games: game.iter().map(|g| g.name().to_string()).collect(),
+                players: player.clone(),
+                white: white.clone(),
+                black: black.clone(),
+                outcomes: outcome.clone(),
+                reasons: reason.clone(),
+                since: since.clone(),
+                until: until.clone(),
+                min_moves: *min_moves,
+                max_moves: *max_moves,
+                statuses,
+            };
+            cmd_select::select(paths, &filter, *duplicates, &mut rep)
+        }
+        Command::Stats { paths } => cmd_stats::stats(paths, &mut rep),
+        Command::Validate { verbose, rules, paths } => {
+            cmd_replay::validate(paths, rules.as_deref(), *verbose, &mut rep)
+        }
+        Command::Show {
+            at,
+            viewer,
+            rules,
+            ascii,
+            path,
+        } => cmd_replay::show(path, *at, viewer.viewer(), rules.as_deref(), *ascii, &mut rep),
+        Command::Impact {
+            rules,
+            resimulate,
+            paths,
+        } => cmd_impact::impact(paths, rules, *resimulate, &mut rep),
+        Command::View { side, output, path } => cmd_view::view(path, *side, output.as_ref(), &mut rep),
+        Command::VerifyView { full, view } => cmd_view::verify(full, view, &mut rep),
+        Command::Hash {
+            side,
+            chain,
+            states,
+            check,
+            paths,
+        } => {
+            if *check {
+                cmd_hash::check(paths, *side, &mut rep)
+            } else {
+                let what = match (chain, states) {
+                    (true, _) => cmd_hash::What::Chain,
+                    (_, true) => cmd_hash::What::States,
+                    _ => cmd_hash::What::Log,
+                };
+                cmd_hash::hash(paths, *side, what, &mut rep)
+            }
+        }
+        Command::VerifyExtends { old, new } => cmd_hash::verify_extends(old, new, &mut rep),
+        Command::Diff { side, a, b } => cmd_diff::diff(a, b, *side, &mut rep),
+        Command::Leaderboard { paths } => cmd_leaderboard::leaderboard(paths, &mut rep),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut command(), "fgn", &mut script);
+            rep.print(&String::from_utf8_lossy(&script));
+        }
+        Command::Man { command } => man(command.as_deref(), &mut rep),
+        Command::Rules {
+            command: RulesCommand::Show { game },
+        } => match fgn_replay::Ruleset::defaults(*game) {
+            Some(r) => outln!(rep, "{}", serde_json::to_string_pretty(&r).expect("rulesets serialize")),
+            // A game is not a file: said as an error, whose JSON has no
+            // "file" field (unreachable while every game has an engine).
+            None => rep.error(&format!("{game}: no rules engine yet, so no ruleset")),
+        },
+    }
+    io.ended().unwrap_or(rep.status as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{self, Write};
+
+    /// A standard output that fails every write with `kind`.
+    struct Failing(io::ErrorKind);
+
+    impl Write for Failing {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(self.0))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn run_on_failing(kind: io::ErrorKind) -> (i32, String) {
+        let args = ["fgn", "--jobs", "2", "json", "../corpus/magic-draughts/valid"].map(std::ffi::OsString::from);
+        let mut err = Vec::new();
+        let code = super::run(args, &mut io::empty(), &mut Failing(kind), &mut err);
+        (code, String::from_utf8_lossy(&err).into_owned())
+    }
+
+    /// What the binary does when its output cannot be written ends an
+    /// embedded run's output instead of the process: a reader that went
+    /// away is exit 0 and nothing more is written; any other write error is
+    /// said once, with exit 2.
+    #[test]
+    fn an_output_that_cannot_be_written_ends_the_run_not_the_process() {
+        assert_eq!(run_on_failing(io::ErrorKind::BrokenPipe), (0, String::new()));
+        let (code, err) = run_on_failing(io::ErrorKind::StorageFull);
+        assert_eq!(code, 2);
+        assert_eq!(
+            err.matches("error: cannot write to standard output").count(),
+            1,
+            "{err}"
+        );
+    }
+}
