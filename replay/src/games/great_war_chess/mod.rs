@@ -4,6 +4,7 @@
 //! a charge and succeeding only with support.
 
 mod api;
+mod picture;
 #[cfg(test)]
 mod tests;
 

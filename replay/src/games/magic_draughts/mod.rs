@@ -7,6 +7,7 @@ use fgn_notation::{Action, ByColor, Color, MagicNumber, MoveNumber, Reason, Spel
 
 mod api;
 pub mod draughts;
+mod picture;
 
 pub use api::{DraughtsPiece, DraughtsState};
 

@@ -36,6 +36,7 @@ mod engine;
 mod game;
 mod light;
 mod outcomes;
+mod picture;
 mod resolve;
 mod shop;
 #[cfg(test)]

@@ -5,6 +5,7 @@ mod api;
 mod bits;
 pub mod board;
 mod mailbox;
+mod picture;
 
 pub use api::{ChessPiece, SurvivalKnowledge, SurvivalState};
 
