@@ -1,9 +1,11 @@
-//! Drawing a replayed position for `fgn show`: text for the terminal, JSON for programs.
+//! Drawing a replayed position for `fgn show`: text for the terminal, JSON
+//! for programs. The board is the library's picture of the position
+//! ([`fgn_replay::Picture`]); nothing here knows a game.
 
 use std::fmt::Write as _;
 
 use fgn_notation::Color;
-use fgn_replay::{Charset, Picture, Replay, Shade, Viewer};
+use fgn_replay::{Cell, Charset, Picture, Replay, Shade, Viewer};
 
 use crate::cmd_replay::{phase_text, turn_text};
 use crate::out::{Paint, Stream};
@@ -32,7 +34,7 @@ impl Look {
 }
 
 /// What a square holds, as text: its figures' glyphs, each with its label.
-fn figures_text(cell: &fgn_replay::Cell, charset: Charset) -> String {
+fn figures_text(cell: &Cell, charset: Charset) -> String {
     let mut text = String::new();
     for figure in &cell.figures {
         text.push_str(figure.glyph.get(charset));
@@ -238,6 +240,38 @@ mod tests {
         assert!(
             ascii.contains("pieces: w white man, W white king, b black man, B black king"),
             "{ascii}"
+        );
+    }
+
+    /// The renderer's own rules, on a picture no game made: blank light
+    /// squares only on a checkered board, shaded squares filled to the
+    /// width the widest label sets, legend lines only in their charset.
+    #[test]
+    fn a_picture_is_drawn_by_its_cells_alone() {
+        use fgn_replay::{Figure, Text};
+        let sq = |name: &str| -> fgn_notation::Square { name.parse().expect("a square") };
+        let mut picture = Picture::new(3, 2);
+        picture.place(
+            sq("a1"),
+            Figure {
+                label: Some("10".into()),
+                ..Figure::chess(Color::White, fgn_notation::PieceKind::King)
+            },
+        );
+        if let Some(cell) = picture.cell_mut(sq("c2")) {
+            cell.shade = Shade::Unknown;
+        }
+        picture.legend.push(Text::ascii_only("letters"));
+        let drawn = board(&picture, Look { ascii: true });
+        assert_eq!(
+            drawn,
+            "     a   b   c\n  2  .   .   ### 2\n  1  K10 .   .   1\n     a   b   c\nletters\n"
+        );
+        picture.checkered = true;
+        let drawn = board(&picture, Look::default());
+        assert_eq!(
+            drawn,
+            "     a   b   c\n  2      ·   ░░░ 2\n  1  ♔10     ·   1\n     a   b   c\n"
         );
     }
 
