@@ -48,3 +48,43 @@ impl Replay {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use fgn_notation::Color;
+
+    use crate::core::viewer::Viewer;
+    use crate::Replay;
+
+    /// A corpus log replayed up to `events` events.
+    fn replayed(file: &str, events: usize) -> Replay {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../corpus")
+            .join(file);
+        let text = std::fs::read(&path).expect("a corpus log");
+        let game = fgn_notation::parse(&text).document.game;
+        let mut replay = Replay::new(&game.header).expect("a game with an engine");
+        for event in &game.events[..events] {
+            replay.apply_next(event).expect("a valid log");
+        }
+        replay
+    }
+
+    /// White's king died of a damage roll in black's fog: white's knowledge
+    /// still has black to move, but the picture notes no moves left, as
+    /// `fgn show --as white` never did once the game was decided.
+    #[test]
+    fn the_notes_on_the_turn_follow_the_replays_progress() {
+        let replay = replayed("open-world-chess/valid/owc-08-damage-ramp-king-dies-of-damage.fgn", 101);
+        assert!(replay.progress().turn.is_none(), "the game is decided");
+        let white = Viewer::of(Color::White);
+        assert!(
+            replay.knowledge(white).progress.turn.is_some(),
+            "white does not know it"
+        );
+        let picture = replay.picture(Some(white));
+        assert_eq!(picture.notes, ["white has 0 coins"]);
+        let before = replayed("open-world-chess/valid/owc-08-damage-ramp-king-dies-of-damage.fgn", 99);
+        assert!(before.picture(Some(white)).notes[0].starts_with("moves left in this turn: "));
+    }
+}
