@@ -1,17 +1,14 @@
-//! Drawing a replayed position for `fgn show`: text for the terminal, JSON for programs.
+//! Drawing a replayed position for `fgn show`: text for the terminal, JSON
+//! for programs. The board is the library's picture of the position
+//! ([`fgn_replay::Picture`]); nothing here knows a game.
 
 use std::fmt::Write as _;
 
-use fgn_notation::ObjectKind;
-use fgn_notation::{Color, Square};
-use fgn_replay::gwc::GreatWarState;
-use fgn_replay::magic::{spell_name, DraughtsState};
-use fgn_replay::owc;
-use fgn_replay::survival::SurvivalState;
-use fgn_replay::{KnownPosition, Position, Progress, Replay, Viewer};
+use fgn_notation::Color;
+use fgn_replay::{Cell, Charset, Picture, Replay, Shade, Viewer};
 
 use crate::cmd_replay::{phase_text, turn_text};
-use crate::out::{count, Paint, Stream};
+use crate::out::{Paint, Stream};
 
 /// How boards are drawn: symbols or ASCII letters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,439 +24,84 @@ impl Look {
         Paint::Dim.on(Stream::Out, text)
     }
 
-    /// The mark of an empty square (lit, in open-world-chess).
-    fn empty(self) -> char {
+    fn charset(self) -> Charset {
         if self.ascii {
-            '.'
+            Charset::Ascii
         } else {
-            '·'
+            Charset::Unicode
         }
     }
 }
 
-/// One square of a board as drawn: its text and whether it is dimmed.
-struct Cell {
-    text: String,
-    dim: bool,
-}
-
-impl Cell {
-    fn plain(text: impl Into<String>) -> Cell {
-        Cell {
-            text: text.into(),
-            dim: false,
-        }
+/// What a square holds, as text: its figures' glyphs, each with its label.
+fn figures_text(cell: &Cell, charset: Charset) -> String {
+    let mut text = String::new();
+    for figure in &cell.figures {
+        text.push_str(figure.glyph.get(charset));
+        text.push_str(figure.label.as_deref().unwrap_or(""));
     }
+    text
 }
 
-/// A board of `files` x `ranks` with coordinates on all four sides, in a
-/// fixed-width grid: every square is `width` columns wide (its text padded
-/// on the right) and squares are one space apart, so a file's letter
-/// stands above the first column of each of its squares whatever the
-/// squares hold.
-fn board(files: u8, ranks: u8, width: usize, look: Look, mut cell: impl FnMut(Square) -> Cell) -> String {
+/// A picture's board with coordinates on all four sides, in a fixed-width
+/// grid, then its legend. Every square is as wide as the widest square's
+/// text (at least the picture's `square_width`), padded on the right, and
+/// squares are one space apart, so a file's letter stands above the first
+/// column of each of its squares whatever the squares hold. A square with
+/// nothing on it is filled with the shade mark when shaded (dimmed), else
+/// dotted, except the light squares of a checkered board, which stay blank
+/// so that the grid stays readable when large.
+fn board(picture: &Picture, look: Look) -> String {
+    let charset = look.charset();
+    let width = picture
+        .cells
+        .iter()
+        .map(|c| figures_text(c, charset).chars().count())
+        .fold(picture.square_width, usize::max);
     let mut out = String::new();
-    let letters: String = (0..files).map(|f| format!(" {:<width$}", (b'a' + f) as char)).collect();
+    let letters: String = (0..picture.files)
+        .map(|f| format!(" {:<width$}", char::from(b'a'.saturating_add(f))))
+        .collect();
     let letters = look.dim(letters.trim_end());
     let _ = writeln!(out, "    {letters}");
-    for r in (0..ranks).rev() {
+    for r in (0..picture.ranks).rev() {
         let _ = write!(out, "{}", look.dim(&format!("{:>3} ", r + 1)));
-        for f in 0..files {
-            let sq = Square::new(f, r).expect("boards are at most 26x26");
-            let c = cell(sq);
-            let pad = width.saturating_sub(c.text.chars().count());
-            let text = if c.dim { look.dim(&c.text) } else { c.text };
+        for f in 0..picture.files {
+            let index = usize::from(r) * usize::from(picture.files) + usize::from(f);
+            let cell = picture.cells.get(index);
+            let text = cell.map(|c| figures_text(c, charset)).unwrap_or_default();
+            let shaded = cell.is_some_and(|c| c.shade != Shade::Clear);
+            let (text, dim) = if !text.is_empty() {
+                (text, false)
+            } else if shaded {
+                (charset.shade_mark().to_string().repeat(width), true)
+            } else if picture.checkered && (f + r) % 2 == 1 {
+                (" ".to_string(), false)
+            } else {
+                (charset.empty_mark().to_string(), false)
+            };
+            let pad = width.saturating_sub(text.chars().count());
+            let text = if dim { look.dim(&text) } else { text };
             let _ = write!(out, " {text}{}", " ".repeat(pad));
         }
         let _ = writeln!(out, " {}", look.dim(&(r + 1).to_string()));
     }
     let _ = writeln!(out, "    {letters}");
-    out
-}
-
-/// A board of one-character squares; `cell` gives each square's symbol,
-/// `None` for an empty one. Dark empty squares are dotted and light ones
-/// blank, so the grid stays readable when large.
-fn grid(files: u8, ranks: u8, look: Look, mut cell: impl FnMut(Square) -> Option<char>) -> String {
-    board(files, ranks, 1, look, |sq| {
-        let dark = (sq.file_index() + sq.rank_index()) % 2 == 0;
-        Cell::plain(cell(sq).unwrap_or(if dark { look.empty() } else { ' ' }))
-    })
-}
-
-/// The symbol of a chess piece: Unicode, or with `ascii` its letter, upper
-/// case for white and lower case for black.
-fn chess_symbol(color: Color, kind: fgn_notation::PieceKind, ascii: bool) -> char {
-    use fgn_notation::PieceKind::*;
-    let i = match kind {
-        King => 0,
-        Queen => 1,
-        Rook => 2,
-        Bishop => 3,
-        Knight => 4,
-        Pawn => 5,
-    };
-    match (color, ascii) {
-        (Color::White, false) => ['♔', '♕', '♖', '♗', '♘', '♙'][i],
-        (Color::Black, false) => ['♚', '♛', '♜', '♝', '♞', '♟'][i],
-        (Color::White, true) => ['K', 'Q', 'R', 'B', 'N', 'P'][i],
-        (Color::Black, true) => ['k', 'q', 'r', 'b', 'n', 'p'][i],
-    }
-}
-
-/// The legend of chess boards drawn in letters.
-const ASCII_CHESS_LEGEND: &str = "pieces: K Q R B N P white, k q r b n p black";
-
-/// A great-war-chess board: each square shows its stack's letters (`I`,
-/// `IC`, `ICA`, `IF` for infantry on a fortification), upper case for
-/// white and lower case for black; empty squares are dotted. Squares are
-/// three characters wide so that the largest stack fits.
-fn gwc_grid(p: &GreatWarState, look: Look) -> String {
-    let mut out = board(p.board.files, p.board.ranks, 3, look, |sq| {
-        match p.stacks.iter().find(|s| s.square == sq) {
-            Some(stack) => Cell::plain(
-                stack
-                    .units
-                    .iter()
-                    .map(|u| match stack.color {
-                        Color::White => u.char(),
-                        Color::Black => u.char().to_ascii_lowercase(),
-                    })
-                    .collect::<String>(),
-            ),
-            None => Cell::plain(look.empty()),
+    for line in &picture.legend {
+        let line = line.get(charset);
+        if !line.is_empty() {
+            let _ = writeln!(out, "{line}");
         }
-    });
-    let _ = writeln!(
-        out,
-        "units: I infantry, C cavalry, A artillery, F fortification; upper case white, lower case black"
-    );
-    out
-}
-
-fn gwc_notes(out: &mut String, p: &GreatWarState) {
-    let _ = writeln!(out, "charges: white {}, black {}", p.charges.white, p.charges.black);
-    if let Some(m) = &p.moved {
-        let units: String = m.units.iter().map(|u| u.char()).collect();
-        let _ = writeln!(out, "this turn's movement is used ({units} on {})", m.square);
-    }
-    if let Some(sq) = p.fired_from {
-        let _ = writeln!(out, "this turn's shot is used (fired from {sq})");
-    }
-}
-
-/// The symbol of a draughts piece: Unicode, or with `ascii` a letter
-/// (`w` and `b` men, `W` and `B` kings).
-fn draughts_symbol(color: Color, king: bool, ascii: bool) -> char {
-    match (color, king, ascii) {
-        (Color::White, false, false) => '⛀',
-        (Color::White, true, false) => '⛁',
-        (Color::Black, false, false) => '⛂',
-        (Color::Black, true, false) => '⛃',
-        (Color::White, false, true) => 'w',
-        (Color::White, true, true) => 'W',
-        (Color::Black, false, true) => 'b',
-        (Color::Black, true, true) => 'B',
-    }
-}
-
-fn number_text(n: Option<u8>) -> String {
-    match n {
-        None => "not revealed yet".into(),
-        Some(0) => "plain".into(),
-        Some(n) => format!("{n}, {}", spell_name(n)),
-    }
-}
-
-fn spells_text(spells: &[u8]) -> String {
-    spells
-        .iter()
-        .map(|&n| format!("{n} ({})", spell_name(n)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn draughts_notes(out: &mut String, game: &DraughtsState) {
-    if !game.magic {
-        let _ = writeln!(out, "plain Russian draughts (magic off)");
-        return;
-    }
-    for color in [Color::White, Color::Black] {
-        let spells = &game.spells_due[color];
-        if !spells.is_empty() {
-            let _ = writeln!(
-                out,
-                "{} casts before its next move: {}",
-                color.name(),
-                spells_text(spells)
-            );
-        }
-    }
-    for color in [Color::White, Color::Black] {
-        let taken: Vec<String> = game
-            .captured
-            .iter()
-            .filter(|c| c.color == color)
-            .map(|c| format!("{} ({})", c.square, number_text(c.number)))
-            .collect();
-        if !taken.is_empty() {
-            let _ = writeln!(out, "{}'s captured checkers: {}", color.name(), taken.join("; "));
-        }
-    }
-}
-
-fn survival_grid(position: &SurvivalState, look: Look) -> String {
-    let mut out = grid(position.board.files, position.board.ranks, look, |sq| {
-        position
-            .pieces
-            .iter()
-            .find(|p| p.square == sq)
-            .map(|p| chess_symbol(p.color, p.piece, look.ascii))
-    });
-    if look.ascii {
-        let _ = writeln!(out, "{ASCII_CHESS_LEGEND}");
     }
     out
-}
-
-fn survival_notes(out: &mut String, position: &SurvivalState, progress: &Progress) {
-    if position.in_check && progress.turn.is_some() {
-        let _ = writeln!(out, "check");
-    }
-}
-
-fn draughts_grid(game: &DraughtsState, look: Look) -> String {
-    let mut out = grid(8, 8, look, |sq| {
-        game.pieces
-            .iter()
-            .find(|p| p.square == sq)
-            .map(|p| draughts_symbol(p.color, p.king, look.ascii))
-    });
-    let symbol = |color, king| draughts_symbol(color, king, look.ascii);
-    let _ = writeln!(
-        out,
-        "pieces: {} white man, {} white king, {} black man, {} black king",
-        symbol(Color::White, false),
-        symbol(Color::White, true),
-        symbol(Color::Black, false),
-        symbol(Color::Black, true),
-    );
-    out
-}
-
-fn hidden_setups_note(out: &mut String, hidden_setups: &[Color]) {
-    if !hidden_setups.is_empty() {
-        let who: Vec<&str> = hidden_setups.iter().map(|c| c.name()).collect();
-        let _ = writeln!(out, "(hidden until both are ready: {}'s setup)", who.join(" and "));
-    }
-}
-
-fn object_letter(o: ObjectKind) -> char {
-    match o {
-        ObjectKind::Regen => 'r',
-        ObjectKind::Hp => 'h',
-        ObjectKind::Damage => 'd',
-        ObjectKind::Kinghp => 'k',
-        ObjectKind::Clone => 'c',
-        ObjectKind::Coin => '$',
-    }
-}
-
-/// What an open-world-chess board shows on one square.
-enum OwcCell {
-    /// A piece with its HP.
-    Piece(Color, fgn_notation::PieceKind, u64),
-    /// A merchant square (known to everyone).
-    Merchant,
-    /// An object lying on a lit square.
-    Object(ObjectKind),
-    /// A lit, empty square.
-    Empty,
-    /// Fog, or a square the viewer does not see.
-    Unknown,
-}
-
-/// An open-world-chess board: a piece with its HP (`♘5`, `♚10`), an object
-/// letter, `M` for a merchant, `·` for a lit empty square, and shading for
-/// fog or what the viewer cannot see. Every square is as wide as the
-/// widest piece with its HP on this board, so two-digit HP never pushes
-/// the next square aside.
-fn owc_grid(size: fgn_notation::BoardSize, look: Look, cell: impl Fn(Square) -> OwcCell) -> String {
-    let (files, ranks) = (size.files, size.ranks);
-    let squares = (0..ranks).flat_map(|r| (0..files).filter_map(move |f| Square::new(f, r)));
-    let digits = squares
-        .filter_map(|sq| match cell(sq) {
-            OwcCell::Piece(_, _, hp) => Some(hp.to_string().len()),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(1);
-    let width = 1 + digits;
-    let fog = if look.ascii { "#" } else { "░" };
-    let mut out = board(files, ranks, width, look, |sq| match cell(sq) {
-        OwcCell::Piece(color, kind, hp) => Cell::plain(format!("{}{hp}", chess_symbol(color, kind, look.ascii))),
-        OwcCell::Merchant => Cell::plain("M"),
-        OwcCell::Unknown => Cell {
-            text: fog.repeat(width),
-            dim: true,
-        },
-        OwcCell::Object(o) => Cell::plain(object_letter(o)),
-        OwcCell::Empty => Cell::plain(look.empty()),
-    });
-    if look.ascii {
-        let _ = writeln!(out, "{ASCII_CHESS_LEGEND}, each with its HP");
-    }
-    let _ = writeln!(
-        out,
-        "objects: r regen, h hp, d damage, k kinghp, c clone, $ coin; M merchant; {fog} fog or unseen"
-    );
-    out
-}
-
-/// The referee's open-world-chess board: every piece, object and fog.
-fn owc_state_grid(p: &owc::State, look: Look) -> String {
-    owc_grid(p.public.board.0, look, |sq| {
-        if let Some(u) = p.pieces.iter().find(|u| u.square == sq) {
-            return OwcCell::Piece(u.color, u.piece, u.hp);
-        }
-        if p.public.merchants.contains(&sq) {
-            return OwcCell::Merchant;
-        }
-        match p.lit.iter().find(|l| l.square == sq) {
-            Some(l) => l.object.map_or(OwcCell::Empty, OwcCell::Object),
-            None => OwcCell::Unknown,
-        }
-    })
-}
-
-/// A player's open-world-chess board: its own pieces, and what it sees.
-fn owc_known_grid(k: &owc::Knowledge, look: Look) -> String {
-    owc_grid(k.public.board.0, look, |sq| {
-        if let Some(u) = k.own.iter().find(|u| u.square == sq) {
-            return OwcCell::Piece(u.color, u.piece, u.hp);
-        }
-        let seen = k.seen.iter().find(|s| s.square == sq);
-        if let Some(e) = seen.and_then(|s| s.enemy.as_ref()) {
-            return OwcCell::Piece(e.color, e.piece, e.hp);
-        }
-        if k.public.merchants.contains(&sq) {
-            return OwcCell::Merchant;
-        }
-        match seen {
-            Some(s) => s.object.map_or(OwcCell::Empty, OwcCell::Object),
-            None => OwcCell::Unknown,
-        }
-    })
-}
-
-fn owc_notes(out: &mut String, progress: &Progress, public: &owc::Public, coins: &[(Color, u32)]) {
-    if progress.turn.is_some() {
-        let _ = writeln!(out, "moves left in this turn: {}", public.moves_left);
-    }
-    for c in [Color::White, Color::Black] {
-        if public.curses[c] > 0 {
-            let _ = writeln!(
-                out,
-                "{} is cursed: {} fewer next turn",
-                c.name(),
-                count(public.curses[c] as usize, "move")
-            );
-        }
-    }
-    for (c, n) in coins {
-        let _ = writeln!(out, "{} has {}", c.name(), count(*n as usize, "coin"));
-    }
-}
-
-/// The referee's account of an open-world-chess move that waits for the
-/// world's outcome.
-fn owc_owed_note(out: &mut String, owed: &owc::OwedOutcome) {
-    match owed {
-        owc::OwedOutcome::Damage {
-            square,
-            on_path: true,
-            moving,
-        } => owc_moving_note(out, moving, Some(*square)),
-        owc::OwedOutcome::Damage { square, .. } => {
-            let _ = writeln!(out, "the world owes the damage roll for the piece on {square}");
-        }
-        owc::OwedOutcome::Clone { square, candidates, .. } => {
-            let _ = writeln!(
-                out,
-                "the world owes the square of the clone of the piece on {square}: one of {}",
-                candidates.iter().map(Square::to_string).collect::<Vec<_>>().join(", ")
-            );
-        }
-    }
-}
-
-/// A piece held on its path by the world's damage roll, on no square of
-/// the board meanwhile: on the damage object's `square` where the referee
-/// tells it, "on its path" to its owner, whose knowledge has no square.
-fn owc_moving_note(out: &mut String, moving: &owc::MovingPiece, square: Option<Square>) {
-    let on = square.map_or("on its path".to_string(), |sq| format!("on {sq}"));
-    let _ = writeln!(
-        out,
-        "{}'s {} ({} HP) waits {on} for the world's damage roll, on its way to {}",
-        moving.color.name(),
-        moving.piece.name(),
-        moving.hp,
-        moving.to
-    );
 }
 
 /// The position as text: the board with coordinates, then who is to move,
 /// check, spells and the result. A player's view is drawn from what it
 /// knows, the full view from the state.
 pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
-    let state = replay.state();
-    let knowledge = viewer.map(|c| replay.knowledge(Viewer::of(c)));
-    let mut notes = String::new();
-    let mut out = match (&state.position, knowledge.as_ref().map(|k| &k.position)) {
-        (Position::Survival(p), None) => {
-            survival_notes(&mut notes, p, &state.progress);
-            survival_grid(p, look)
-        }
-        (_, Some(KnownPosition::Survival(k))) => {
-            survival_notes(&mut notes, &k.position, &state.progress);
-            hidden_setups_note(&mut notes, &k.hidden_setups);
-            survival_grid(&k.position, look)
-        }
-        (Position::GreatWar(p), None) => {
-            gwc_notes(&mut notes, p);
-            gwc_grid(p, look)
-        }
-        (_, Some(KnownPosition::GreatWar(k))) => {
-            gwc_notes(&mut notes, &k.position);
-            hidden_setups_note(&mut notes, &k.hidden_setups);
-            gwc_grid(&k.position, look)
-        }
-        (Position::Draughts(p), None) | (_, Some(KnownPosition::Draughts(p))) => {
-            draughts_notes(&mut notes, p);
-            draughts_grid(p, look)
-        }
-        (Position::OpenWorld(p), None) => {
-            owc_notes(
-                &mut notes,
-                &state.progress,
-                &p.public,
-                &[(Color::White, p.coins.white), (Color::Black, p.coins.black)],
-            );
-            if let Some(owed) = &p.owed {
-                owc_owed_note(&mut notes, owed);
-            }
-            owc_state_grid(p, look)
-        }
-        (_, Some(KnownPosition::OpenWorld(k))) => {
-            // A player's coins are its own secret.
-            let own: Vec<(Color, u32)> = k.viewer.color().zip(k.coins).into_iter().collect();
-            owc_notes(&mut notes, &state.progress, &k.public, &own);
-            if let Some(moving) = &k.moving {
-                owc_moving_note(&mut notes, moving, None);
-            }
-            owc_known_grid(k, look)
-        }
-    };
+    let picture = replay.picture(viewer.map(Viewer::of));
+    let mut out = board(&picture, look);
     let _ = writeln!(out);
     match last {
         Some((event, line)) => {
@@ -470,8 +112,10 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
         }
     }
     let _ = writeln!(out, "{}", turn_text(replay));
-    out.push_str(&notes);
-    let salts = &state.progress.salts;
+    for note in &picture.notes {
+        let _ = writeln!(out, "{note}");
+    }
+    let salts = &replay.progress().salts;
     if fgn_replay::seed::is_salted(salts) {
         // Salts are public: every viewer is shown both.
         let text = |s: &Option<fgn_notation::Salt>| s.map_or("none".to_string(), |s| s.to_string());
@@ -599,6 +243,38 @@ mod tests {
         );
     }
 
+    /// The renderer's own rules, on a picture no game made: blank light
+    /// squares only on a checkered board, shaded squares filled to the
+    /// width the widest label sets, legend lines only in their charset.
+    #[test]
+    fn a_picture_is_drawn_by_its_cells_alone() {
+        use fgn_replay::{Figure, Text};
+        let sq = |name: &str| -> fgn_notation::Square { name.parse().expect("a square") };
+        let mut picture = Picture::new(3, 2);
+        picture.place(
+            sq("a1"),
+            Figure {
+                label: Some("10".into()),
+                ..Figure::chess(Color::White, fgn_notation::PieceKind::King)
+            },
+        );
+        if let Some(cell) = picture.cell_mut(sq("c2")) {
+            cell.shade = Shade::Unknown;
+        }
+        picture.legend.push(Text::ascii_only("letters"));
+        let drawn = board(&picture, Look { ascii: true });
+        assert_eq!(
+            drawn,
+            "     a   b   c\n  2  .   .   ### 2\n  1  K10 .   .   1\n     a   b   c\nletters\n"
+        );
+        picture.checkered = true;
+        let drawn = board(&picture, Look::default());
+        assert_eq!(
+            drawn,
+            "     a   b   c\n  2      ·   ░░░ 2\n  1  ♔10     ·   1\n     a   b   c\n"
+        );
+    }
+
     #[test]
     fn ascii_boards_use_letters_only() {
         for file in [
@@ -611,7 +287,6 @@ mod tests {
             let drawn = text(&replay, None, 0, None, Look { ascii: true });
             let board = board_lines(&drawn).join("\n");
             assert!(board.is_ascii(), "{file}:\n{board}");
-            assert_eq!(chess_symbol(Color::Black, fgn_notation::PieceKind::Queen, true), 'q');
         }
     }
 }

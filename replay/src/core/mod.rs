@@ -7,6 +7,7 @@
 
 pub mod error;
 pub mod hash;
+pub mod picture;
 pub mod progress;
 pub mod rng;
 pub mod seed;

@@ -5,6 +5,7 @@
 
 pub(crate) mod changes;
 pub(crate) mod params;
+mod picture;
 mod state;
 #[cfg(test)]
 mod tests;

@@ -8,6 +8,7 @@ use fgn_notation::{Action, ByColor, Color, Event, GameKind, MagicNumber, MoveNum
 pub(crate) mod changes;
 pub mod draughts;
 pub(crate) mod params;
+mod picture;
 mod referee;
 mod state;
 mod view;

@@ -37,6 +37,7 @@ mod engine;
 mod light;
 mod outcomes;
 pub(crate) mod params;
+mod picture;
 mod referee;
 mod resolve;
 mod shop;

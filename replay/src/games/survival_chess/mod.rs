@@ -6,6 +6,7 @@ pub mod board;
 pub(crate) mod changes;
 mod mailbox;
 pub(crate) mod params;
+mod picture;
 mod state;
 mod view;
 
