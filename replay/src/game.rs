@@ -20,6 +20,7 @@ use fgn_notation::{Action, Actor, ChessMove, Color, Event, GameKind, MoveNumber}
 use serde::Serialize;
 
 use crate::core::error::{Fault, Rule};
+use crate::core::picture::Picture;
 use crate::core::progress::{Decision, Progress, Turn};
 use crate::core::seed::{Draws, Salts};
 use crate::core::viewer::Viewer;
@@ -30,6 +31,15 @@ use crate::core::viewer::Viewer;
 pub trait Game: Clone + Debug {
     /// Which game this is.
     const KIND: GameKind;
+
+    /// `state` drawn as a board picture (what stands on each square, the
+    /// legend, the notes); `in_play` says whether a turn is under way, for
+    /// the notes on it (check, the moves left), which follow the public
+    /// progress.
+    fn state_picture(state: &Self::State, in_play: bool) -> Picture;
+
+    /// What one viewer knows, drawn as [`Game::state_picture`] draws a state.
+    fn knowledge_picture(knowledge: &Self::Knowledge, in_play: bool) -> Picture;
 
     /// The game's parameters (its ruleset: board, limits, options).
     type Params;

@@ -850,7 +850,7 @@ pub fn is_canonical(parsed: &fgn_notation::Parsed, text: &[u8]) -> bool {
 pub fn completion(game: &Game) -> Completion {
     // Only chess moves have markers to fill in ([`game::Game::spelled`]),
     // so the logs of the games without them need no replay.
-    if game.kind().and_then(|kind| for_kind!(kind, G => G::COMPLETES_MOVES)) == Some(false) {
+    if game.kind().map(|kind| for_kind!(kind, G => G::COMPLETES_MOVES)) == Some(false) {
         return Completion::default();
     }
     validate_completing(game).map(|(_, c)| c).unwrap_or_default()

@@ -3,6 +3,8 @@
 
 use crate::core::picture::Picture;
 use crate::core::viewer::Viewer;
+use crate::game::Game;
+use crate::games::each_game;
 use crate::{KnownPosition, Position, Replay};
 
 impl Replay {
@@ -32,19 +34,11 @@ impl Replay {
     /// ```
     pub fn picture(&self, viewer: Option<Viewer>) -> Picture {
         let in_play = self.progress().turn.is_some();
-        let Some(viewer) = viewer else {
-            return match &self.state().position {
-                Position::Survival(p) => p.picture(in_play),
-                Position::OpenWorld(p) => p.picture(in_play),
-                Position::Draughts(p) => p.picture(),
-                Position::GreatWar(p) => p.picture(),
-            };
-        };
-        match &self.knowledge(viewer).position {
-            KnownPosition::Survival(k) => k.picture(in_play),
-            KnownPosition::OpenWorld(k) => k.picture(in_play),
-            KnownPosition::Draughts(p) => p.picture(),
-            KnownPosition::GreatWar(k) => k.picture(),
+        match viewer {
+            None => each_game!(Position, &self.state().position, G, p => G::state_picture(p, in_play)),
+            Some(viewer) => {
+                each_game!(KnownPosition, &self.knowledge(viewer).position, G, k => G::knowledge_picture(k, in_play))
+            }
         }
     }
 }

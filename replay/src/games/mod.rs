@@ -11,9 +11,9 @@
 //! every per-game enum gives the game and the game's type. The per-game
 //! enums ([`crate::Replay`], [`crate::Position`], [`crate::KnownPosition`],
 //! the view's replay) are declared from it by `game_enum!`, and matched
-//! by `each_game!` and `map_game!` (or, from a
-//! [`fgn_notation::GameKind`] alone, `for_kind!`), so a fifth game is its folder and
-//! one line here.
+//! by `each_game!`, `map_game!` and `pair_game!` (or, from a
+//! [`fgn_notation::GameKind`] alone, `for_kind!`), so a fifth game is its
+//! folder, its `GameKind` variant in the notation, and one line here.
 
 pub mod great_war_chess;
 pub mod magic_draughts;
@@ -21,22 +21,22 @@ pub mod open_world_chess;
 pub mod survival_chess;
 
 /// Calls `$callback!` with `$d` (a `$` token, for the macros it defines)
-/// and the registry: each game's variant name and type, in the order the
-/// per-game enums list them.
+/// and the registry: each game's variant name, type, `GameKind` variant
+/// and name, in the order the per-game enums list them.
 macro_rules! with_games {
     ($callback:ident, $d:tt) => {
         $callback! { $d
-            Survival = $crate::games::survival_chess::Survival, "survival-chess";
-            Draughts = $crate::games::magic_draughts::MagicDraughts, "magic-draughts";
-            OpenWorld = $crate::games::open_world_chess::OpenWorld, "open-world-chess";
-            GreatWar = $crate::games::great_war_chess::GreatWar, "great-war-chess";
+            Survival = $crate::games::survival_chess::Survival, SurvivalChess, "survival-chess";
+            Draughts = $crate::games::magic_draughts::MagicDraughts, MagicDraughts, "magic-draughts";
+            OpenWorld = $crate::games::open_world_chess::OpenWorld, OpenWorldChess, "open-world-chess";
+            GreatWar = $crate::games::great_war_chess::GreatWar, GreatWarChess, "great-war-chess";
         }
     };
 }
 
 /// Defines the registry's macros over the list [`with_games!`] gives.
 macro_rules! registry {
-    ($d:tt $($variant:ident = $game:ty, $name:literal;)*) => {
+    ($d:tt $($variant:ident = $game:ty, $kind:ident, $name:literal;)*) => {
         /// Declares an enum with a variant per game, named as the registry
         /// names it and holding `$wrapper<TheGame>`:
         /// `game_enum!(#[derive(Debug)] pub enum Replay(Session));`
@@ -54,11 +54,38 @@ macro_rules! registry {
 
         /// Runs `$body` with `$x` bound to the value `$value` of the
         /// per-game enum `$enum` holds, whichever game it is: each game's
-        /// arm is compiled for that game's own type.
+        /// arm is compiled for that game's own type. With `$g` before `$x`,
+        /// `$g` also names that game's type.
         macro_rules! each_game {
             ($d enum:ident, $d value:expr, $d x:ident => $d body:expr) => {
                 match $d value {
                     $( $d enum::$variant($d x) => $d body, )*
+                }
+            };
+            ($d enum:ident, $d value:expr, $d g:ident, $d x:ident => $d body:expr) => {
+                match $d value {
+                    $( $d enum::$variant($d x) => {
+                        #[allow(dead_code)]
+                        type $d g = $game;
+                        $d body
+                    } )*
+                }
+            };
+        }
+
+        /// Runs `$body` with `$g` naming the game's type and `$a`, `$b`
+        /// bound to what the values `$first` and `$second` of the per-game
+        /// enum `$enum` hold, when both are of one game; `$other` when
+        /// they are of two.
+        macro_rules! pair_game {
+            ($d enum:ident, $d first:expr, $d second:expr, $d g:ident, $d a:ident, $d b:ident => $d body:expr, _ => $d other:expr) => {
+                match ($d first, $d second) {
+                    $( ($d enum::$variant($d a), $d enum::$variant($d b)) => {
+                        type $d g = $game;
+                        $d body
+                    } )*
+                    #[allow(unreachable_patterns)]
+                    _ => $d other,
                 }
             };
         }
@@ -74,23 +101,22 @@ macro_rules! registry {
             };
         }
 
-        /// Runs `$body` with `$g` naming the type of the game `$kind` is:
-        /// `Some` of it, or `None` for a kind no game of the registry is.
+        /// Runs `$body` with `$g` naming the type of the game `$kind` (a
+        /// [`fgn_notation::GameKind`]) is.
         macro_rules! for_kind {
             ($d kind:expr, $d g:ident => $d body:expr) => {
                 match $d kind {
                     $(
-                        kind if kind == <$game as $crate::game::Game>::KIND => Some({
+                        fgn_notation::GameKind::$kind => {
                             type $d g = $game;
                             $d body
-                        }),
+                        }
                     )*
-                    _ => None,
                 }
             };
         }
 
-        pub(crate) use {each_game, for_kind, game_enum, map_game};
+        pub(crate) use {each_game, for_kind, game_enum, map_game, pair_game};
     };
 }
 

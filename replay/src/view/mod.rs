@@ -221,7 +221,7 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
     let mut events: Vec<(Event, usize)> = Vec::with_capacity(view.events.len());
     let replay = view
         .kind()
-        .map(|g| (g, for_kind!(g, G => <ViewOf<G> as GameView<G>>::REPLAY)));
+        .map(|g| (g, Some(for_kind!(g, G => <ViewOf<G> as GameView<G>>::REPLAY))));
     match replay {
         Some((_, Some(ViewReplay::SetupRevealed))) => {
             for (i, event) in view.events.iter().enumerate() {

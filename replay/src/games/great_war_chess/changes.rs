@@ -4,17 +4,19 @@
 
 use fgn_notation::{Color, Square};
 
-use super::{GreatWarKnowledge, GreatWarState, Stack};
-use crate::changes::{board, differ, hidden_setups, men, per_side, taken, Change, Context, Leave, Man, Piece, Sight};
+use super::{GreatWar, GreatWarKnowledge, GreatWarState, Stack};
+use crate::changes::{
+    board, differ, hidden_setups, men, per_side, taken, Account, Change, Context, Leave, Man, Piece, Sight,
+};
 
 /// The changes of two great-war-chess states.
-pub(crate) fn state(a: &GreatWarState, b: &GreatWarState, cx: &Context, out: &mut Vec<Change>) {
+fn state(a: &GreatWarState, b: &GreatWarState, cx: &Context, out: &mut Vec<Change>) {
     position(a, b, (&Sight::All, &Sight::All), cx, out);
 }
 
 /// The changes of two knowledges of one viewer: the sides whose setup is
 /// still hidden, then the position the viewer sees.
-pub(crate) fn knowledge(a: &GreatWarKnowledge, b: &GreatWarKnowledge, cx: &Context, out: &mut Vec<Change>) {
+fn knowledge(a: &GreatWarKnowledge, b: &GreatWarKnowledge, cx: &Context, out: &mut Vec<Change>) {
     hidden_setups(&a.hidden_setups, &b.hidden_setups, out);
     let sights = (&Sight::Hidden(&a.hidden_setups), &Sight::Hidden(&b.hidden_setups));
     position(&a.position, &b.position, sights, cx, out);
@@ -59,4 +61,14 @@ fn position(a: &GreatWarState, b: &GreatWarState, sights: (&Sight, &Sight), cx: 
         before,
         after,
     });
+}
+
+impl Account for GreatWar {
+    fn state_changes(a: &GreatWarState, b: &GreatWarState, cx: &Context, out: &mut Vec<Change>) {
+        state(a, b, cx, out)
+    }
+
+    fn knowledge_changes(a: &GreatWarKnowledge, b: &GreatWarKnowledge, cx: &Context, out: &mut Vec<Change>) {
+        knowledge(a, b, cx, out)
+    }
 }

@@ -910,6 +910,14 @@ impl GreatWar {
 impl Game for GreatWar {
     const KIND: GameKind = GameKind::GreatWarChess;
 
+    fn state_picture(state: &Self::State, _in_play: bool) -> crate::core::picture::Picture {
+        state.picture()
+    }
+
+    fn knowledge_picture(knowledge: &Self::Knowledge, _in_play: bool) -> crate::core::picture::Picture {
+        knowledge.picture()
+    }
+
     type Params = GreatWarRules;
     type State = GreatWarState;
     type Knowledge = GreatWarKnowledge;

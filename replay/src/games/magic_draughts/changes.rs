@@ -4,18 +4,18 @@
 
 use fgn_notation::{Color, Square};
 
-use super::{DraughtsPiece, DraughtsState};
-use crate::changes::{board, differ, men, per_side, Change, Context, Leave, Man, Piece, Sight};
+use super::{DraughtsPiece, DraughtsState, MagicDraughts};
+use crate::changes::{board, differ, men, per_side, Account, Change, Context, Leave, Man, Piece, Sight};
 
 /// The changes of two knowledges of one viewer: everything on a
 /// magic-draughts board is public, and a knowledge is a state holding only
 /// the numbers the log has revealed, so they compare as states.
-pub(crate) fn knowledge(a: &DraughtsState, b: &DraughtsState, cx: &Context, out: &mut Vec<Change>) {
+fn knowledge(a: &DraughtsState, b: &DraughtsState, cx: &Context, out: &mut Vec<Change>) {
     state(a, b, cx, out);
 }
 
 /// The changes of two magic-draughts states.
-pub(crate) fn state(a: &DraughtsState, b: &DraughtsState, cx: &Context, out: &mut Vec<Change>) {
+fn state(a: &DraughtsState, b: &DraughtsState, cx: &Context, out: &mut Vec<Change>) {
     let DraughtsState {
         magic: magic_a,
         pieces: pieces_a,
@@ -100,4 +100,14 @@ pub(crate) fn state(a: &DraughtsState, b: &DraughtsState, cx: &Context, out: &mu
     per_side(out, returnable_a, &b.returnable, |color, before, after| {
         Change::Returnable { color, before, after }
     });
+}
+
+impl Account for MagicDraughts {
+    fn state_changes(a: &DraughtsState, b: &DraughtsState, cx: &Context, out: &mut Vec<Change>) {
+        state(a, b, cx, out)
+    }
+
+    fn knowledge_changes(a: &DraughtsState, b: &DraughtsState, cx: &Context, out: &mut Vec<Change>) {
+        knowledge(a, b, cx, out)
+    }
 }

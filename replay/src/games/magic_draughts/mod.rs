@@ -621,6 +621,14 @@ fn relocate(pos: &mut Position, checkers: &mut [Option<Checker>; 64], from: Squa
 impl Game for MagicDraughts {
     const KIND: GameKind = GameKind::MagicDraughts;
 
+    fn state_picture(state: &Self::State, _in_play: bool) -> crate::core::picture::Picture {
+        state.picture()
+    }
+
+    fn knowledge_picture(knowledge: &Self::Knowledge, _in_play: bool) -> crate::core::picture::Picture {
+        knowledge.picture()
+    }
+
     type Params = DraughtsRules;
     type State = DraughtsState;
     // Everything on the board is public, and the state holds only numbers

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fgn_notation::{Color, ObjectKind, Square};
 
-use super::{Knowledge, KnownSquare, LitSquare, OwedOutcome, PieceState, Public, State};
-use crate::changes::{board, differ, men, per_side, Change, Context, Leave, Light, Man, Piece, Sight, ToMove};
+use super::{Knowledge, KnownSquare, LitSquare, OpenWorld, OwedOutcome, PieceState, Public, State};
+use crate::changes::{board, differ, men, per_side, Account, Change, Context, Leave, Light, Man, Piece, Sight, ToMove};
 
 /// The open-world-chess piece waiting on its path for the world's damage
 /// roll: it is off the board, held by the owed outcome, and the referee's
@@ -113,7 +113,7 @@ fn objects(
 }
 
 /// The changes of two open-world-chess states.
-pub(crate) fn state(a: &State, b: &State, cx: &Context, out: &mut Vec<Change>) {
+fn state(a: &State, b: &State, cx: &Context, out: &mut Vec<Change>) {
     let State {
         public: public_a,
         pieces: pieces_a,
@@ -197,7 +197,7 @@ pub(crate) fn state(a: &State, b: &State, cx: &Context, out: &mut Vec<Change>) {
 
 /// The changes of two knowledges of one viewer: only the squares it sees
 /// and its own pieces, coins and moving piece.
-pub(crate) fn knowledge(a: &Knowledge, b: &Knowledge, cx: &Context, out: &mut Vec<Change>) {
+fn knowledge(a: &Knowledge, b: &Knowledge, cx: &Context, out: &mut Vec<Change>) {
     let Knowledge {
         viewer,
         public: public_a,
@@ -263,4 +263,14 @@ pub(crate) fn knowledge(a: &Knowledge, b: &Knowledge, cx: &Context, out: &mut Ve
         after,
     });
     public(public_a, &b.public, cx, out);
+}
+
+impl Account for OpenWorld {
+    fn state_changes(a: &State, b: &State, cx: &Context, out: &mut Vec<Change>) {
+        state(a, b, cx, out)
+    }
+
+    fn knowledge_changes(a: &Knowledge, b: &Knowledge, cx: &Context, out: &mut Vec<Change>) {
+        knowledge(a, b, cx, out)
+    }
 }

@@ -297,6 +297,14 @@ impl OpenWorld {
 impl Game for OpenWorld {
     const KIND: GameKind = GameKind::OpenWorldChess;
 
+    fn state_picture(state: &Self::State, in_play: bool) -> crate::core::picture::Picture {
+        state.picture(in_play)
+    }
+
+    fn knowledge_picture(knowledge: &Self::Knowledge, in_play: bool) -> crate::core::picture::Picture {
+        knowledge.picture(in_play)
+    }
+
     type Params = OpenWorldRules;
     type State = State;
     type Knowledge = Knowledge;

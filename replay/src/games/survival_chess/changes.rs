@@ -4,17 +4,17 @@
 
 use fgn_notation::{Color, Square};
 
-use super::{ChessPiece, SurvivalKnowledge, SurvivalState};
-use crate::changes::{board, differ, hidden_setups, men, taken, Change, Context, Leave, Man, Piece, Sight};
+use super::{ChessPiece, Survival, SurvivalKnowledge, SurvivalState};
+use crate::changes::{board, differ, hidden_setups, men, taken, Account, Change, Context, Leave, Man, Piece, Sight};
 
 /// The changes of two survival-chess states.
-pub(crate) fn state(a: &SurvivalState, b: &SurvivalState, cx: &Context, out: &mut Vec<Change>) {
+fn state(a: &SurvivalState, b: &SurvivalState, cx: &Context, out: &mut Vec<Change>) {
     position(a, b, (&Sight::All, &Sight::All), cx, out);
 }
 
 /// The changes of two knowledges of one viewer: the sides whose setup is
 /// still hidden, then the position the viewer sees.
-pub(crate) fn knowledge(a: &SurvivalKnowledge, b: &SurvivalKnowledge, cx: &Context, out: &mut Vec<Change>) {
+fn knowledge(a: &SurvivalKnowledge, b: &SurvivalKnowledge, cx: &Context, out: &mut Vec<Change>) {
     hidden_setups(&a.hidden_setups, &b.hidden_setups, out);
     let sights = (&Sight::Hidden(&a.hidden_setups), &Sight::Hidden(&b.hidden_setups));
     position(&a.position, &b.position, sights, cx, out);
@@ -52,4 +52,14 @@ fn position(a: &SurvivalState, b: &SurvivalState, sights: (&Sight, &Sight), cx: 
         before,
         after,
     });
+}
+
+impl Account for Survival {
+    fn state_changes(a: &SurvivalState, b: &SurvivalState, cx: &Context, out: &mut Vec<Change>) {
+        state(a, b, cx, out)
+    }
+
+    fn knowledge_changes(a: &SurvivalKnowledge, b: &SurvivalKnowledge, cx: &Context, out: &mut Vec<Change>) {
+        knowledge(a, b, cx, out)
+    }
 }

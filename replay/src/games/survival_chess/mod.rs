@@ -421,6 +421,14 @@ impl Survival {
 impl Game for Survival {
     const KIND: GameKind = GameKind::SurvivalChess;
 
+    fn state_picture(state: &Self::State, in_play: bool) -> crate::core::picture::Picture {
+        state.picture(in_play)
+    }
+
+    fn knowledge_picture(knowledge: &Self::Knowledge, in_play: bool) -> crate::core::picture::Picture {
+        knowledge.picture(in_play)
+    }
+
     type Params = SurvivalRules;
     type State = SurvivalState;
     type Knowledge = SurvivalKnowledge;

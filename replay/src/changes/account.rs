@@ -1,31 +1,8 @@
-//! What differs between two positions of one game, as a list of typed
-//! [`Change`]s: the account of what an event did (the position before it
-//! against the position after it, [`crate::Replay::apply_changes`]) and the
-//! difference between two games at the same point (`fgn diff`).
-//!
-//! There is one comparison, over the game API's plain values: two
-//! [`State`]s ([`state_changes`]) or two [`Knowledge`]s of one viewer
-//! ([`knowledge_changes`]). Every field of every game's position is
-//! compared, so the list is empty exactly when the two values are equal:
-//! each game's comparison, in its folder (`games/<game>/changes.rs`, a
-//! `state` and a `knowledge` function each), takes the first position
-//! apart field by field, so that a field added to a position does not
-//! compile there until it is compared too. This file holds what they
-//! share: the [`Change`] type, the pairing of pieces, the progress, and
-//! the dispatch to each game.
-//! Computed on knowledge it holds only what that viewer knows: a square
-//! out of the viewer's sight is never looked at, and the squares an event
-//! names are used only where the viewer sees them, as its view writes them.
-//!
-//! Pieces (chess pieces, great-war-chess units, draughts men and kings)
-//! carry no identity in the positions, so the comparison pairs them: a
-//! piece that stands on the same square in both is the same piece (its HP
-//! and other attributes are compared); with an event, a piece that left
-//! the event's `from` square and one of its side that arrived on its `to`
-//! square is the piece that moved. The rest left the board or came onto
-//! it, and with an event the game's rules say how (captured, died,
-//! destroyed, removed, placed). docs/json.md ("Changes") lists every kind
-//! with its fields.
+//! The machinery of the account of changes: the public [`Change`] values,
+//! and what each game's comparison (`games/<game>/changes.rs`) is written
+//! with: the context of the comparison, men paired across two boards, the
+//! comparison of the shared progress. It names no game's comparison; the
+//! dispatch over games is `changes/mod.rs`'s.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,11 +14,10 @@ use serde::{Serialize, Serializer};
 use crate::core::progress::Progress;
 use crate::core::progress::{Phase, Turn};
 use crate::core::viewer::Viewer;
-use crate::games::great_war_chess::{self, Moved};
-use crate::games::magic_draughts::{self, Captured};
-use crate::games::open_world_chess::{self, MovingPiece, OwedOutcome};
-use crate::games::survival_chess;
-use crate::state::{Knowledge, KnownPosition, Position, State};
+use crate::game::Game;
+use crate::games::great_war_chess::Moved;
+use crate::games::magic_draughts::Captured;
+use crate::games::open_world_chess::{MovingPiece, OwedOutcome};
 
 /// What stands on a square: a chess piece, a great-war-chess unit, or a
 /// draughts man or king. Written as the piece or unit letter (`P`, `I`),
@@ -539,75 +515,14 @@ pub enum Change {
     },
 }
 
-/// What changed from `before` to `after`, two states of one game. With
-/// `event` (the event that led from one to the other) pieces are paired by
-/// its squares and what left the board is named by the game's rules;
-/// without it, the two are positions of two games, and what only one has
-/// is `removed` (only the first) or `placed` (only the second).
-pub fn state_changes(before: &State, after: &State, event: Option<&Event>) -> Vec<Change> {
-    if before.game != after.game {
-        return vec![Change::Game {
-            before: before.game,
-            after: after.game,
-        }];
-    }
-    let cx = Context::new(&before.progress, &after.progress, event);
-    let mut out = Vec::new();
-    match (&before.position, &after.position) {
-        (Position::Survival(a), Position::Survival(b)) => survival_chess::changes::state(a, b, &cx, &mut out),
-        (Position::OpenWorld(a), Position::OpenWorld(b)) => open_world_chess::changes::state(a, b, &cx, &mut out),
-        (Position::Draughts(a), Position::Draughts(b)) => magic_draughts::changes::state(a, b, &cx, &mut out),
-        (Position::GreatWar(a), Position::GreatWar(b)) => great_war_chess::changes::state(a, b, &cx, &mut out),
-        // The game tag decides the position's kind; two positions of one
-        // game are always of one kind.
-        _ => out.push(Change::Game {
-            before: before.game,
-            after: after.game,
-        }),
-    }
-    progress(&before.progress, &after.progress, &mut out);
-    out
-}
-
-/// What changed from `before` to `after`, two knowledges of one viewer,
-/// as [`state_changes`] does for states. Only what the viewer knows is
-/// compared, and `event`'s squares are used only where the viewer sees
-/// them, so the list never says what the viewer could not know.
-pub fn knowledge_changes(before: &Knowledge, after: &Knowledge, event: Option<&Event>) -> Vec<Change> {
-    if before.game != after.game {
-        return vec![Change::Game {
-            before: before.game,
-            after: after.game,
-        }];
-    }
-    if before.viewer != after.viewer {
-        return vec![Change::Viewer {
-            before: before.viewer,
-            after: after.viewer,
-        }];
-    }
-    let cx = Context::new(&before.progress, &after.progress, event);
-    let mut out = Vec::new();
-    match (&before.position, &after.position) {
-        (KnownPosition::Survival(a), KnownPosition::Survival(b)) => {
-            survival_chess::changes::knowledge(a, b, &cx, &mut out)
-        }
-        (KnownPosition::OpenWorld(a), KnownPosition::OpenWorld(b)) => {
-            open_world_chess::changes::knowledge(a, b, &cx, &mut out)
-        }
-        (KnownPosition::Draughts(a), KnownPosition::Draughts(b)) => {
-            magic_draughts::changes::knowledge(a, b, &cx, &mut out)
-        }
-        (KnownPosition::GreatWar(a), KnownPosition::GreatWar(b)) => {
-            great_war_chess::changes::knowledge(a, b, &cx, &mut out)
-        }
-        _ => out.push(Change::Game {
-            before: before.game,
-            after: after.game,
-        }),
-    }
-    progress(&before.progress, &after.progress, &mut out);
-    out
+/// A game's comparison of two of its positions: what differs between two
+/// states, and between two knowledges of one viewer, pushed onto `out`.
+pub(crate) trait Account: Game {
+    /// The changes from `a` to `b`, two states.
+    fn state_changes(a: &Self::State, b: &Self::State, cx: &Context, out: &mut Vec<Change>);
+    /// The changes from `a` to `b`, two knowledges of one viewer: only
+    /// what the viewer knows, and the event's squares only where it sees.
+    fn knowledge_changes(a: &Self::Knowledge, b: &Self::Knowledge, cx: &Context, out: &mut Vec<Change>);
 }
 
 /// What the comparison knows beyond the two positions.
@@ -622,7 +537,7 @@ pub(crate) struct Context<'e> {
 }
 
 impl<'e> Context<'e> {
-    fn new(before: &Progress, after: &Progress, event: Option<&'e Event>) -> Context<'e> {
+    pub(crate) fn new(before: &Progress, after: &Progress, event: Option<&'e Event>) -> Context<'e> {
         Context {
             event,
             setup: matches!(before.turn, Some(Turn::Setup { .. })),
@@ -994,7 +909,7 @@ pub(crate) fn progress_changes(before: &Progress, after: &Progress) -> Vec<Chang
     out
 }
 
-fn progress(a: &Progress, b: &Progress, out: &mut Vec<Change>) {
+pub(crate) fn progress(a: &Progress, b: &Progress, out: &mut Vec<Change>) {
     let Progress {
         turn: turn_a,
         status: status_a,
