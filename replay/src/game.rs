@@ -328,6 +328,9 @@ pub enum ViewReplay {
 /// The state a game hands out ([`Game::State`]).
 pub type StateOf<G> = <G as Game>::State;
 
+/// The parameters of the game `G`.
+pub type ParamsOf<G> = <G as Game>::Params;
+
 /// What a viewer knows of a game ([`Game::Knowledge`]).
 pub type KnowledgeOf<G> = <G as Game>::Knowledge;
 

@@ -27,10 +27,10 @@
 //! destroyed, removed, placed). docs/json.md ("Changes") lists every kind
 //! with its fields.
 
-mod account;
+pub(crate) mod account;
 
 pub(crate) use account::progress_changes;
-pub(crate) use account::{board, differ, hidden_setups, men, per_side, taken, Account, Context, Leave, Man, Sight};
+use account::{Account, Context};
 pub use account::{Change, Light, Piece, ToMove};
 
 use fgn_notation::Event;

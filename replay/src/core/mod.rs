@@ -7,6 +7,7 @@
 
 pub mod error;
 pub mod hash;
+pub(crate) mod params;
 pub mod picture;
 pub mod progress;
 pub mod rng;

@@ -103,12 +103,25 @@ macro_rules! registry {
 
         /// Runs `$body` with `$g` naming the type of the game `$kind` (a
         /// [`fgn_notation::GameKind`]) is.
+        /// With `$wrap in $enum`, `$wrap` is also the constructor of
+        /// that game's variant of the per-game enum `$enum`.
         macro_rules! for_kind {
             ($d kind:expr, $d g:ident => $d body:expr) => {
                 match $d kind {
                     $(
                         fgn_notation::GameKind::$kind => {
                             type $d g = $game;
+                            $d body
+                        }
+                    )*
+                }
+            };
+            ($d kind:expr, $d g:ident, $d wrap:ident in $d enum:ident => $d body:expr) => {
+                match $d kind {
+                    $(
+                        fgn_notation::GameKind::$kind => {
+                            type $d g = $game;
+                            let $d wrap = $d enum::$variant;
                             $d body
                         }
                     )*

@@ -5,7 +5,7 @@
 use fgn_notation::{Color, Square};
 
 use super::{GreatWar, GreatWarKnowledge, GreatWarState, Stack};
-use crate::changes::{
+use crate::changes::account::{
     board, differ, hidden_setups, men, per_side, taken, Account, Change, Context, Leave, Man, Piece, Sight,
 };
 

@@ -23,7 +23,7 @@ use crate::core::progress::{next_turn, Decision, Turn};
 use crate::core::setup;
 use crate::core::viewer::Viewer;
 use crate::game::Game;
-use crate::ruleset::GreatWarRules;
+use params::GreatWarRules;
 
 /// Unit bits of a stack: one unit of each kind per side and square.
 const I: u8 = 1;

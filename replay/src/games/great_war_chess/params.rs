@@ -6,9 +6,9 @@
 use fgn_notation::{BoardSize, GameKind, Tag, TimeControl};
 use serde::{Deserialize, Serialize};
 
-use crate::ruleset::{
-    decimal, push_tag, setup_board_problem, setup_game_tag, time_control_value, Board, Parameters, Problem, Ruleset,
-    MOVE_TIME, SETUP_TIME,
+use crate::core::params::{
+    decimal, push_tag, setup_board_problem, setup_game_tag, time_control_value, Board, Parameters, Problem, MOVE_TIME,
+    SETUP_TIME,
 };
 
 /// How many units of each movable kind one side sets up in great-war-chess.
@@ -76,10 +76,6 @@ impl Parameters for GreatWarRules {
         ("move_seconds", MOVE_TIME),
     ];
     const HAS_SETUP: bool = true;
-
-    fn ruleset(self) -> Ruleset {
-        Ruleset::GreatWar(self)
-    }
 
     fn problem(&self) -> Option<Problem> {
         let size = self.board.0;

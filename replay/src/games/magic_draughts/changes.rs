@@ -5,7 +5,7 @@
 use fgn_notation::{Color, Square};
 
 use super::{DraughtsPiece, DraughtsState, MagicDraughts};
-use crate::changes::{board, differ, men, per_side, Account, Change, Context, Leave, Man, Piece, Sight};
+use crate::changes::account::{board, differ, men, per_side, Account, Change, Context, Leave, Man, Piece, Sight};
 
 /// The changes of two knowledges of one viewer: everything on a
 /// magic-draughts board is public, and a knowledge is a state holding only

@@ -21,8 +21,8 @@ use crate::core::progress::{next_turn, Decision, Turn};
 use crate::core::seed::Draws;
 use crate::core::viewer::Viewer;
 use crate::game::Game;
-use crate::ruleset::DraughtsRules;
 use draughts::{DMove, Position};
+use params::DraughtsRules;
 
 /// The numbers of a side's twelve checkers in the order the seed shuffles
 /// them (docs/notation.md): each of 1 to 5 as often as `counts` (plain

@@ -6,7 +6,7 @@
 use fgn_notation::{GameKind, Tag, TimeControl};
 use serde::{Deserialize, Serialize};
 
-use crate::ruleset::{decimal, push_tag, seconds, time_control_value, Parameters, Problem, Ruleset, MOVE_TIME};
+use crate::core::params::{decimal, push_tag, seconds, time_control_value, Parameters, Problem, MOVE_TIME};
 
 /// The parameters of magic-draughts (RULES.md section 4).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -47,10 +47,6 @@ impl Parameters for DraughtsRules {
     const HAS_SETUP: bool = false;
     // magic-draughts reads `Board` too, to refuse any board but 8x8.
     const ALSO_READ: &'static [&'static str] = &["Board"];
-
-    fn ruleset(self) -> Ruleset {
-        Ruleset::Draughts(self)
-    }
 
     fn problem(&self) -> Option<Problem> {
         let total: u32 = self.numbers.iter().map(|&n| u32::from(n)).sum();

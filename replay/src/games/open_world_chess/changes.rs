@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use fgn_notation::{Color, ObjectKind, Square};
 
 use super::{Knowledge, KnownSquare, LitSquare, OpenWorld, OwedOutcome, PieceState, Public, State};
-use crate::changes::{board, differ, men, per_side, Account, Change, Context, Leave, Light, Man, Piece, Sight, ToMove};
+use crate::changes::account::{
+    board, differ, men, per_side, Account, Change, Context, Leave, Light, Man, Piece, Sight, ToMove,
+};
 
 /// The open-world-chess piece waiting on its path for the world's damage
 /// roll: it is off the board, held by the owed outcome, and the referee's

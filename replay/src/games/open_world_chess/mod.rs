@@ -56,9 +56,9 @@ use crate::core::progress::{Decision, Progress, Turn};
 use crate::core::seed::Draws;
 use crate::core::viewer::Viewer;
 use crate::game::{Game, Spelling};
-use crate::ruleset::OpenWorldRules;
 use light::SpawnWindow;
 use outcomes::Draw;
+use params::OpenWorldRules;
 use resolve::{Owed, Transit};
 
 /// The state of an open-world-chess game.
@@ -262,7 +262,7 @@ impl OpenWorld {
             game.world.light[i] |= light::MERCHANT;
         }
         let shift = (files - 8) / 2;
-        let back = crate::ruleset::CLASSICAL_BACK_RANK;
+        let back = crate::core::params::CLASSICAL_BACK_RANK;
         for (i, kind) in back.into_iter().enumerate() {
             let f = shift + i as u8;
             for (color, back_rank, pawn_rank) in [(Color::White, 0, 1), (Color::Black, ranks - 1, ranks - 2)] {

@@ -4,10 +4,10 @@
 
 use fgn_notation::{Color, ObjectKind, Square};
 
+use super::params::OpenWorldRules;
 use super::OpenWorld;
 use crate::core::error::{Fault, Rule};
 use crate::core::seed::{origin, Draws, Salts};
-use crate::ruleset::OpenWorldRules;
 
 /// What caused a draw, as its label names it (docs/notation.md §12.6): the
 /// starting light, or a move, by its side and its place within that side's

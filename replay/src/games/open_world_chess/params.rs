@@ -6,7 +6,7 @@
 use fgn_notation::{BoardSize, GameKind, Square, Tag, TimeControl};
 use serde::{Deserialize, Serialize};
 
-use crate::ruleset::{decimal, push_tag, seconds, time_control_value, Board, Parameters, Problem, Ruleset, MOVE_TIME};
+use crate::core::params::{decimal, push_tag, seconds, time_control_value, Board, Parameters, Problem, MOVE_TIME};
 
 /// The bonus kinds' weights in open-world-chess (percent; they sum to 100).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -176,10 +176,6 @@ impl Parameters for OpenWorldRules {
         ("move_seconds", MOVE_TIME),
     ];
     const HAS_SETUP: bool = false;
-
-    fn ruleset(self) -> Ruleset {
-        Ruleset::OpenWorld(self)
-    }
 
     fn problem(&self) -> Option<Problem> {
         let size = self.board.0;
@@ -428,7 +424,7 @@ mod tests {
                 value: value.into(),
             }],
         };
-        let mut rules = OpenWorldRules::default().ruleset();
+        let mut rules = crate::Ruleset::OpenWorld(OpenWorldRules::default());
         rules.apply_header(&header, None).err().map(|(tag, f)| (tag, f.message))
     }
 

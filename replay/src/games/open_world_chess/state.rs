@@ -8,10 +8,10 @@ use serde::Serialize;
 use super::board::Unit;
 use super::resolve::Owed;
 use super::OpenWorld;
+use crate::core::params::Board;
 use crate::core::progress::{Phase, Progress, Turn};
 use crate::core::viewer::Viewer;
 use crate::game::Game;
-use crate::ruleset::Board;
 
 /// What everyone knows of an open-world-chess game: the map and the
 /// public counters (RULES.md: merchants always; curses, the turn, moves

@@ -5,7 +5,9 @@
 use fgn_notation::{Color, Square};
 
 use super::{ChessPiece, Survival, SurvivalKnowledge, SurvivalState};
-use crate::changes::{board, differ, hidden_setups, men, taken, Account, Change, Context, Leave, Man, Piece, Sight};
+use crate::changes::account::{
+    board, differ, hidden_setups, men, taken, Account, Change, Context, Leave, Man, Piece, Sight,
+};
 
 /// The changes of two survival-chess states.
 fn state(a: &SurvivalState, b: &SurvivalState, cx: &Context, out: &mut Vec<Change>) {

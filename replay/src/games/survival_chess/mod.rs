@@ -21,8 +21,8 @@ use crate::core::progress::{next_turn, turn_after, Decision, Turn};
 use crate::core::setup;
 use crate::core::viewer::Viewer;
 use crate::game::{Game, Spelling};
-use crate::ruleset::SurvivalRules;
 use board::{Board, Move, Piece};
+use params::SurvivalRules;
 
 /// The state of a survival-chess game.
 #[derive(Clone, Debug)]

@@ -6,8 +6,8 @@
 use fgn_notation::{BoardSize, GameKind, Tag, TimeControl};
 use serde::{Deserialize, Serialize};
 
-use crate::ruleset::{
-    push_tag, setup_board_problem, setup_game_tag, time_control_value, Board, Parameters, Problem, Ruleset, MOVE_TIME,
+use crate::core::params::{
+    push_tag, setup_board_problem, setup_game_tag, time_control_value, Board, Parameters, Problem, MOVE_TIME,
     SETUP_TIME,
 };
 
@@ -80,10 +80,6 @@ impl Parameters for SurvivalRules {
         ("limits", &[]),
     ];
     const HAS_SETUP: bool = true;
-
-    fn ruleset(self) -> Ruleset {
-        Ruleset::Survival(self)
-    }
 
     fn problem(&self) -> Option<Problem> {
         if let Some(message) = setup_board_problem(self.board.0, "survival-chess") {
