@@ -77,7 +77,7 @@ fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Repor
     let mut out = Vec::with_capacity(doc.game.events.len());
     let mut trail = HashTrail::new(side.map(Viewer::of));
     for (i, event) in doc.game.events.iter().enumerate() {
-        if let Err(e) = replay.apply(i, event) {
+        if let Err(e) = replay.apply(event) {
             match side {
                 // As a player, an event it may not see is not told, nor its error.
                 Some(c) if hidden_fault(&doc.game, c, &e) => {

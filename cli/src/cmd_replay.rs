@@ -475,7 +475,7 @@ pub fn show(
                 writer = None;
             }
         }
-        if let Err(error) = replay.apply(i, event) {
+        if let Err(error) = replay.apply(event) {
             let error = alignment.to_file(error);
             // Shown as a player (`--as`) from a full log, an event that
             // player may not see, or its error's message, would tell what it
@@ -535,11 +535,13 @@ pub fn turn_text(replay: &Replay) -> String {
         Phase::Playing | Phase::AwaitingExtra { .. } => {}
     }
     match replay.turn() {
-        Turn::Setup { ready } => {
+        Some(Turn::Setup { ready }) => {
             let who = |r: bool| if r { "ready" } else { "setting up" };
             format!("setup (white {}, black {})", who(ready.white), who(ready.black))
         }
-        Turn::Move { side, number } => format!("move {number}, {} to move", side.name()),
+        Some(Turn::Move { side, number }) => format!("move {number}, {} to move", side.name()),
+        // A game in play has a turn; only a decided one has none.
+        None => "the game is decided; the log owes its result".into(),
     }
 }
 

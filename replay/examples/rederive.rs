@@ -285,7 +285,7 @@ fn rederive(doc: &Document, seed: [u8; 32]) -> Result<Rederived, Failure> {
                     }
                     None => (event, Origin::Derived),
                 };
-                let applied = replay.apply(out.game.events.len(), &event);
+                let applied = replay.apply(&event);
                 out.game.events.push(event.clone());
                 out.origins.push(origin);
                 if let Err(e) = applied {
@@ -302,7 +302,7 @@ fn rederive(doc: &Document, seed: [u8; 32]) -> Result<Rederived, Failure> {
         let Some(i) = stop else { break };
         recorded = recorded.max(i + 1);
         let event = &log.events[i];
-        if let Err(e) = replay.apply(out.game.events.len(), event) {
+        if let Err(e) = replay.apply(event) {
             out.broken = Some(format!(
                 "line {}: `{event}` is illegal with the derived world events: [{}] {}",
                 line(i),

@@ -336,7 +336,7 @@ impl<W: Write> Server<'_, W> {
     /// what each player's view gained.
     fn accept(&mut self, event: Event) -> Result<(), Refusal> {
         let index = self.replay.events_applied();
-        self.replay.apply_next(&event).map_err(Refusal::Rule)?;
+        self.replay.apply(&event).map_err(Refusal::Rule)?;
         append(self.path, &[event.to_string()])
             .map_err(|e| Refusal::File(format!("cannot append to {}: {e}", self.path.display())))?;
         let _ = writeln!(self.out, "> {event}");

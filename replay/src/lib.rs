@@ -71,7 +71,7 @@
 //!
 //! # Replay step by step
 //!
-//! [`Replay::new`] starts a game from its header; [`Replay::apply_next`]
+//! [`Replay::new`] starts a game from its header; [`Replay::apply`]
 //! applies one event after another, and [`Replay::state`] is the canonical
 //! state after each: the shared rules' [`Progress`] (whose turn, the phase,
 //! clocks) and the game's [`Position`]. [`Replay::apply_changes`] also
@@ -88,7 +88,7 @@
 //! let mut replay = Replay::new(&game.header).unwrap();
 //! let mut after_each = Vec::new();
 //! for event in &game.events {
-//!     replay.apply_next(event).unwrap();
+//!     replay.apply(event).unwrap();
 //!     let state = replay.state();
 //!     let Position::Survival(position) = &state.position else { unreachable!() };
 //!     let turn = match state.progress.turn {
@@ -110,7 +110,7 @@
 //!         "2 w Qd1-g4: 10 pieces, black to play move 2",
 //!     ]
 //! );
-//! assert_eq!(replay.turn(), Turn::Move { side: Color::Black, number: MoveNumber(2) });
+//! assert_eq!(replay.turn(), Some(Turn::Move { side: Color::Black, number: MoveNumber(2) }));
 //! ```
 //!
 //! # Legal actions
@@ -133,7 +133,7 @@
 //! assert!(legal.contains(&"1 w Ke1-d1".to_string()));
 //! // Each of them applies; nothing else does.
 //! for event in replay.legal_actions() {
-//!     assert!(replay.clone().apply_next(&event).is_ok());
+//!     assert!(replay.clone().apply(&event).is_ok());
 //! }
 //! ```
 //!
@@ -160,7 +160,7 @@
 //! // Black tries to move its pawn three squares: refused, with the rule it breaks.
 //! let before = live.state();
 //! let event = header.parse_event("1 b e7-e4").unwrap();
-//! let refused = live.apply_next(&event).unwrap_err();
+//! let refused = live.apply(&event).unwrap_err();
 //! assert_eq!(refused.rule, Rule::Move);
 //! assert!(refused.message.contains("e7"), "{refused}");
 //! assert_eq!(live.state(), before); // the game is unchanged
@@ -174,11 +174,11 @@
 //! // A legal move, written without its check marker: completed, then applied.
 //! let event = header.parse_event("1 b e7-e5").unwrap();
 //! let event = live.canonical(&event).unwrap_or(event);
-//! live.apply_next(&event).unwrap();
+//! live.apply(&event).unwrap();
 //! let event = header.parse_event("2 w Bf1-b5").unwrap();
 //! let event = live.canonical(&event).unwrap_or(event);
 //! assert_eq!(event.to_string(), "2 w Bf1-b5+");
-//! live.apply_next(&event).unwrap();
+//! live.apply(&event).unwrap();
 //! assert_eq!(live.events_applied(), 7);
 //! ```
 //!
@@ -209,29 +209,29 @@
 //! assert!(live.owed_world_events(&seed).is_empty()); // nothing is owed: white is to move
 //!
 //! // White captures on g5: the world owes the captured checker's number.
-//! live.apply_next(&doc.game.header.parse_event("2 w f4:h6 {t=12}").unwrap()).unwrap();
+//! live.apply(&doc.game.header.parse_event("2 w f4:h6 {t=12}").unwrap()).unwrap();
 //! let owed = live.owed_world_events(&seed);
 //! assert_eq!(owed.len(), 1);
 //! let Action::Reveal { square, number } = owed[0].action else { panic!("{}", owed[0]) };
 //! assert_eq!(square.to_string(), "g5");
 //! assert!((0..=5).contains(&number.get()));
 //! for event in &owed {
-//!     live.apply_next(event).unwrap(); // the server appends them to the log too
+//!     live.apply(event).unwrap(); // the server appends them to the log too
 //! }
 //!
 //! // Black thinks for too long: its 60 seconds, from t=12, run out at t=72.
 //! assert_eq!(live.due_timeout(Clock(71_999)), None);
 //! let timeout = live.due_timeout(Clock(72_000)).unwrap();
 //! assert_eq!(timeout.to_string(), "2 @ timeout b {t=72}");
-//! live.apply_next(&timeout).unwrap();
+//! live.apply(&timeout).unwrap();
 //! // White does not grant extra time: black loses on time; the referee
 //! // owes the result, then reveals the seed, which anyone can check.
-//! live.apply_next(&doc.game.header.parse_event("2 w extra no").unwrap()).unwrap();
+//! live.apply(&doc.game.header.parse_event("2 w extra no").unwrap()).unwrap();
 //! let end: Vec<String> = live.owed_world_events(&seed).iter().map(|e| e.to_string()).collect();
 //! assert_eq!(end[0], "2 @ result 1-0 timeout");
 //! assert!(end[1].starts_with("2 @ seed "));
 //! for event in live.owed_world_events(&seed) {
-//!     live.apply_next(&event).unwrap();
+//!     live.apply(&event).unwrap();
 //! }
 //! assert!(matches!(live.phase(), Phase::Over(_)));
 //! assert!(live.finish().is_ok()); // nothing owed is missing
@@ -279,7 +279,7 @@
 //! // What black knows during the setup: its own pieces only.
 //! let mut replay = fgn_replay::Replay::new(&game.header).unwrap();
 //! for event in &game.events[..2] {
-//!     replay.apply_next(event).unwrap();
+//!     replay.apply(event).unwrap();
 //! }
 //! let KnownPosition::Survival(known) = replay.knowledge(Viewer::Black).position else { unreachable!() };
 //! assert_eq!(known.hidden_setups, [Color::White]);
@@ -448,10 +448,19 @@ pub use view::{replayable, view, ViewError, ViewWriter};
 #[doc = include_str!("../../docs/snapshot-testing.md")]
 pub struct SnapshotTestingDoc;
 
+/// A game being replayed, whatever the game.
+///
+/// Opaque: what it holds is the session of its game, which only this
+/// crate sees; everything a caller needs is a method.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    sessions: Sessions,
+}
+
 game_enum! {
-    /// A game being replayed, whatever the game: its session.
+    /// The session of whichever game a [`Replay`] replays.
     #[derive(Clone, Debug)]
-    pub enum Replay(Session)
+    pub(crate) enum Sessions(Session)
 }
 
 /// Why a log cannot be replayed at all.
@@ -562,15 +571,18 @@ impl Replay {
         let commit = header
             .get("SeedCommit")
             .and_then(|c| fgn_notation::header::parse_seed_commit(c).ok());
-        let replay = map_game!(Ruleset, rules, Replay, r => {
-            Session::new(game::Game::new(r, commit), time, game.has_seed())
-        });
+        let replay = Replay {
+            sessions: map_game!(Ruleset, rules, Sessions, r => {
+                Session::new(game::Game::new(r, commit), time, game.has_seed())
+            }),
+        };
         Ok((replay, overridden))
     }
 
-    /// Applies the event with index `index`; on error the replay is unchanged.
-    pub fn apply(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
-        each_game!(Replay, self, s => s.apply(index, event))
+    /// Applies `event` as the event with index `index` of its log (the
+    /// crate's loops, which know it; callers outside apply the next event).
+    pub(crate) fn apply_at(&mut self, index: usize, event: &Event) -> Result<(), RuleError> {
+        each_game!(Sessions, &mut self.sessions, s => s.apply(index, event))
     }
 
     /// Applies `event` as the next event of the log, the one with index
@@ -584,16 +596,16 @@ impl Replay {
     ///
     /// let header = parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n").document.game.header;
     /// let mut replay = Replay::new(&header).unwrap();
-    /// replay.apply_next(&header.parse_event("0 w place Ke1 Pe2").unwrap()).unwrap();
+    /// replay.apply(&header.parse_event("0 w place Ke1 Pe2").unwrap()).unwrap();
     /// // A white piece on black's half is refused, and the setup stays as it was.
     /// let before = replay.state();
-    /// let error = replay.apply_next(&header.parse_event("0 w place Qd8").unwrap()).unwrap_err();
+    /// let error = replay.apply(&header.parse_event("0 w place Qd8").unwrap()).unwrap_err();
     /// assert_eq!(error.rule, Rule::Setup);
     /// assert_eq!(replay.state(), before);
     /// assert_eq!(replay.events_applied(), 1);
     /// ```
-    pub fn apply_next(&mut self, event: &Event) -> Result<(), RuleError> {
-        self.apply(self.events_applied(), event)
+    pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
+        self.apply_at(self.events_applied(), event)
     }
 
     /// Applies the event like [`Replay::apply`] and gives the account of
@@ -609,55 +621,56 @@ impl Replay {
     ///
     /// let header = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n").document.game.header;
     /// let mut replay = Replay::new(&header).unwrap();
-    /// let account = replay.apply_changes(0, &header.parse_event("1 w c3-d4").unwrap()).unwrap();
+    /// let account = replay.apply_changes(&header.parse_event("1 w c3-d4").unwrap()).unwrap();
     /// assert!(matches!(account[0], Change::Moved { from: Some(f), to: Some(t), .. }
     ///     if f.to_string() == "c3" && t.to_string() == "d4"));
     /// ```
-    pub fn apply_changes(&mut self, index: usize, event: &Event) -> Result<Vec<Change>, RuleError> {
+    pub fn apply_changes(&mut self, event: &Event) -> Result<Vec<Change>, RuleError> {
         // A chat leaves the position as it was: only the progress is
         // compared, so that its account does not cost a look at the whole
         // board (a 26x26 open-world-chess board made each chat line cost
         // hundreds of squares twice over; issue 36).
         if leaves_position(event) {
             let before = self.progress();
-            self.apply(index, event)?;
+            self.apply(event)?;
             return Ok(changes::progress_changes(&before, &self.progress()));
         }
         let before = self.state();
-        self.apply(index, event)?;
+        self.apply(event)?;
         Ok(state_changes(&before, &self.state(), Some(event)))
     }
 
     /// Checks that nothing owed is missing at the end of the log.
     pub fn finish(&self) -> Result<(), RuleError> {
-        each_game!(Replay, self, s => s.finish())
+        each_game!(Sessions, &self.sessions, s => s.finish())
     }
 
     /// The shared rules' phase (playing, awaiting an answer, decided, over).
     pub fn phase(&self) -> Phase {
-        each_game!(Replay, self, s => s.phase())
+        each_game!(Sessions, &self.sessions, s => s.phase())
     }
 
-    /// The current turn.
-    pub fn turn(&self) -> Turn {
-        each_game!(Replay, self, s => s.engine.turn())
+    /// Whose turn it is, as [`Replay::progress`] has it: `None` once the
+    /// game is decided, when nobody is to act but the world.
+    pub fn turn(&self) -> Option<Turn> {
+        self.progress().turn
     }
 
     /// The shared rules' part of the state (turn, phase, last move number, clocks).
     pub fn progress(&self) -> Progress {
-        each_game!(Replay, self, s => s.progress())
+        each_game!(Sessions, &self.sessions, s => s.progress())
     }
 
     /// The latest time the running time limit can have started, as far as
     /// the clock readings show (`Session::limit_started_by`).
     pub(crate) fn limit_started_by(&self) -> Option<fgn_notation::Clock> {
-        each_game!(Replay, self, s => s.limit_started_by())
+        each_game!(Sessions, &self.sessions, s => s.limit_started_by())
     }
 
     /// How many events have been applied: the index the next event of the
     /// log has.
     pub fn events_applied(&self) -> usize {
-        each_game!(Replay, self, s => s.events())
+        each_game!(Sessions, &self.sessions, s => s.events())
     }
 
     /// Whether the log's random outcomes have been checked against a
@@ -665,19 +678,19 @@ impl Replay {
     /// (survival-chess, great-war-chess, magic-draughts with magic off);
     /// `Some(true)` once an `@ seed` re-derived every recorded outcome.
     pub fn outcomes_checked(&self) -> Option<bool> {
-        each_game!(Replay, self, s => s.outcomes_checked())
+        each_game!(Sessions, &self.sessions, s => s.outcomes_checked())
     }
 
     /// Why the log's random outcomes were never checked, when a reader
     /// must be told: a game with random outcomes and no `SeedCommit`, or
     /// one that is over without its seed revealed (docs/rules.md, "Seeds").
     pub fn unchecked_outcomes(&self) -> Option<&'static str> {
-        each_game!(Replay, self, s => s.unchecked_outcomes())
+        each_game!(Sessions, &self.sessions, s => s.unchecked_outcomes())
     }
 
     /// The salts the players have given so far (`salt` events).
     pub fn salts(&self) -> seed::Salts {
-        each_game!(Replay, self, s => s.salts())
+        each_game!(Sessions, &self.sessions, s => s.salts())
     }
 
     /// The game key of this game if its world seed is `seed`: from the seed
@@ -699,15 +712,15 @@ impl Replay {
 impl Replay {
     /// Which game this is.
     pub fn game(&self) -> GameKind {
-        each_game!(Replay, self, s => s.game())
+        each_game!(Sessions, &self.sessions, s => s.game())
     }
 
     /// The canonical state now (the referee's: everything the log fixes).
     pub fn state(&self) -> State {
-        let position = map_game!(Replay, self, Position, s => s.engine.state());
+        let position = map_game!(Sessions, &self.sessions, Position, s => s.engine.state());
         State {
             game: self.game(),
-            progress: each_game!(Replay, self, s => s.progress()),
+            progress: each_game!(Sessions, &self.sessions, s => s.progress()),
             position,
         }
     }
@@ -725,7 +738,7 @@ impl Replay {
         };
         // The rest of the progress is public, but for what the game says a
         // viewer cannot know of it (the turn in open-world-chess's fog).
-        let position = map_game!(Replay, self, KnownPosition, s => {
+        let position = map_game!(Sessions, &self.sessions, KnownPosition, s => {
             let known = s.engine.knowledge(viewer);
             s.engine.known_progress(viewer, &known, &mut progress);
             known
@@ -785,7 +798,7 @@ impl Replay {
     /// ```
     pub fn legal_actions(&self) -> Vec<Event> {
         let mut out = Vec::new();
-        each_game!(Replay, self, s => {
+        each_game!(Sessions, &self.sessions, s => {
             if s.phase() == Phase::Playing && !s.engine.owes_world_event() {
                 s.engine.legal_actions(&mut out);
             }
@@ -800,7 +813,7 @@ impl Replay {
         let (Action::Move(m), Actor::Player(side)) = (&event.action, event.actor) else {
             return None;
         };
-        let full = each_game!(Replay, self, s => s.engine.canonical_move(side, m))?;
+        let full = each_game!(Sessions, &self.sessions, s => s.engine.canonical_move(side, m))?;
         Some(Event {
             action: Action::Move(full),
             ..event.clone()
@@ -1115,7 +1128,7 @@ impl Validation {
     /// header changed by a rules file's `params` ([`Replay::with_params`]).
     pub fn new(header: &Header, params: Option<&Params>) -> Result<Validation, StartError> {
         let (replay, overridden) = Replay::with_params(header, params)?;
-        let assume = each_game!(Replay, &replay, s => s.engine.may_assume_moves());
+        let assume = each_game!(Sessions, &replay.sessions, s => s.engine.may_assume_moves());
         Ok(Validation {
             replay,
             overridden,
@@ -1223,7 +1236,7 @@ impl Validation {
     /// A failed assumption marks the validation as needing the whole log.
     fn apply(&mut self, first: usize, events: &[Event], next: Option<&Event>) -> Option<(usize, RuleError)> {
         let assume = self.assume;
-        match each_game!(Replay, &mut self.replay, s => apply_run(s, first, events, next, assume, None)) {
+        match each_game!(Sessions, &mut self.replay.sessions, s => apply_run(s, first, events, next, assume, None)) {
             Ok(refused) => refused,
             Err(()) => {
                 self.needs_whole = true;
@@ -1250,7 +1263,7 @@ impl Validation {
         // before it: that outcome is the error, at an event of a run that
         // is gone.
         if let (Some(seed), Some((index, ..))) = (self.seed_after, &self.refused) {
-            let earlier = each_game!(Replay, &self.replay, s => s.refuted_by_seed(&seed));
+            let earlier = each_game!(Sessions, &self.replay.sessions, s => s.refuted_by_seed(&seed));
             if earlier.is_some_and(|e| matches!(e.place, Place::Event(j) if j < *index)) {
                 self.needs_whole = true;
             }
@@ -1258,7 +1271,7 @@ impl Validation {
         if self.needs_whole {
             return None;
         }
-        debug_assert!(!each_game!(Replay, &self.replay, s => s.has_unproved_moves()));
+        debug_assert!(!each_game!(Sessions, &self.replay.sessions, s => s.has_unproved_moves()));
         let (applied, error, refused) = match self.refused {
             Some((index, error, located)) => (index, Some(error), located),
             None => (self.fed, self.replay.finish().err(), None),
@@ -1290,25 +1303,26 @@ fn run(
     // proves it) keeps its start, in case the assumption fails and the log
     // must be replayed without it; the moves written by then are dropped,
     // since the second pass writes them again.
-    let start = each_game!(Replay, &replay, s => s.engine.may_assume_moves()).then(|| replay.clone());
+    let start = each_game!(Sessions, &replay.sessions, s => s.engine.may_assume_moves()).then(|| replay.clone());
     let stopped = match start {
         Some(start) => {
-            match each_game!(Replay, &mut replay, s => apply_all(s, &game.events, true, written.as_deref_mut())) {
+            match each_game!(Sessions, &mut replay.sessions, s => apply_all(s, &game.events, true, written.as_deref_mut()))
+            {
                 Ok(stopped) => stopped,
                 Err(()) => {
                     replay = start;
                     if let Some(written) = written.as_deref_mut() {
                         written.clear();
                     }
-                    each_game!(Replay, &mut replay, s => apply_all(s, &game.events, false, written))
+                    each_game!(Sessions, &mut replay.sessions, s => apply_all(s, &game.events, false, written))
                         .expect("a replay without the assumption never starts again")
                 }
             }
         }
-        None => each_game!(Replay, &mut replay, s => apply_all(s, &game.events, false, written))
+        None => each_game!(Sessions, &mut replay.sessions, s => apply_all(s, &game.events, false, written))
             .expect("a replay without the assumption never starts again"),
     };
-    debug_assert!(!each_game!(Replay, &replay, s => s.has_unproved_moves()));
+    debug_assert!(!each_game!(Sessions, &replay.sessions, s => s.has_unproved_moves()));
     let (applied, error) = match stopped {
         Some((i, error)) => (i, Some(forged_before(&replay, &game.events, i, error))),
         None => (game.events.len(), replay.finish().err()),
@@ -1340,7 +1354,7 @@ fn forged_before(replay: &Replay, events: &[Event], refused: usize, error: RuleE
             (Action::Seed { seed }, Actor::World) => Some(seed.0),
             _ => None,
         });
-    seed.and_then(|seed| each_game!(Replay, replay, s => s.refuted_by_seed(&seed)))
+    seed.and_then(|seed| each_game!(Sessions, &replay.sessions, s => s.refuted_by_seed(&seed)))
         .filter(|forged| matches!(forged.place, Place::Event(j) if j < refused))
         .unwrap_or(error)
 }
@@ -1439,6 +1453,7 @@ mod tests {
     use crate::games::each_game;
     use crate::ruleset::{Board, SurvivalRules};
     use crate::tools::gen::{generate, Options, Rate};
+    use crate::Sessions;
     use crate::{complete_markers, Replay, Ruleset};
 
     /// What `complete_markers` did before it took survival-chess markers
@@ -1453,7 +1468,7 @@ mod tests {
             if let Some(full) = replay.canonical(event) {
                 out.events[i] = full;
             }
-            if replay.apply(i, &out.events[i]).is_err() {
+            if replay.apply_at(i, &out.events[i]).is_err() {
                 break;
             }
         }
@@ -1558,7 +1573,7 @@ mod tests {
             };
         }
         let mut replay = Replay::new(&log.header).expect("a header");
-        let stopped = each_game!(Replay, &mut replay, s => super::apply_all(s, &log.events, true, None));
+        let stopped = each_game!(Sessions, &mut replay.sessions, s => super::apply_all(s, &log.events, true, None));
         assert!(matches!(stopped, Ok(Some((i, _))) if i == j), "{stopped:?}");
     }
 
@@ -1622,7 +1637,7 @@ mod tests {
                     let start = Replay::new(&variant.header).expect("a header");
                     let mut probe = start.clone();
                     replayed += usize::from(
-                        each_game!(Replay, &mut probe, s => super::apply_all(s, &variant.events, true, None)).is_err(),
+                        each_game!(Sessions, &mut probe.sessions, s => super::apply_all(s, &variant.events, true, None)).is_err(),
                     );
                     let assuming = super::run(start.clone(), variant, Vec::new(), None);
                     // What a server applying the events one by one gets.
@@ -1631,7 +1646,7 @@ mod tests {
                         .events
                         .iter()
                         .enumerate()
-                        .find_map(|(i, e)| plain.apply(i, e).err().map(|error| (i, error)));
+                        .find_map(|(i, e)| plain.apply_at(i, e).err().map(|error| (i, error)));
                     let (applied, error) = match stopped {
                         Some((i, error)) => (i, Some(error)),
                         None => (variant.events.len(), plain.finish().err()),
@@ -1649,7 +1664,7 @@ mod tests {
                     let mut r = Replay::new(&variant.header).expect("a header");
                     for (i, e) in variant.events.iter().enumerate() {
                         let full = r.canonical(e);
-                        let applied = r.apply(i, e).is_ok();
+                        let applied = r.apply_at(i, e).is_ok();
                         if let Some(full) = full {
                             reference.events[i] = full;
                         }

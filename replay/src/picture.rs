@@ -59,7 +59,7 @@ mod tests {
         let game = fgn_notation::parse(&text).document.game;
         let mut replay = Replay::new(&game.header).expect("a game with an engine");
         for event in &game.events[..events] {
-            replay.apply_next(event).expect("a valid log");
+            replay.apply(event).expect("a valid log");
         }
         replay
     }

@@ -46,6 +46,7 @@ use crate::core::seed::Draws;
 use crate::game::Game;
 use crate::games::each_game;
 use crate::Replay;
+use crate::Sessions;
 
 /// The most world events the referee derives in a row before a player must
 /// act. No game comes near it (a window of spawns is at most a 26x26
@@ -89,7 +90,7 @@ impl Replay {
         let mut replay = self.clone();
         let mut out = Vec::new();
         while let Some(event) = referee.next(&replay) {
-            if out.len() >= MAX_OWED_RUN || replay.apply(replay.events_applied(), &event).is_err() {
+            if out.len() >= MAX_OWED_RUN || replay.apply(&event).is_err() {
                 break;
             }
             out.push(event);
@@ -154,7 +155,7 @@ impl Replay {
                 action: Action::Timeout { color },
                 clock_ms: Some(now),
             };
-            self.clone().apply_next(&event).is_ok().then_some(event)
+            self.clone().apply(&event).is_ok().then_some(event)
         })
     }
 }
@@ -193,15 +194,15 @@ fn result_action(replay: &Replay) -> Option<Action> {
 
 /// Whether the engine owes a world event before anything else may happen.
 fn owes(replay: &Replay) -> bool {
-    each_game!(Replay, replay, s => s.engine.owes_world_event())
+    each_game!(Sessions, &replay.sessions, s => s.engine.owes_world_event())
 }
 
 /// Whether the game has a committed seed that is not revealed yet.
 fn awaits_seed(replay: &Replay) -> bool {
-    each_game!(Replay, replay, s => s.engine.awaits_seed())
+    each_game!(Sessions, &replay.sessions, s => s.engine.awaits_seed())
 }
 
 /// The random outcome the seed gives next, in games that have them.
 fn outcome(replay: &Replay, draws: &Draws) -> Option<Action> {
-    each_game!(Replay, replay, s => s.engine.next_outcome(draws))
+    each_game!(Sessions, &replay.sessions, s => s.engine.next_outcome(draws))
 }

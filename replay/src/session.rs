@@ -857,7 +857,10 @@ mod tests {
                 for event in game.events.iter_mut().skip(1).step_by(3) {
                     event.clock_ms = None;
                 }
-                let Ok(Replay::Survival(mut session)) = Replay::new(&game.header) else {
+                let Ok(Replay {
+                    sessions: crate::Sessions::Survival(mut session),
+                }) = Replay::new(&game.header)
+                else {
                     panic!("a survival-chess header");
                 };
                 for (index, event) in game.events.iter().enumerate() {

@@ -56,8 +56,8 @@ fn sq(s: &str) -> Square {
 fn account(file: &str, event: &str) -> Vec<Change> {
     let game = read(&corpus().join(file));
     let mut replay = Replay::new(&game.header).expect("a supported game");
-    for (i, e) in game.events.iter().enumerate() {
-        let changes = replay.apply_changes(i, e).expect("a valid game");
+    for e in game.events.iter() {
+        let changes = replay.apply_changes(e).expect("a valid game");
         let unclocked = fgn_notation::Event {
             clock_ms: None,
             ..e.clone()
@@ -173,7 +173,7 @@ fn survival_chess_setup_edits_are_placed_and_removed() {
     let game = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n0 w place Ke1 Pe2\n0 w remove e2\n";
     let game = fgn_notation::parse(game.as_bytes()).document.game;
     let mut replay = Replay::new(&game.header).unwrap();
-    let placed = replay.apply_changes(0, &game.events[0]).unwrap();
+    let placed = replay.apply_changes(&game.events[0]).unwrap();
     assert_eq!(
         placed,
         vec![
@@ -192,10 +192,10 @@ fn survival_chess_setup_edits_are_placed_and_removed() {
     // A refused event has no account and leaves the replay as it was.
     let state = replay.state();
     let refused = fgn_notation::parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke2\n");
-    assert!(replay.apply_changes(1, &refused.document.game.events[0]).is_err());
+    assert!(replay.apply_changes(&refused.document.game.events[0]).is_err());
     assert_eq!(replay.state(), state);
     assert_eq!(
-        replay.apply_changes(1, &game.events[1]).unwrap(),
+        replay.apply_changes(&game.events[1]).unwrap(),
         vec![Change::Removed {
             square: sq("e2"),
             color: W,
@@ -531,14 +531,14 @@ fn the_account_is_empty_exactly_when_nothing_changed() {
         let what = path.display().to_string();
         let mut replay = Replay::new(&game.header).expect("supported");
         let mut plain = replay.clone();
-        for (i, event) in game.events.iter().enumerate() {
+        for event in game.events.iter() {
             let state = replay.state();
             let known: Vec<Knowledge> = [Viewer::White, Viewer::Black, Viewer::Everyone]
                 .into_iter()
                 .map(|v| replay.knowledge(v))
                 .collect();
-            let changes = replay.apply_changes(i, event).expect("valid");
-            plain.apply(i, event).expect("valid");
+            let changes = replay.apply_changes(event).expect("valid");
+            plain.apply(event).expect("valid");
             // The account's replay is the plain one.
             assert_eq!(replay.state_hash(), plain.state_hash(), "{what}: `{event}`");
             let after = replay.state();
@@ -614,9 +614,9 @@ fn a_players_account_names_only_squares_it_sees() {
             continue;
         }
         let mut replay = Replay::new(&game.header).expect("supported");
-        for (i, event) in game.events.iter().enumerate() {
+        for event in game.events.iter() {
             let before: Vec<Knowledge> = [Viewer::White, Viewer::Black].map(|v| replay.knowledge(v)).to_vec();
-            let full = replay.apply_changes(i, event).expect("valid");
+            let full = replay.apply_changes(event).expect("valid");
             for k in &before {
                 let after = replay.knowledge(k.viewer);
                 let seen: BTreeSet<Square> = sight(k).union(&sight(&after)).copied().collect();
@@ -648,9 +648,9 @@ fn a_secret_setup_shows_only_when_both_are_ready() {
     let game = read(&corpus().join("survival-chess/valid/01-bishop-queen-mate.fgn"));
     let mut replay = Replay::new(&game.header).unwrap();
     let mut shown = Vec::new();
-    for (i, event) in game.events.iter().enumerate() {
+    for event in game.events.iter() {
         let before = replay.knowledge(Viewer::White);
-        replay.apply(i, event).unwrap();
+        replay.apply(event).unwrap();
         let changes = knowledge_changes(&before, &replay.knowledge(Viewer::White), Some(event));
         let edit = matches!(
             event.action,
@@ -681,8 +681,8 @@ fn two_positions_compare_without_an_event_as_removed_and_placed() {
     let game = read(&file);
     let at = |n: usize| {
         let mut r = Replay::new(&game.header).unwrap();
-        for (i, e) in game.events.iter().take(n).enumerate() {
-            r.apply(i, e).unwrap();
+        for e in game.events.iter().take(n) {
+            r.apply(e).unwrap();
         }
         r.state()
     };

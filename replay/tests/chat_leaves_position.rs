@@ -45,12 +45,12 @@ fn a_chat_is_accounted_and_hashed_as_the_whole_state_says() {
             for trail in &mut trails {
                 trail.after(&replay, None);
             }
-            for (i, event) in log.events.iter().enumerate() {
+            for event in log.events.iter() {
                 chats += usize::from(leaves_position(event));
                 let before = replay.state();
                 let mut long = replay.clone();
-                long.apply(i, event).expect("a generated game is valid");
-                let account = replay.apply_changes(i, event).expect("a generated game is valid");
+                long.apply(event).expect("a generated game is valid");
+                let account = replay.apply_changes(event).expect("a generated game is valid");
                 assert_eq!(
                     account,
                     state_changes(&before, &long.state(), Some(event)),

@@ -98,8 +98,8 @@ fn verdict_of(kind: &str, text: &[u8]) -> String {
             // in between (a damage roll, a reveal) is part of the state.
             let mut states = blake3::Hasher::new();
             let mut replay = fgn_replay::Replay::new(&game.header).expect("it started once");
-            for (i, e) in game.events.iter().enumerate() {
-                replay.apply(i, e).expect("a valid log applies");
+            for e in game.events.iter() {
+                replay.apply(e).expect("a valid log applies");
                 states.update(&replay.state_hash().0);
             }
             write!(out, "\n  states {}", states.finalize()).unwrap();
@@ -160,8 +160,8 @@ fn a_refused_event_changes_nothing() {
                 continue;
             };
             let mut replay = fgn_replay::Replay::new(&log.header).expect("it started once");
-            for (i, event) in log.events[..at].iter().enumerate() {
-                replay.apply(i, event).expect("the events before the fault apply");
+            for event in log.events[..at].iter() {
+                replay.apply(event).expect("the events before the fault apply");
             }
             let snapshot = |r: &fgn_replay::Replay| {
                 let knowledge = [Viewer::White, Viewer::Black, Viewer::Everyone].map(|v| r.knowledge_hash(v));
@@ -170,7 +170,7 @@ fn a_refused_event_changes_nothing() {
             let before = snapshot(&replay);
             // A revealed seed that refutes an outcome blames the outcome's
             // event, which applied when it came: nothing is refused there.
-            if replay.apply(at, &log.events[at]).is_ok() {
+            if replay.apply(&log.events[at]).is_ok() {
                 continue;
             }
             assert_eq!(
@@ -262,7 +262,7 @@ fn the_referee_owes_each_world_event_a_corpus_log_holds() {
                 }
             }
             previous_owed = world && derived && !matches!(event.action, Action::Result { .. });
-            replay.apply(i, event).expect("a valid log");
+            replay.apply(event).expect("a valid log");
         }
     }
     assert!(checked > 500, "only {checked} world events checked");

@@ -61,11 +61,11 @@ fn canonical(replay: &Replay, e: &Event) -> Event {
 /// Checks the three promises at the replay's current point, against
 /// `candidates` (actions of the kinds the legal list covers, right or
 /// wrong), and returns the legal list.
-fn check_point(replay: &mut Replay, index: usize, candidates: &[Event], context: &str) -> Vec<Event> {
+fn check_point(replay: &mut Replay, candidates: &[Event], context: &str) -> Vec<Event> {
     let legal = replay.legal_actions();
     for e in &legal {
         let mut r = replay.clone();
-        if let Err(err) = r.apply(index, e) {
+        if let Err(err) = r.apply(e) {
             panic!("{context}: listed `{e}` is refused: {err}");
         }
     }
@@ -74,7 +74,7 @@ fn check_point(replay: &mut Replay, index: usize, candidates: &[Event], context:
     let mut applied = Vec::new();
     for c in candidates {
         let canon = canonical(replay, c);
-        match replay.apply(index, c) {
+        match replay.apply(c) {
             Ok(()) => {
                 assert!(
                     legal.contains(&canon),
@@ -113,7 +113,9 @@ fn survival_candidates(replay: &Replay, size: BoardSize) -> Vec<Event> {
     let all = squares(size.files, size.ranks);
     let mut out = Vec::new();
     match replay.turn() {
-        Turn::Setup { .. } => {
+        // A decided game allows no player action.
+        None => {}
+        Some(Turn::Setup { .. }) => {
             for side in [Color::White, Color::Black] {
                 let n = MoveNumber(0);
                 out.push(player(n, side, Action::Ready));
@@ -129,7 +131,7 @@ fn survival_candidates(replay: &Replay, size: BoardSize) -> Vec<Event> {
                 }
             }
         }
-        Turn::Move { side, number } => {
+        Some(Turn::Move { side, number }) => {
             let Position::Survival(state) = replay.state().position else {
                 unreachable!("a survival replay has a survival position")
             };
@@ -185,11 +187,11 @@ fn walk(
         let index = played.len();
         let context = format!("seed {seed}, event {index}");
         let tried = candidates(&replay);
-        let legal = check_point(&mut replay, index, &tried, &context);
+        let legal = check_point(&mut replay, &tried, &context);
         let next = if legal.is_empty() {
             let mut world: Vec<Event> = owed(&replay)
                 .into_iter()
-                .filter(|e| replay.clone().apply(index, e).is_ok())
+                .filter(|e| replay.clone().apply(e).is_ok())
                 .collect();
             if let Phase::ResultDue(d) = replay.phase() {
                 world.push(world_result(&replay, d));
@@ -207,7 +209,7 @@ fn walk(
                 _ => legal[rng.below(legal.len())].clone(),
             }
         };
-        replay.apply(index, &next).expect("a listed or found event applies");
+        replay.apply(&next).expect("a listed or found event applies");
         played.push(next);
     }
     played
@@ -266,8 +268,8 @@ fn survival_chess_games_from_the_generator_keep_the_promises() {
         let mut replay = Replay::new(&game.header).expect("supported");
         for (i, e) in game.events.iter().enumerate() {
             let tried = survival_candidates(&replay, size);
-            check_point(&mut replay, i, &tried, &format!("seed {seed}, event {i}"));
-            replay.apply(i, e).expect("generated games are legal");
+            check_point(&mut replay, &tried, &format!("seed {seed}, event {i}"));
+            replay.apply(e).expect("generated games are legal");
         }
     }
 }
@@ -300,7 +302,7 @@ fn subsets_of(items: &[Square], k: usize, chosen: &mut Vec<Square>, out: &mut Ve
 }
 
 fn draughts_candidates(replay: &Replay) -> Vec<Event> {
-    let Turn::Move { side, number } = replay.turn() else {
+    let Some(Turn::Move { side, number }) = replay.turn() else {
         return Vec::new();
     };
     let Position::Draughts(state) = replay.state().position else {
@@ -452,8 +454,8 @@ fn every_state_and_knowledge_hashes() {
     for game in games {
         let mut replay = Replay::new(&game.header).expect("supported");
         let mut seen = std::collections::HashSet::new();
-        for (i, e) in game.events.iter().enumerate() {
-            replay.apply(i, e).expect("generated games are legal");
+        for e in game.events.iter() {
+            replay.apply(e).expect("generated games are legal");
             seen.insert(replay.state_hash());
             for v in [
                 fgn_replay::Viewer::White,
@@ -487,7 +489,9 @@ fn great_war_candidates(replay: &Replay) -> Vec<Event> {
     let all = squares(state.board.files, state.board.ranks);
     let mut out = Vec::new();
     match replay.turn() {
-        Turn::Setup { .. } => {
+        // A decided game allows no player action.
+        None => {}
+        Some(Turn::Setup { .. }) => {
             for side in [Color::White, Color::Black] {
                 let n = MoveNumber(0);
                 out.push(player(n, side, Action::Ready));
@@ -510,7 +514,7 @@ fn great_war_candidates(replay: &Replay) -> Vec<Event> {
                 }
             }
         }
-        Turn::Move { side, number } => {
+        Some(Turn::Move { side, number }) => {
             use UnitKind::{Artillery as A, Cavalry as C, Infantry as I};
             let sets: Vec<UnitSet> = [&[I][..], &[I, C], &[I, C, A], &[I, A], &[C], &[A], &[C, A]]
                 .iter()
@@ -582,11 +586,11 @@ fn great_war_chess_games_from_the_generator_keep_the_promises() {
         for (i, e) in game.events.iter().enumerate() {
             // Every point of play, and the setup's last points, are checked
             // in full; the long setup is only replayed.
-            if !matches!(replay.turn(), Turn::Setup { .. }) || i + 4 > game.events.len() {
+            if !matches!(replay.turn(), Some(Turn::Setup { .. })) || i + 4 > game.events.len() {
                 let tried = great_war_candidates(&replay);
-                check_point(&mut replay, i, &tried, &format!("seed {seed}, event {i}"));
+                check_point(&mut replay, &tried, &format!("seed {seed}, event {i}"));
             }
-            replay.apply(i, e).expect("generated games are legal");
+            replay.apply(e).expect("generated games are legal");
         }
         replay.finish().expect("a generated game records its result");
         decided += usize::from(matches!(replay.phase(), Phase::Over(_)));
@@ -618,7 +622,7 @@ fn every_listed_action_applies_at_every_position_of_the_magic_draughts_corpus() 
             let legal = replay.legal_actions();
             let context = format!("{}, event {i}", path.display());
             for e in &legal {
-                if let Err(err) = replay.clone().apply(i, e) {
+                if let Err(err) = replay.clone().apply(e) {
                     panic!("{context}: listed `{e}` is refused: {err}");
                 }
                 if matches!(&e.action, Action::Spell(Spell::Revenge { squares }) if squares.len() >= 2) {
@@ -637,7 +641,7 @@ fn every_listed_action_applies_at_every_position_of_the_magic_draughts_corpus() 
                 }
                 assert!(legal.contains(&own), "{context}: the log's `{event}` is not listed");
             }
-            replay.apply(i, event).expect("a valid corpus log");
+            replay.apply(event).expect("a valid corpus log");
             positions += 1;
         }
     }

@@ -49,7 +49,7 @@ fn a_survival_state_and_a_players_knowledge_hash_to_the_vectors() {
     assert!(parsed.is_ok());
     let game = &parsed.document.game;
     let mut replay = Replay::new(&game.header).unwrap();
-    replay.apply(0, &game.events[0]).unwrap();
+    replay.apply(&game.events[0]).unwrap();
     assert_eq!(
         replay.state_hash().to_string(),
         format!("blake3:{}", vector("survival-6x6-place-state "))

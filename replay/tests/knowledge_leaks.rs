@@ -126,7 +126,7 @@ fn check(game: &Game, groups: &mut Groups) {
             loop {
                 if let Some(e) = event.take() {
                     let index = r.events_applied();
-                    r.apply(index, &e).unwrap_or_else(|err| panic!("`{e}`: {err}"));
+                    r.apply(&e).unwrap_or_else(|err| panic!("`{e}`: {err}"));
                     for (k, writer) in w.iter_mut().enumerate() {
                         writer.push(index, &e, &mut views[k]).expect("applies");
                     }
@@ -155,7 +155,7 @@ fn check(game: &Game, groups: &mut Groups) {
                 }
             }
         }
-        replay.apply(point, next).expect("a generated log is valid");
+        replay.apply(next).expect("a generated log is valid");
         for writer in &mut writers {
             writer.push(point, next, &mut Vec::new()).expect("applies");
         }

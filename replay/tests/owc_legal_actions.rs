@@ -10,13 +10,13 @@
 
 use fgn_notation::{Action, Actor, BoardSize, ChessMove, Color, Event, Item, MoveNumber, PieceKind, Square};
 use fgn_replay::gen::{generate, Options};
-use fgn_replay::owc::State;
+use fgn_replay::owc::OpenWorldState;
 use fgn_replay::ruleset::{Board, OpenWorldRules};
 use fgn_replay::state::Position;
 use fgn_replay::{Phase, Replay, Ruleset};
 
 /// The open-world-chess state of `replay`.
-fn owc_state(replay: &Replay) -> State {
+fn owc_state(replay: &Replay) -> OpenWorldState {
     match replay.state().position {
         Position::OpenWorld(s) => s,
         other => panic!("not an open-world-chess replay: {other:?}"),
@@ -25,8 +25,8 @@ fn owc_state(replay: &Replay) -> State {
 
 /// Tries `event` on a copy of `replay` (kept in `trial` across refusals,
 /// which leave it unchanged) and says whether it applies.
-fn applies(replay: &Replay, trial: &mut Replay, index: usize, event: &Event) -> bool {
-    if trial.apply(index, event).is_ok() {
+fn applies(replay: &Replay, trial: &mut Replay, event: &Event) -> bool {
+    if trial.apply(event).is_ok() {
         // The copy moved on: start the next try from the position again.
         *trial = replay.clone();
         return true;
@@ -40,7 +40,6 @@ fn applies(replay: &Replay, trial: &mut Replay, index: usize, event: &Event) -> 
 fn reference_purchases(
     replay: &Replay,
     trial: &mut Replay,
-    index: usize,
     squares: &[Square],
     buyer: Color,
     n: MoveNumber,
@@ -59,13 +58,13 @@ fn reference_purchases(
     for &sq in squares {
         for item in [Item::Range, Item::Hp, Item::Drain] {
             let e = event(item, Some(sq));
-            if applies(replay, trial, index, &e) {
+            if applies(replay, trial, &e) {
                 out.push(e);
             }
         }
     }
     let curse = event(Item::Curse, None);
-    if applies(replay, trial, index, &curse) {
+    if applies(replay, trial, &curse) {
         out.push(curse);
     }
 }
@@ -74,7 +73,7 @@ fn reference_purchases(
 /// moves (from-square, then to-square in square order; `-` or `x`; a pawn
 /// reaching its far rank with Q, R, B and N written out), its `end`, and
 /// its purchases; each candidate kept if the engine accepts it.
-fn reference(replay: &Replay, index: usize) -> Vec<Event> {
+fn reference(replay: &Replay) -> Vec<Event> {
     let mut out = Vec::new();
     if replay.phase() != Phase::Playing {
         return out;
@@ -95,7 +94,7 @@ fn reference(replay: &Replay, index: usize) -> Vec<Event> {
         } else {
             number
         };
-        reference_purchases(replay, &mut trial, index, &squares, buyer, n, &mut out);
+        reference_purchases(replay, &mut trial, &squares, buyer, n, &mut out);
     }
     let far = if side == Color::White { ranks - 1 } else { 0 };
     for &from in &squares {
@@ -126,7 +125,7 @@ fn reference(replay: &Replay, index: usize) -> Vec<Event> {
                         }),
                         clock_ms: None,
                     };
-                    if applies(replay, &mut trial, index, &e) {
+                    if applies(replay, &mut trial, &e) {
                         out.push(e);
                     }
                 }
@@ -139,10 +138,10 @@ fn reference(replay: &Replay, index: usize) -> Vec<Event> {
         action: Action::End,
         clock_ms: None,
     };
-    if applies(replay, &mut trial, index, &end) {
+    if applies(replay, &mut trial, &end) {
         out.push(end);
     }
-    reference_purchases(replay, &mut trial, index, &squares, side, number, &mut out);
+    reference_purchases(replay, &mut trial, &squares, side, number, &mut out);
     out
 }
 
@@ -161,7 +160,7 @@ fn check_game(rules: OpenWorldRules, seed: u64, plies: usize) -> (usize, usize) 
     let (mut purchases, mut ranges) = (0, 0);
     for (index, event) in game.events.iter().enumerate() {
         let listed = replay.legal_actions();
-        let expected = reference(&replay, index);
+        let expected = reference(&replay);
         let buying = listed.iter().any(|e| matches!(e.action, Action::Buy { .. }));
         let ranged = listed.iter().any(|e| match &e.action {
             Action::Move(m) if matches!(m.piece, PieceKind::Pawn | PieceKind::King) => {
@@ -181,7 +180,7 @@ fn check_game(rules: OpenWorldRules, seed: u64, plies: usize) -> (usize, usize) 
             );
         }
         replay
-            .apply(index, event)
+            .apply(event)
             .unwrap_or_else(|e| panic!("generated event {index} `{event}` is refused: {e}"));
     }
     (purchases, ranges)
@@ -261,8 +260,8 @@ fn a_promotion_is_listed_once_for_each_piece() {
         .position(|e| e.to_string().starts_with("2 w b7-b8"))
         .expect("the log promotes on b8");
     let mut replay = Replay::new(&game.header).expect("supported");
-    for (i, e) in game.events[..at].iter().enumerate() {
-        replay.apply(i, e).expect("a valid log");
+    for e in game.events[..at].iter() {
+        replay.apply(e).expect("a valid log");
     }
     let promotions: Vec<Option<PieceKind>> = replay
         .legal_actions()

@@ -189,11 +189,11 @@ fn a_survival_game_refuses_the_salts_spawns_and_seeds_of_other_games() {
     let mut replay = fgn_replay::Replay::new(&header).expect("supported");
     let accept = |replay: &mut fgn_replay::Replay, line: &str| {
         let event = header.parse_event(line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
-        replay.apply_next(&event).unwrap_or_else(|e| panic!("{line}: {e}"));
+        replay.apply(&event).unwrap_or_else(|e| panic!("{line}: {e}"));
     };
     let refuse = |replay: &mut fgn_replay::Replay, line: &str| {
         let before = replay.state();
-        let error = replay.apply_next(&open_world_event(line)).expect_err(line);
+        let error = replay.apply(&open_world_event(line)).expect_err(line);
         assert_eq!(replay.state(), before, "{line}: {error}");
         assert_eq!(error.place, Place::Event(replay.events_applied()), "{line}: {error}");
         error
@@ -619,8 +619,8 @@ fn a_rules_file_is_held_to_what_open_world_chess_requires() {
 fn final_state(text: &str) -> fgn_replay::State {
     let log = game(text);
     let mut replay = fgn_replay::Replay::new(&log.header).expect("supported");
-    for (i, e) in log.events.iter().enumerate() {
-        replay.apply(i, e).unwrap_or_else(|err| panic!("{err}"));
+    for e in log.events.iter() {
+        replay.apply(e).unwrap_or_else(|err| panic!("{err}"));
     }
     replay.state()
 }
@@ -693,7 +693,7 @@ fn timed_to_the_limit(game: &Game, limit_ms: u64) -> Game {
     let (mut now, mut started) = (0, 0);
     for (i, event) in untimed.events.iter().enumerate() {
         let before = replay.progress().turn;
-        replay.apply(i, event).expect("the game is valid without readings");
+        replay.apply(event).expect("the game is valid without readings");
         let begins = replay.progress().turn != before || matches!(event.action, Action::Extra { granted: true });
         let reading = match (event.actor, &event.action) {
             (Actor::World, Action::Timeout { .. }) => {

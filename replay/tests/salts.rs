@@ -225,7 +225,7 @@ fn a_salt_handed_to_a_game_without_randomness_is_refused() {
         },
         clock_ms: None,
     };
-    let error = replay.apply(0, &salt).unwrap_err();
+    let error = replay.apply(&salt).unwrap_err();
     assert_eq!(error.rule, Rule::Salt, "{error}");
     assert!(error.message.contains("no world seed"), "{error}");
     assert_eq!(replay.state(), before);
@@ -236,7 +236,7 @@ fn a_salt_handed_to_a_game_without_randomness_is_refused() {
 fn a_refused_salt_changes_nothing() {
     let game = parse(format!("{OWC}0 w salt 5eed\n").as_bytes()).document.game;
     let mut replay = Replay::new(&game.header).unwrap();
-    replay.apply(0, &game.events[0]).unwrap();
+    replay.apply(&game.events[0]).unwrap();
     let before = (replay.state(), replay.state_hash());
     let second = Event {
         action: Action::Salt {
@@ -244,7 +244,7 @@ fn a_refused_salt_changes_nothing() {
         },
         ..game.events[0].clone()
     };
-    assert!(replay.apply(1, &second).is_err());
+    assert!(replay.apply(&second).is_err());
     assert_eq!((replay.state(), replay.state_hash()), before);
     assert_eq!(replay.salts().white, Some("5eed".parse().unwrap()));
 }
@@ -418,8 +418,8 @@ fn the_replay_gives_a_referee_the_salted_key() {
         &given[..],
         "the generator gives the salts first"
     );
-    for (i, e) in given.iter().enumerate() {
-        replay.apply(i, e).unwrap();
+    for e in given.iter() {
+        replay.apply(e).unwrap();
     }
     assert_eq!(replay.salts(), salts);
     assert_eq!(replay.game_key(&seed), seed::game_key(&seed, &salts));

@@ -248,10 +248,10 @@ fn same_view_while_unseen(a: &Game, b: &Game, side: Color) -> usize {
     );
     assert_eq!(wa.header(), wb.header());
     for (i, (ea, eb)) in a.events.iter().zip(&b.events).enumerate() {
-        if rb.apply(i, eb).is_err() {
+        if rb.apply(eb).is_err() {
             return i;
         }
-        ra.apply(i, ea).expect("the generated game is valid");
+        ra.apply(ea).expect("the generated game is valid");
         if ra.knowledge(Viewer::of(side)) != rb.knowledge(Viewer::of(side)) {
             return i;
         }
@@ -281,7 +281,7 @@ fn spawns(game: &Game, side: Color) -> Vec<(usize, Square, ObjectKind, bool)> {
     let mut replay = Replay::new(&game.header).unwrap();
     let mut out = Vec::new();
     for (i, e) in game.events.iter().enumerate() {
-        replay.apply(i, e).expect("the generated game is valid");
+        replay.apply(e).expect("the generated game is valid");
         if let Action::Spawn { square, object } = e.action {
             out.push((i, square, object, sees(&replay, side, square)));
         }
@@ -352,7 +352,7 @@ fn unseen_edits(
             let mut replay = Replay::new(&game.header).unwrap();
             for (i, e) in game.events.iter().enumerate() {
                 let before = replay.clone();
-                replay.apply(i, e).expect("the generated game is valid");
+                replay.apply(e).expect("the generated game is valid");
                 let Some(action) = edit(&before, &replay, side, i, e) else {
                     continue;
                 };
@@ -373,8 +373,8 @@ fn unseen_edits(
 /// The side to move.
 fn mover(replay: &Replay) -> Option<Color> {
     match replay.turn() {
-        fgn_replay::Turn::Move { side, .. } => Some(side),
-        fgn_replay::Turn::Setup { .. } => None,
+        Some(fgn_replay::Turn::Move { side, .. }) => Some(side),
+        Some(fgn_replay::Turn::Setup { .. }) | None => None,
     }
 }
 
@@ -676,8 +676,8 @@ fn setup_prefixes_replay_to_the_same_knowledge(game: &Game) -> usize {
     for n in 0..=(setup_len + 1).min(game.events.len()) {
         let part = prefix(game, n);
         let mut replay = Replay::new(&part.header).expect("a supported game");
-        for (i, e) in part.events.iter().enumerate() {
-            replay.apply(i, e).expect("a valid generated game");
+        for e in part.events.iter() {
+            replay.apply(e).expect("a valid generated game");
         }
         for side in SIDES {
             let v = the_view(&part, side);
@@ -699,8 +699,8 @@ fn setup_prefixes_replay_to_the_same_knowledge(game: &Game) -> usize {
             // Each event is applied, as `fgn show` does: a prefix may stop
             // before the result its last event decided.
             let mut again = Replay::new(&full.header).expect("a replayable view starts");
-            for (i, e) in full.events.iter().enumerate() {
-                again.apply(i, e).unwrap_or_else(|error| {
+            for e in full.events.iter() {
+                again.apply(e).unwrap_or_else(|error| {
                     panic!(
                         "{side:?}'s view of the first {n} events:\n{}\nreplayed as\n{}\n{error:?}",
                         v.canonical_text(),
@@ -946,7 +946,7 @@ fn an_event_naming_a_square_off_the_board_is_refused_by_views_and_knowledge_alik
                         continue;
                     };
                     let mut tried = replay.clone();
-                    if tried.apply(i, &bad).is_ok() {
+                    if tried.apply(&bad).is_ok() {
                         continue;
                     }
                     refused += 1;
@@ -960,7 +960,7 @@ fn an_event_naming_a_square_off_the_board_is_refused_by_views_and_knowledge_alik
                         assert_eq!(out.len(), before, "a refused event adds no view line: {mutated}");
                     }
                 }
-                replay.apply(i, event).expect("a valid corpus log");
+                replay.apply(event).expect("a valid corpus log");
                 for (writer, out) in &mut writers {
                     writer.push(i, event, out).expect("a valid corpus log");
                 }
@@ -991,8 +991,8 @@ fn log(game: &str, tags: &str, events: &str) -> Game {
 /// of the opponent, and what it says is hidden.
 fn knows_opponent_setup(game: &Game, side: Color) -> (bool, bool) {
     let mut replay = Replay::new(&game.header).expect("a replay");
-    for (i, e) in game.events.iter().enumerate() {
-        replay.apply(i, e).unwrap_or_else(|err| panic!("{err:?}"));
+    for e in game.events.iter() {
+        replay.apply(e).unwrap_or_else(|err| panic!("{err:?}"));
     }
     let opponent = side.opponent();
     match replay.knowledge(Viewer::of(side)).position {

@@ -89,8 +89,8 @@ fn every_valid_game_is_the_same_as_itself_and_its_canonical_copy() {
 /// if the rules list one.
 fn alternative(game: &Game, index: usize) -> Option<Event> {
     let mut replay = Replay::new(&game.header).ok()?;
-    for (i, e) in game.events.iter().take(index).enumerate() {
-        replay.apply(i, e).ok()?;
+    for e in game.events.iter().take(index) {
+        replay.apply(e).ok()?;
     }
     let event = &game.events[index];
     let written = replay.canonical(event).unwrap_or_else(|| event.clone());
@@ -319,8 +319,8 @@ fn kinds_of(
 
 fn replay_to_end(game: &Game) -> Replay {
     let mut r = Replay::new(&game.header).unwrap();
-    for (i, e) in game.events.iter().enumerate() {
-        r.apply(i, e).unwrap();
+    for e in game.events.iter() {
+        r.apply(e).unwrap();
     }
     r
 }
@@ -345,9 +345,9 @@ fn the_schema_has_exactly_the_change_kinds_the_account_produces() {
     for path in valid_games() {
         let game = parse(&std::fs::read_to_string(&path).unwrap()).game;
         let mut replay = Replay::new(&game.header).unwrap();
-        for (i, e) in game.events.iter().enumerate() {
+        for e in game.events.iter() {
             let known = [Viewer::White, Viewer::Black].map(|v| replay.knowledge(v));
-            let changes = replay.apply_changes(i, e).unwrap();
+            let changes = replay.apply_changes(e).unwrap();
             kinds_of(&changes, &schemas, index, &mut seen);
             for k in &known {
                 kinds_of(

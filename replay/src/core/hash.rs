@@ -556,7 +556,7 @@ mod tests {
                 let mut replay = crate::Replay::new(&log.header).expect("a generated header");
                 let mut before = replay.state().progress;
                 for (i, event) in log.events.iter().enumerate() {
-                    replay.apply(i, event).expect("a generated log is valid");
+                    replay.apply_at(i, event).expect("a generated log is valid");
                     let state = replay.state();
                     let mut bytes =
                         StateBytes::of(&state).unwrap_or_else(|| panic!("{game}: the state's bytes are cut"));

@@ -222,7 +222,7 @@ pub fn replay_points(
     let (mut error, mut hidden) = (None, false);
     let mut applied = 0;
     for (i, event) in game.events.iter().enumerate() {
-        if let Err(e) = replay.apply(i, event) {
+        if let Err(e) = replay.apply(event) {
             let e = alignment.to_file(e);
             if viewer.is_some_and(|c| hidden_fault(own, c, &e)) {
                 hidden = true;

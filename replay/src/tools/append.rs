@@ -383,8 +383,8 @@ pub fn check<S: AsRef<str>>(existing: &[u8], events: &[S]) -> Result<Planned, Ap
         line: header_line(&doc, &error),
         error,
     })?;
-    for (i, event) in doc.game.events.iter().enumerate() {
-        replay.apply(i, event).map_err(|error| {
+    for event in &doc.game.events {
+        replay.apply(event).map_err(|error| {
             let (event, line, column) = event_place(&doc, &error);
             AppendError::FileRule {
                 error,
@@ -405,7 +405,7 @@ pub fn check<S: AsRef<str>>(existing: &[u8], events: &[S]) -> Result<Planned, Ap
     let mut written = Document::default();
     for (k, event) in new.game.events.iter().enumerate() {
         let event = replay.canonical(event).unwrap_or_else(|| event.clone());
-        if let Err(error) = replay.apply(known + k, &event) {
+        if let Err(error) = replay.apply(&event) {
             let (event, line, column) = match error.place {
                 Place::Event(i) if i >= known => (
                     spelled(&new.game.events, i - known),

@@ -472,7 +472,7 @@ pub fn each_row(doc: &Document, file: Option<&str>, mut each: impl FnMut(Row)) {
     let name = game.header.get("Game").map(str::to_string);
     let mut hashes = crate::HashTrail::new(None);
     for (index, event) in game.events.iter().enumerate() {
-        let applied = replay.as_mut().map(|r| r.apply_changes(index, event));
+        let applied = replay.as_mut().map(|r| r.apply_changes(event));
         let mut row = row(file, name.clone(), doc, index, event);
         match (applied, &replay) {
             (Some(Ok(changes)), Some(r)) => {

@@ -429,7 +429,7 @@ struct Maker<'a> {
 impl Maker<'_> {
     /// Applies `event` and appends it to the log.
     fn push(&mut self, event: Event) -> Result<(), GenError> {
-        match self.replay.apply(self.events.len(), &event) {
+        match self.replay.apply(&event) {
             Ok(()) => {
                 self.events.push(event);
                 Ok(())
@@ -513,7 +513,9 @@ impl Maker<'_> {
         }
         let mut decisions = 0;
         let mut late = [false; 2];
-        if matches!(self.replay.turn(), Turn::Setup { .. }) && self.time.setup_seconds.is_some() && self.options.clocks
+        if matches!(self.replay.turn(), Some(Turn::Setup { .. }))
+            && self.time.setup_seconds.is_some()
+            && self.options.clocks
         {
             late = [
                 self.options.rates.timeout.hit(&mut self.session),
@@ -534,12 +536,14 @@ impl Maker<'_> {
                 self.chat()?;
             }
             match self.replay.turn() {
-                Turn::Setup { ready } => {
+                // A game in play always has a turn.
+                None => break,
+                Some(Turn::Setup { ready }) => {
                     if self.events.len() >= MAX_SETUP_EVENTS || !self.setup_step(ready, &mut late)? {
                         break;
                     }
                 }
-                Turn::Move { side, .. } => {
+                Some(Turn::Move { side, .. }) => {
                     if decisions >= self.options.plies {
                         if self.options.resign_at_cap {
                             self.resign(side)?;
@@ -639,7 +643,7 @@ impl Maker<'_> {
                 clock_ms: Some(Clock(at)),
             })?;
             // The other side's time has run out as well by now.
-            let Turn::Setup { ready } = self.replay.turn() else {
+            let Some(Turn::Setup { ready }) = self.replay.turn() else {
                 return Ok(true);
             };
             if !ready[side.opponent()] && self.replay.phase() == Phase::Playing {

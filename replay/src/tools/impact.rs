@@ -420,7 +420,7 @@ fn resimulation(doc: &Document, params: Option<&Params>, seed: [u8; 32]) -> Resu
                 break;
             }
         }
-        if let Err(e) = replay.apply(game.events.len(), event) {
+        if let Err(e) = replay.apply(event) {
             failure = Some(sim.failure(&game, &e, Some(i)));
             break;
         }
@@ -510,7 +510,7 @@ impl Sim<'_> {
                     }
                 }
             }
-            if let Err(e) = replay.apply(game.events.len(), &event) {
+            if let Err(e) = replay.apply(&event) {
                 // Kept in the new game so that the failure can name it.
                 game.events.push(event);
                 self.origins.push(Origin::Derived);

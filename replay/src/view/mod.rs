@@ -13,6 +13,7 @@ use crate::core::error::RuleError;
 use crate::game::{GameView, ViewOf, ViewReplay};
 use crate::games::{each_game, for_kind, game_enum, map_game};
 use crate::session::Session;
+use crate::Sessions;
 use crate::{Replay, Ruleset, StartError};
 
 /// Why a view cannot be made, or could be made only in part.
@@ -308,8 +309,8 @@ fn stand_in_for_unrevealed_setup(header: &Header, opponent: Color, events: &mut 
     let Ok(mut replay) = Replay::new(header) else {
         return;
     };
-    for (i, (event, _)) in events[..at].iter().enumerate() {
-        if replay.apply(i, event).is_err() {
+    for (event, _) in &events[..at] {
+        if replay.apply(event).is_err() {
             return;
         }
     }
@@ -339,7 +340,7 @@ fn stand_in_for_unrevealed_setup(header: &Header, opponent: Color, events: &mut 
         else {
             return;
         };
-        if replay.apply_next(next).is_err() {
+        if replay.apply(next).is_err() {
             return;
         }
         if let Action::Place { placements: one } = &next.action {
@@ -393,7 +394,7 @@ impl ViewWriter {
             StartError::Unsupported(g) => ViewError::Unsupported(g),
             e => ViewError::Start(e),
         })?;
-        let run = map_game!(Replay, replay, Run, s => Viewing::new(s, side));
+        let run = map_game!(Sessions, replay.sessions, Run, s => Viewing::new(s, side));
         Ok(ViewWriter {
             header: view_header(header, side),
             run,

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fgn_notation::{Color, ObjectKind, Square};
 
-use super::{Knowledge, KnownSquare, LitSquare, OpenWorld, OwedOutcome, PieceState, Public, State};
+use super::{KnownSquare, LitSquare, OpenWorld, OpenWorldKnowledge, OpenWorldState, OwedOutcome, PieceState, Public};
 use crate::changes::account::{
     board, differ, men, per_side, Account, Change, Context, Leave, Light, Man, Piece, Sight, ToMove,
 };
@@ -115,8 +115,8 @@ fn objects(
 }
 
 /// The changes of two open-world-chess states.
-fn state(a: &State, b: &State, cx: &Context, out: &mut Vec<Change>) {
-    let State {
+fn state(a: &OpenWorldState, b: &OpenWorldState, cx: &Context, out: &mut Vec<Change>) {
+    let OpenWorldState {
         public: public_a,
         pieces: pieces_a,
         lit: lit_a,
@@ -199,8 +199,8 @@ fn state(a: &State, b: &State, cx: &Context, out: &mut Vec<Change>) {
 
 /// The changes of two knowledges of one viewer: only the squares it sees
 /// and its own pieces, coins and moving piece.
-fn knowledge(a: &Knowledge, b: &Knowledge, cx: &Context, out: &mut Vec<Change>) {
-    let Knowledge {
+fn knowledge(a: &OpenWorldKnowledge, b: &OpenWorldKnowledge, cx: &Context, out: &mut Vec<Change>) {
+    let OpenWorldKnowledge {
         viewer,
         public: public_a,
         seen: seen_a,
@@ -268,11 +268,11 @@ fn knowledge(a: &Knowledge, b: &Knowledge, cx: &Context, out: &mut Vec<Change>) 
 }
 
 impl Account for OpenWorld {
-    fn state_changes(a: &State, b: &State, cx: &Context, out: &mut Vec<Change>) {
+    fn state_changes(a: &OpenWorldState, b: &OpenWorldState, cx: &Context, out: &mut Vec<Change>) {
         state(a, b, cx, out)
     }
 
-    fn knowledge_changes(a: &Knowledge, b: &Knowledge, cx: &Context, out: &mut Vec<Change>) {
+    fn knowledge_changes(a: &OpenWorldKnowledge, b: &OpenWorldKnowledge, cx: &Context, out: &mut Vec<Change>) {
         knowledge(a, b, cx, out)
     }
 }

@@ -49,7 +49,10 @@ mod view;
 pub use board::{Cell, Unit};
 pub use outcomes::{derive_clone, derive_damage, derive_spawn, Cause};
 pub use referee::OwedEvent;
-pub use state::{Knowledge, KnownPiece, KnownSquare, LitSquare, MovingPiece, OwedOutcome, PieceState, Public, State};
+pub use state::{
+    KnownPiece, KnownSquare, LitSquare, MovingPiece, OpenWorldKnowledge, OpenWorldState, OwedOutcome, PieceState,
+    Public,
+};
 
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::{Decision, Progress, Turn};
@@ -306,8 +309,8 @@ impl Game for OpenWorld {
     }
 
     type Params = OpenWorldRules;
-    type State = State;
-    type Knowledge = Knowledge;
+    type State = OpenWorldState;
+    type Knowledge = OpenWorldKnowledge;
     type Owed = OwedEvent;
     type View = view::Fog;
 
@@ -317,15 +320,15 @@ impl Game for OpenWorld {
         OpenWorld::new(params, commit)
     }
 
-    fn state(&self) -> State {
+    fn state(&self) -> OpenWorldState {
         self.state_now()
     }
 
-    fn knowledge(&self, viewer: Viewer) -> Knowledge {
+    fn knowledge(&self, viewer: Viewer) -> OpenWorldKnowledge {
         self.knowledge_now(viewer)
     }
 
-    fn known_progress(&self, viewer: Viewer, knowledge: &Knowledge, progress: &mut Progress) {
+    fn known_progress(&self, viewer: Viewer, knowledge: &OpenWorldKnowledge, progress: &mut Progress) {
         self.known_progress_now(viewer, knowledge, progress);
     }
 

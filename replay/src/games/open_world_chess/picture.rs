@@ -4,7 +4,7 @@
 
 use fgn_notation::{Color, ObjectKind, Square};
 
-use super::{Knowledge, MovingPiece, OwedOutcome, Public, State};
+use super::{MovingPiece, OpenWorldKnowledge, OpenWorldState, OwedOutcome, Public};
 use crate::core::picture::{count, Figure, Picture, Shade, Text, CHESS_LETTERS};
 
 /// A piece with its HP written after it (`♘5`, `♚10`).
@@ -110,7 +110,7 @@ fn note_owed(picture: &mut Picture, owed: &OwedOutcome) {
     }
 }
 
-impl State {
+impl OpenWorldState {
     /// The referee's picture: every piece, merchant and object, and the
     /// squares out of the light in fog; both sides' coins, and what the
     /// world owes. `in_play` tells whether a side is to act (the game is
@@ -137,7 +137,7 @@ impl State {
     }
 }
 
-impl Knowledge {
+impl OpenWorldKnowledge {
     /// A player's picture: its own pieces wherever they stand, and what it
     /// sees (enemy pieces, objects); merchants, which everyone knows; the
     /// rest unknown. Only its own coins, a player's secret, and its piece
@@ -213,8 +213,8 @@ mod tests {
         }
     }
 
-    fn state() -> State {
-        State {
+    fn state() -> OpenWorldState {
+        OpenWorldState {
             public: public(),
             pieces: vec![
                 unit("a1", Color::White, PieceKind::King, 12),
@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn a_player_sees_its_own_pieces_and_its_sight_the_rest_is_unknown() {
-        let knowledge = Knowledge {
+        let knowledge = OpenWorldKnowledge {
             viewer: Viewer::of(Color::Black),
             public: public(),
             seen: vec![

@@ -40,7 +40,7 @@ pub struct Public {
 /// counters, with every list in square order (rank 1 first, files a..
 /// within a rank), so that equal positions are equal values.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct State {
+pub struct OpenWorldState {
     /// The map and the public counters.
     pub public: Public,
     /// Every piece on the board.
@@ -133,7 +133,7 @@ pub struct MovingPiece {
 
 /// What one viewer knows of an open-world-chess game.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct Knowledge {
+pub struct OpenWorldKnowledge {
     /// Whose knowledge.
     pub viewer: Viewer,
     /// The map and the public counters.
@@ -338,8 +338,8 @@ impl OpenWorld {
 }
 
 impl OpenWorld {
-    pub(super) fn state_now(&self) -> State {
-        State {
+    pub(super) fn state_now(&self) -> OpenWorldState {
+        OpenWorldState {
             public: self.public(),
             pieces: self
                 .squares()
@@ -363,7 +363,7 @@ impl OpenWorld {
         }
     }
 
-    pub(super) fn knowledge_now(&self, viewer: Viewer) -> Knowledge {
+    pub(super) fn knowledge_now(&self, viewer: Viewer) -> OpenWorldKnowledge {
         let player = viewer.color();
         let seen = match player {
             Some(v) => self
@@ -388,7 +388,7 @@ impl OpenWorld {
                 .collect(),
             None => Vec::new(),
         };
-        Knowledge {
+        OpenWorldKnowledge {
             viewer,
             public: self.known_public(viewer),
             seen,
@@ -448,7 +448,7 @@ impl OpenWorld {
     /// waits for the world, and so whether the turn has passed, nor that a
     /// king died of a roll in the fog before the result says so: the turn
     /// it knows is its knowledge's.
-    pub(super) fn known_progress_now(&self, viewer: Viewer, knowledge: &Knowledge, progress: &mut Progress) {
+    pub(super) fn known_progress_now(&self, viewer: Viewer, knowledge: &OpenWorldKnowledge, progress: &mut Progress) {
         if let Phase::ResultDue(_) = progress.status {
             if !self.knows_decision(viewer) {
                 progress.status = Phase::Playing;

@@ -7,15 +7,15 @@ use std::collections::BTreeSet;
 use fgn_notation::{Action, Actor, ChessMove, Color, Event, Item, MoveNumber, PieceKind, Square};
 use proptest::prelude::*;
 
-use super::{OpenWorld, State, Unit};
+use super::{OpenWorld, OpenWorldState, Unit};
 use crate::core::viewer::Viewer;
 use crate::game::Game;
 use crate::ruleset::{OpenWorldRules, Ruleset};
 use crate::Replay;
 
 fn engine(replay: &Replay) -> &OpenWorld {
-    match replay {
-        Replay::OpenWorld(s) => &s.engine,
+    match &replay.sessions {
+        crate::Sessions::OpenWorld(s) => &s.engine,
         _ => unreachable!("an open-world-chess replay"),
     }
 }
@@ -119,7 +119,7 @@ fn candidates(game: &OpenWorld) -> Vec<Event> {
 /// action applies, no other candidate does, and every rejected candidate
 /// leaves the state as it was.
 fn check_point(replay: &mut Replay, index: usize) {
-    let before: State = engine(replay).state();
+    let before: OpenWorldState = engine(replay).state();
     let mut listed = Vec::new();
     // A result due or an awaited answer to a timeout are the session's
     // conditions, not the engine's: then no player action applies.
@@ -128,7 +128,7 @@ fn check_point(replay: &mut Replay, index: usize) {
     }
     for e in &listed {
         let mut trial = replay.clone();
-        if let Err(error) = trial.apply(index, e) {
+        if let Err(error) = trial.apply_at(index, e) {
             panic!("listed `{e}` is refused at event {index}: {error}");
         }
     }
@@ -137,7 +137,7 @@ fn check_point(replay: &mut Replay, index: usize) {
         if listed.contains(&e) {
             continue;
         }
-        if replay.apply(index, &e).is_ok() {
+        if replay.apply_at(index, &e).is_ok() {
             let list: Vec<String> = listed.iter().map(ToString::to_string).collect();
             panic!("`{e}` applies at event {index} but is not listed: {}", list.join(", "));
         }
@@ -161,7 +161,7 @@ fn check_game(game: &fgn_notation::Game, rules: OpenWorldRules) {
     let mut replay = Replay::with_rules(&game.header, Ruleset::OpenWorld(rules)).expect("a generated game starts");
     for (i, event) in game.events.iter().enumerate() {
         check_point(&mut replay, i);
-        if let Err(e) = replay.apply(i, event) {
+        if let Err(e) = replay.apply_at(i, event) {
             panic!("generated event {i} `{event}` is refused: {e}");
         }
     }
@@ -193,7 +193,7 @@ fn purchases_of_every_kind_are_listed_in_busy_games() {
                     kinds.insert(item.name());
                 }
             }
-            replay.apply(index, event).expect("a generated event applies");
+            replay.apply_at(index, event).expect("a generated event applies");
         }
     }
     for kind in ["range", "hp", "drain", "curse"] {
@@ -243,7 +243,7 @@ fn a_piece_waiting_for_the_world_is_in_its_owners_knowledge_only() {
     let game = &parsed.document.game;
     let mut replay = Replay::new(&game.header).expect("an open-world-chess header");
     for (i, event) in game.events[..3].iter().enumerate() {
-        replay.apply(i, event).expect("legal");
+        replay.apply_at(i, event).expect("legal");
     }
     let before_roll = replay.knowledge(Viewer::White);
     let white = engine(&replay).knowledge(Viewer::White);
@@ -258,7 +258,7 @@ fn a_piece_waiting_for_the_world_is_in_its_owners_knowledge_only() {
     assert!(engine(&replay).knowledge(Viewer::Everyone).moving.is_none());
     let json = serde_json::to_value(&white).unwrap();
     assert_eq!(json["moving"]["to"], "c4", "{json}");
-    replay.apply(3, &game.events[3]).expect("the roll");
+    replay.apply_at(3, &game.events[3]).expect("the roll");
     let white = engine(&replay).knowledge(Viewer::White);
     assert!(white.moving.is_none());
     assert_eq!(white.own.len(), 16);
