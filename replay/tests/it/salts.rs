@@ -13,7 +13,7 @@ use fgn_replay::seed::{self, Draws, Salts};
 use fgn_replay::{validate, view, Place, Replay, Rule, RuleError, Viewer};
 
 fn vectors() -> impl Iterator<Item = Vec<&'static str>> {
-    include_str!("fixtures/salt_vectors.txt")
+    include_str!("../fixtures/salt_vectors.txt")
         .lines()
         .map(|l| l.split(' ').collect())
 }
@@ -523,9 +523,9 @@ fn the_log_hash_covers_the_salts() {
 /// key the table shows is one the independent implementation computed.
 #[test]
 fn the_documented_salt_vectors_are_the_pinned_ones() {
-    let doc = include_str!("../../docs/notation.md");
+    let doc = include_str!("../../../docs/notation.md");
     let section = &doc[doc.find("### 12.10 Salt test vectors").expect("§12.10")..doc.find("## 13. Hashes").unwrap()];
-    let pinned = include_str!("fixtures/salt_vectors.txt");
+    let pinned = include_str!("../fixtures/salt_vectors.txt");
     let mut keys = 0;
     for row in section.lines().filter(|l| l.starts_with("| `")) {
         let cells: Vec<&str> = row.split('|').map(|c| c.trim().trim_matches('`')).collect();

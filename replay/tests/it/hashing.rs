@@ -8,7 +8,7 @@ use fgn_replay::hash::{digest, encode, STATE_CONTEXT};
 use fgn_replay::{Replay, Viewer};
 
 fn vector(name: &str) -> String {
-    let text = include_str!("fixtures/hash_vectors.txt");
+    let text = include_str!("../fixtures/hash_vectors.txt");
     text.lines()
         .find_map(|l| l.strip_prefix(name).map(|v| v.trim().to_string()))
         .unwrap_or_else(|| panic!("no vector {name}"))
@@ -102,7 +102,7 @@ fn the_log_chain_matches_the_independent_vectors() {
 /// comments gone has the log hash of the original.
 #[test]
 fn markers_left_out_and_upper_case_squares_hash_alike() {
-    let original = include_str!("../../corpus/survival-chess/valid/01-bishop-queen-mate.fgn");
+    let original = include_str!("../../../corpus/survival-chess/valid/01-bishop-queen-mate.fgn");
     let mut plain = String::new();
     for line in original.lines() {
         let line = line.split(';').next().unwrap_or("").trim_end();
@@ -130,7 +130,7 @@ fn markers_left_out_and_upper_case_squares_hash_alike() {
 #[test]
 fn any_change_to_an_event_changes_the_log_hash_and_a_prefix_has_the_prefix_chain() {
     let original = game_of(include_str!(
-        "../../corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn"
+        "../../../corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn"
     ));
     let full = fgn_replay::loghash::chain(&original);
     for n in [0, 1, original.events.len() / 2] {

@@ -5,7 +5,7 @@ use fgn_notation::parse;
 use fgn_replay::magic::shuffle_order;
 use fgn_replay::{validate, Place, Rule, Ruleset};
 
-const GAME: &str = include_str!("../../corpus/magic-draughts/valid/05-charm-then-no-moves.fgn");
+const GAME: &str = include_str!("../../../corpus/magic-draughts/valid/05-charm-then-no-moves.fgn");
 
 /// The corpus game with `tag` added after the `Rules` tag.
 fn with_tag(tag: &str) -> fgn_replay::Verdict {

@@ -133,7 +133,7 @@ fn the_documented_open_world_test_vectors_hold() {
         spawn_chance: 100,
         ..OpenWorldRules::default()
     };
-    let text = include_str!("fixtures/owc_vectors.txt");
+    let text = include_str!("../fixtures/owc_vectors.txt");
     // The objects the file lists, by seed, move number, side and place.
     type Move = (String, u32, String, String);
     let mut listed: std::collections::BTreeMap<Move, Vec<(String, String)>> = std::collections::BTreeMap::new();
