@@ -404,25 +404,31 @@
 //! ```
 
 pub mod changes;
-pub mod core;
-pub mod game;
-pub mod games;
+mod core;
+mod game;
+mod games;
 mod picture;
 pub mod referee;
 pub mod ruleset;
-pub mod session;
-pub mod state;
+mod session;
+mod state;
 pub mod tools;
 pub mod view;
 
-// The paths the crate's users name today; they go when the API is closed.
-pub use crate::core::{error, hash, rng, seed};
-pub use games::great_war_chess as gwc;
-pub use games::magic_draughts as magic;
-pub use games::magic_draughts::draughts;
-pub use games::open_world_chess as owc;
-pub use games::survival_chess as survival;
+pub use crate::core::{error, hash, seed};
 pub use tools::{append, archive, events, gen, impact, loghash, standings, summary};
+
+/// The plain values each game's state and knowledge are made of, as
+/// [`Position`] and [`KnownPosition`] hold them (docs/json.md).
+pub mod position {
+    pub use crate::games::great_war_chess::{GreatWarKnowledge, GreatWarState, Moved, Stack};
+    pub use crate::games::magic_draughts::{spell_name, Captured, DraughtsPiece, DraughtsState};
+    pub use crate::games::open_world_chess::{
+        KnownPiece, KnownSquare, LitSquare, MovingPiece, OpenWorldKnowledge, OpenWorldState, OwedOutcome, PieceState,
+        Public,
+    };
+    pub use crate::games::survival_chess::{ChessPiece, SurvivalKnowledge, SurvivalState};
+}
 
 use fgn_notation::{Action, Actor, Document, Event, Game, GameKind, Header, Run};
 
@@ -436,8 +442,9 @@ pub use crate::core::Viewer;
 pub use crate::core::{Decision, Phase, Progress, Turn};
 pub use changes::{knowledge_changes, state_changes, Change};
 pub use game::leaves_position;
+use game::Game as _;
 pub use ruleset::{Overridden, Params, RulesFile, Ruleset};
-pub use session::{Engine, Session, Spelling};
+use session::Session;
 pub use state::{Knowledge, KnownPosition, Position, State};
 pub use view::{replayable, view, ViewError, ViewWriter};
 

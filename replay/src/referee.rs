@@ -48,6 +48,11 @@ use crate::games::each_game;
 use crate::Replay;
 use crate::Sessions;
 
+// The derivations of the random outcomes from a seed (docs/notation.md),
+// for a server or a checker that derives them itself.
+pub use crate::games::magic_draughts::{derive_numbers, shuffle_order};
+pub use crate::games::open_world_chess::{derive_clone, derive_damage, derive_spawn, Cause};
+
 /// The most world events the referee derives in a row before a player must
 /// act. No game comes near it (a window of spawns is at most a 26x26
 /// board); it only keeps a bug from running forever.

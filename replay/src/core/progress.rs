@@ -144,3 +144,31 @@ fn millis<S: Serializer>(c: &Option<Clock>, s: S) -> Result<S::Ok, S::Error> {
         None => s.serialize_none(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_last_move_number_ends_the_game_without_overflow() {
+        use fgn_notation::{Color, MoveNumber};
+
+        use super::{next_turn, Turn};
+        use crate::core::error::Rule;
+        let max = MoveNumber(u32::MAX);
+        assert_eq!(
+            next_turn(Color::White, max).unwrap(),
+            Turn::Move {
+                side: Color::Black,
+                number: max
+            }
+        );
+        let e = next_turn(Color::Black, max).expect_err("no number after the last");
+        assert_eq!(e.rule, Rule::MoveNumber);
+        assert_eq!(
+            next_turn(Color::Black, MoveNumber(7)).unwrap(),
+            Turn::Move {
+                side: Color::White,
+                number: MoveNumber(8)
+            }
+        );
+    }
+}

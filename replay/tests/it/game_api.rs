@@ -6,8 +6,9 @@ use fgn_notation::{
     Action, Actor, BoardSize, ChessMove, Color, Event, Figure, Game, Header, MagicNumber, MoveNumber, Path, PieceKind,
     Placement, Spell, SpellNumber, Square, Tag,
 };
-use fgn_replay::rng::Rng;
 use fgn_replay::{Phase, Position, Replay, Turn};
+use proptest::prelude::Rng;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 
 fn header(tags: &[(&str, &str)]) -> Header {
     Header {
@@ -181,7 +182,10 @@ fn walk(
     candidates: impl Fn(&Replay) -> Vec<Event>,
     owed: impl Fn(&Replay) -> Vec<Event>,
 ) -> Vec<Event> {
-    let mut rng = Rng::new(seed);
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
+    let mut below = |n: usize| (rng.next_u64() % n as u64) as usize;
     let mut played = Vec::new();
     while played.len() < steps {
         let index = played.len();
@@ -199,14 +203,14 @@ fn walk(
             if world.is_empty() {
                 break;
             }
-            world.swap_remove(rng.below(world.len()))
+            world.swap_remove(below(world.len()))
         } else {
             // A setup is finished sooner than a uniform choice among some
             // hundred placements would finish it.
             let ready = legal.iter().find(|e| e.action == Action::Ready);
             match ready {
-                Some(r) if rng.below(8) == 0 => r.clone(),
-                _ => legal[rng.below(legal.len())].clone(),
+                Some(r) if below(8) == 0 => r.clone(),
+                _ => legal[below(legal.len())].clone(),
             }
         };
         replay.apply(&next).expect("a listed or found event applies");

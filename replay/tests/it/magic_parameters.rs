@@ -2,7 +2,7 @@
 //! parameters (RULES.md: every default is a parameter), set by header tags.
 
 use fgn_notation::parse;
-use fgn_replay::magic::shuffle_order;
+use fgn_replay::referee::shuffle_order;
 use fgn_replay::{validate, Place, Rule, Ruleset};
 
 const GAME: &str = include_str!("../../../corpus/magic-draughts/valid/05-charm-then-no-moves.fgn");

@@ -11,12 +11,10 @@
 //! (docs/testing.md, "Layout of replay/tests").
 
 // The rules of each game, against independent counts and vectors.
-mod draughts_perft;
 mod hashing;
 mod magic_parameters;
 mod magic_random;
 mod owc_random;
-mod perft;
 mod salts;
 
 // The game API and the rules' edges.

@@ -10,9 +10,9 @@
 
 use fgn_notation::{Action, Actor, BoardSize, ChessMove, Color, Event, Item, MoveNumber, PieceKind, Square};
 use fgn_replay::gen::{generate, Options};
-use fgn_replay::owc::OpenWorldState;
+use fgn_replay::position::OpenWorldState;
 use fgn_replay::ruleset::{Board, OpenWorldRules};
-use fgn_replay::state::Position;
+use fgn_replay::Position;
 use fgn_replay::{Phase, Replay, Ruleset};
 
 /// The open-world-chess state of `replay`.

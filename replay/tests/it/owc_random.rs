@@ -114,7 +114,7 @@ fn games_under_changed_parameters_carry_them_in_the_header() {
 #[test]
 fn the_documented_open_world_test_vectors_hold() {
     use fgn_notation::{Color, Square};
-    use fgn_replay::owc::{derive_clone, derive_damage, derive_spawn, Cause};
+    use fgn_replay::referee::{derive_clone, derive_damage, derive_spawn, Cause};
     use fgn_replay::seed::Draws;
     let sq = |s: &str| s.parse::<Square>().unwrap();
     let seed = |name: &str| -> [u8; 32] {

@@ -76,29 +76,6 @@ fn a_second_seed_is_refused() {
 }
 
 #[test]
-fn the_last_move_number_ends_the_game_without_overflow() {
-    use fgn_notation::{Color, MoveNumber};
-    use fgn_replay::core::progress::{next_turn, Turn};
-    let max = MoveNumber(u32::MAX);
-    assert_eq!(
-        next_turn(Color::White, max).unwrap(),
-        Turn::Move {
-            side: Color::Black,
-            number: max
-        }
-    );
-    let e = next_turn(Color::Black, max).expect_err("no number after the last");
-    assert_eq!(e.rule, Rule::MoveNumber);
-    assert_eq!(
-        next_turn(Color::Black, MoveNumber(7)).unwrap(),
-        Turn::Move {
-            side: Color::White,
-            number: MoveNumber(8)
-        }
-    );
-}
-
-#[test]
 fn random_survival_games_work_on_every_board_size() {
     for (files, ranks) in [(6u8, 6u8), (7, 6), (8, 8), (26, 26), (26, 6), (6, 26)] {
         let size = fgn_notation::BoardSize { files, ranks };

@@ -233,36 +233,12 @@ fn a_survival_game_refuses_the_salts_spawns_and_seeds_of_other_games() {
     assert!(error.message.contains("only chat may follow"), "{error}");
 }
 
-/// The open-world-chess engine's own accessors, for a caller that drives
-/// it without a session (RULES.md §2: "A turn has up to 3 moves"; Shop: "A
-/// piece that ends a move on a merchant square lets its owner buy").
-/// cargo-mutants found them unpinned: nothing in the crate reads them.
-#[test]
-fn an_open_world_engine_tells_the_moves_left_and_whether_its_shop_is_open() {
-    use fgn_replay::session::Engine;
-    let mut engine = fgn_replay::owc::OpenWorld::new(Default::default(), None);
-    let mut play = |line: &str| {
-        let event = open_world_event(line);
-        let fgn_notation::Actor::Player(side) = event.actor else {
-            panic!("{line} is a player's event")
-        };
-        engine
-            .player(side, event.n, &event.action)
-            .unwrap_or_else(|e| panic!("{line}: {e:?}"));
-        (engine.moves_left(), engine.shop_open())
-    };
-    assert_eq!(play("1 w Nb1-c3"), (2, false));
-    assert_eq!(play("1 w Nc3-d5"), (1, true), "d5 is a merchant");
-    assert_eq!(play("1 w Nd5-b4"), (3, false), "black's turn, of three moves");
-    assert_eq!(play("1 b e7-e6"), (2, false));
-}
-
 /// RULES.md §4 names the five spells; `fgn show` and the messages about a
 /// spell that is due use these names. cargo-mutants found three of them
 /// unpinned (a deleted name read "plain").
 #[test]
 fn the_spells_have_the_names_rules_md_gives_them() {
-    let names: Vec<&str> = (0..=6).map(fgn_replay::magic::spell_name).collect();
+    let names: Vec<&str> = (0..=6).map(fgn_replay::position::spell_name).collect();
     assert_eq!(
         names,
         [
@@ -275,125 +251,6 @@ fn the_spells_have_the_names_rules_md_gives_them() {
             "plain"
         ]
     );
-}
-
-/// The magic-draughts engine's own accessors, for a caller that drives it
-/// without a session (RULES.md §4: "After a capturing move, the world
-/// reveals the numbers of the captured checkers"; the owner of a captured
-/// numbered checker casts its spell; Koschei's Revenge returns captured
-/// plain checkers). cargo-mutants found them unpinned: nothing in the
-/// crate reads them. The moves are those of
-/// corpus/magic-draughts/valid/19-potion-and-charm-onto-first-ranks.fgn.
-#[test]
-fn a_magic_draughts_engine_tells_its_captures_spells_and_returnable_checkers() {
-    use fgn_notation::{Actor, Color};
-    use fgn_replay::magic::{Captured, MagicDraughts};
-    use fgn_replay::session::Engine;
-    let header = game("[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n").header;
-    let mut engine = MagicDraughts::new(Default::default(), None);
-    let mut play = |line: &str| {
-        let event = header.parse_event(line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
-        let applied = match event.actor {
-            Actor::Player(side) => engine.player(side, event.n, &event.action),
-            Actor::World => engine.world(&event.action),
-        };
-        applied.unwrap_or_else(|e| panic!("{line}: {e:?}"));
-        (
-            engine.captured().to_vec(),
-            [Color::White, Color::Black].map(|c| engine.pending_spells(c).to_vec()),
-            [Color::White, Color::Black].map(|c| engine.returnable(c)),
-        )
-    };
-    let sq = |s: &str| -> fgn_notation::Square { s.parse().expect("a square") };
-    let none: Vec<u8> = Vec::new();
-    play("1 w c3-b4");
-    play("1 b d6-c5");
-    let c5 = Captured {
-        color: Color::Black,
-        square: sq("c5"),
-        origin: Some(sq("d6")),
-        number: None,
-    };
-    assert_eq!(
-        play("2 w b4:d6"),
-        (vec![c5], [none.clone(), none.clone()], [0, 0]),
-        "the capture waits for its reveal"
-    );
-    let c5 = Captured { number: Some(2), ..c5 };
-    assert_eq!(
-        play("2 @ reveal c5 2"),
-        (vec![c5], [none.clone(), vec![2]], [0, 0]),
-        "black casts the Potion"
-    );
-    assert_eq!(play("2 b spell 2 skip").1, [none.clone(), none.clone()]);
-    play("2 b c7:e5");
-    let (captured, spells, returnable) = play("2 @ reveal d6 0");
-    assert_eq!(
-        captured.last().map(|c| (c.color, c.number)),
-        Some((Color::White, Some(0)))
-    );
-    assert_eq!(
-        (spells, returnable),
-        ([none.clone(), none], [1, 0]),
-        "a plain white checker to return"
-    );
-    assert!(engine.magic());
-    assert!(!MagicDraughts::new(
-        fgn_replay::ruleset::DraughtsRules {
-            magic: false,
-            ..Default::default()
-        },
-        None
-    )
-    .magic());
-}
-
-#[test]
-fn a_great_war_engine_tells_its_rules_and_charges() {
-    // `GreatWar::rules` and `charges` are public accessors for a library
-    // user driving the engine directly; nothing in the crate reads the
-    // first, so only a test of its own holds it to the rules it was given.
-    use fgn_notation::{BoardSize, ByColor};
-    use fgn_replay::gwc::GreatWar;
-    use fgn_replay::ruleset::{Board, GreatWarRules};
-    use fgn_replay::session::Engine;
-    let rules = GreatWarRules {
-        board: Board(BoardSize { files: 10, ranks: 6 }),
-        fortifications: 2,
-        charges: 7,
-        ..GreatWarRules::default()
-    };
-    let mut engine = GreatWar::new(rules.clone());
-    assert_eq!(engine.rules(), &rules);
-    assert_eq!(engine.charges(), ByColor { white: 7, black: 7 });
-    // An attack costs its charge whether or not it succeeds: white's
-    // unsupported infantry attack on b4 spends one of white's seven.
-    let header = game("[Game \"great-war-chess\"]\n[Rules \"1.0\"]\n[Board \"10x6\"]\n[Fortifications \"2\"]\n").header;
-    for line in [
-        "0 w place Ia1 Ib1 Ic1 Id1 Ie1 If1 Ig1 Ih1 Cc1 Cd1 Ae1 Af1 Fi1 Fj1",
-        "0 b place Ia6 Ib6 Ic6 Id6 Ie6 If6 Ig6 Ih6 Cc6 Cd6 Ae6 Af6 Fi6 Fj6",
-        "0 w ready",
-        "0 b ready",
-        "1 w Ia1-a2",
-        "1 w end",
-        "1 b Ib6-b5",
-        "1 b end",
-        "2 w Ia2-a3",
-        "2 w end",
-        "2 b Ib5-b4",
-        "2 b end",
-        "3 w Ia3xb4",
-    ] {
-        let event = header.parse_event(line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
-        let Actor::Player(side) = event.actor else {
-            panic!("{line}: a player's event")
-        };
-        engine
-            .player(side, event.n, &event.action)
-            .unwrap_or_else(|e| panic!("{line}: {e:?}"));
-    }
-    assert_eq!(engine.charges(), ByColor { white: 6, black: 7 });
-    assert_eq!(engine.rules(), &rules);
 }
 
 #[test]

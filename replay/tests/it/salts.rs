@@ -7,7 +7,7 @@
 
 use fgn_notation::{parse, Action, Actor, ByColor, Color, Event, Game, GameKind, MoveNumber, Salt};
 use fgn_replay::gen::{generate, Options};
-use fgn_replay::magic::derive_numbers;
+use fgn_replay::referee::derive_numbers;
 use fgn_replay::ruleset::DraughtsRules;
 use fgn_replay::seed::{self, Draws, Salts};
 use fgn_replay::{validate, view, Place, Replay, Rule, RuleError, Viewer};

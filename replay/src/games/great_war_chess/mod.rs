@@ -150,7 +150,7 @@ pub struct GreatWar {
 
 impl GreatWar {
     /// A game at the start of setup: an empty board.
-    pub fn new(rules: GreatWarRules) -> GreatWar {
+    pub(crate) fn new(rules: GreatWarRules) -> GreatWar {
         let size = rules.board.0;
         GreatWar {
             cells: vec![Cell::default(); usize::from(size.files) * usize::from(size.ranks)],
@@ -163,16 +163,6 @@ impl GreatWar {
             captured: 0,
             fired: None,
         }
-    }
-
-    /// The ruleset.
-    pub fn rules(&self) -> &GreatWarRules {
-        &self.rules
-    }
-
-    /// Each side's charges.
-    pub fn charges(&self) -> ByColor<u64> {
-        self.charges
     }
 
     fn size(&self) -> BoardSize {

@@ -58,7 +58,7 @@ pub struct GreatWarKnowledge {
 
 impl GreatWar {
     /// Every stack with its square, in square order.
-    pub fn stacks(&self) -> Vec<Stack> {
+    pub(crate) fn stacks(&self) -> Vec<Stack> {
         self.squares()
             .filter_map(|square| {
                 let cell = self.at(square);
@@ -74,7 +74,7 @@ impl GreatWar {
 
     /// `color`'s units on the board as placements, in square order: its
     /// setup, when both are ready.
-    pub fn placements(&self, color: Color) -> Vec<Placement> {
+    pub(crate) fn placements(&self, color: Color) -> Vec<Placement> {
         self.stacks()
             .into_iter()
             .filter(|s| s.color == color)

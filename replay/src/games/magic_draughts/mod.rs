@@ -180,7 +180,7 @@ pub struct MagicDraughts {
 
 impl MagicDraughts {
     /// A game at the start: the standard position, white to move.
-    pub fn new(rules: DraughtsRules, commit: Option<[u8; 32]>) -> MagicDraughts {
+    pub(crate) fn new(rules: DraughtsRules, commit: Option<[u8; 32]>) -> MagicDraughts {
         let mut checkers = [None; 64];
         for color in [Color::White, Color::Black] {
             for (i, sq) in starting_squares(color).into_iter().enumerate() {
@@ -209,11 +209,6 @@ impl MagicDraughts {
         }
     }
 
-    /// The position.
-    pub fn position(&self) -> &Position {
-        &self.pos
-    }
-
     /// The ranks Koschei's Revenge returns `side`'s checkers to: its own
     /// first `revenge_ranks` ranks.
     pub(crate) fn revenge_ranks(&self, side: Color) -> std::ops::Range<u8> {
@@ -224,34 +219,14 @@ impl MagicDraughts {
         }
     }
 
-    /// Whether checkers carry numbers.
-    pub fn magic(&self) -> bool {
-        self.rules.magic
-    }
-
-    /// Every capture so far, with the numbers revealed.
-    pub fn captured(&self) -> &[Captured] {
-        &self.captured
-    }
-
     /// The next reveal the world owes: the square of the captured checker
     /// and which checker it was.
-    pub fn next_owed(&self) -> Option<(Square, Checker)> {
+    pub(crate) fn next_owed(&self) -> Option<(Square, Checker)> {
         self.owed.first().map(|o| (o.square, o.checker))
     }
 
-    /// How many captured plain checkers Koschei's Revenge could return to `color`.
-    pub fn returnable(&self, color: Color) -> u8 {
-        self.plain_pool[color]
-    }
-
-    /// The spells `color` must cast at the start of its next turn.
-    pub fn pending_spells(&self, color: Color) -> &[u8] {
-        &self.spells[color]
-    }
-
     /// Every legal normal move of `side` (the side to move) into `out`.
-    pub fn position_moves(&self, side: Color, out: &mut Vec<DMove>) {
+    pub(crate) fn position_moves(&self, side: Color, out: &mut Vec<DMove>) {
         let mut pos = self.pos;
         pos.set_to_move(side);
         pos.legal_moves(out);

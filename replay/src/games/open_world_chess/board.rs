@@ -213,13 +213,13 @@ impl OpenWorld {
     }
 
     /// Every square of the board in square order (rank 1 first).
-    pub fn squares(&self) -> impl Iterator<Item = Square> {
+    pub(crate) fn squares(&self) -> impl Iterator<Item = Square> {
         let (files, ranks) = (self.files, self.ranks);
         (0..ranks).flat_map(move |r| (0..files).map(move |f| Square::new(f, r).expect("on board")))
     }
 
     /// The board size.
-    pub fn size(&self) -> (u8, u8) {
+    pub(crate) fn size(&self) -> (u8, u8) {
         (self.files, self.ranks)
     }
 
@@ -228,7 +228,7 @@ impl OpenWorld {
     /// ask about an event's squares before the rules have refused it, so
     /// every question about a square is answered for any square: off the
     /// board nothing stands, nothing lies and nothing is lit.
-    pub fn piece(&self, sq: Square) -> Option<Unit> {
+    pub(crate) fn piece(&self, sq: Square) -> Option<Unit> {
         if !self.on_board(sq) {
             return None;
         }
@@ -237,7 +237,7 @@ impl OpenWorld {
 
     /// The light and object of `sq`; an unlit empty cell off the board
     /// (see [`Self::piece`]).
-    pub fn cell(&self, sq: Square) -> Cell {
+    pub(crate) fn cell(&self, sq: Square) -> Cell {
         if !self.on_board(sq) {
             return Cell::default();
         }
@@ -429,7 +429,8 @@ impl OpenWorld {
     /// Every move of `color`'s pieces that the geometry allows, with its
     /// attack marker (promotion left to the default), in square order of
     /// the piece's square, then of the target.
-    pub fn moves(&self, color: Color) -> Vec<ChessMove> {
+    #[cfg(test)]
+    pub(crate) fn moves(&self, color: Color) -> Vec<ChessMove> {
         let mut out = Vec::new();
         self.each_move(color, |m| out.push(m));
         out
@@ -443,7 +444,7 @@ impl OpenWorld {
 
     /// The move `m` as canonical FGN writes it (the promotion piece written
     /// out), if it names a pawn reaching the far rank.
-    pub fn canonical_move(&self, mover: Color, m: &ChessMove) -> Option<ChessMove> {
+    pub(crate) fn canonical_move(&self, mover: Color, m: &ChessMove) -> Option<ChessMove> {
         let to = m.to?;
         (m.piece == PieceKind::Pawn && to.rank_index() == self.far_rank(mover) && m.promotion.is_none()).then_some(
             ChessMove {

@@ -112,18 +112,13 @@ impl OpenWorld {
 
 impl OpenWorld {
     /// A side's coins.
-    pub fn coins(&self, color: Color) -> u32 {
+    pub(crate) fn coins(&self, color: Color) -> u32 {
         self.world.coins[color]
-    }
-
-    /// Moves left in the current turn.
-    pub fn moves_left(&self) -> u32 {
-        self.world.moves_left
     }
 
     /// The world event the engine waits for: a damage roll on a square, or
     /// a clone's square among candidates.
-    pub fn owed(&self) -> Option<(Square, Option<Vec<Square>>)> {
+    pub(crate) fn owed(&self) -> Option<(Square, Option<Vec<Square>>)> {
         match &self.world.owed {
             Some(Owed::Damage { square, .. }) => Some((*square, None)),
             Some(Owed::Clone { object, candidates }) => Some((*object, Some(candidates.clone()))),
@@ -134,11 +129,6 @@ impl OpenWorld {
     /// The move in transit's full-move number and cause, for deriving its outcomes.
     pub(crate) fn cause(&self) -> Option<(u32, Cause)> {
         self.world.transit.as_ref().map(|t| (t.n, t.cause))
-    }
-
-    /// Whether the side to move may buy now.
-    pub fn shop_open(&self) -> bool {
-        self.world.shop_open
     }
 
     /// The side to move and its turn's number.

@@ -75,7 +75,7 @@ impl OpenWorld {
     /// Whether `viewer` sees `sq`: it is lit and within the light radius of
     /// one of the viewer's pieces. (Own pieces, own coins and merchants are
     /// known whatever the light.)
-    pub fn sees(&self, viewer: Color, sq: Square) -> bool {
+    pub(crate) fn sees(&self, viewer: Color, sq: Square) -> bool {
         if !self.cell(sq).lit {
             return false;
         }
@@ -211,7 +211,7 @@ impl OpenWorld {
     }
 
     /// The squares that may still get a `@ spawn` after the last move, in square order.
-    pub fn spawnable(&self) -> Vec<Square> {
+    pub(crate) fn spawnable(&self) -> Vec<Square> {
         self.world.spawns.squares.clone()
     }
 

@@ -46,7 +46,7 @@ mod state;
 mod tests;
 mod view;
 
-pub use board::{Cell, Unit};
+pub use board::Unit;
 pub use outcomes::{derive_clone, derive_damage, derive_spawn, Cause};
 pub use referee::OwedEvent;
 pub use state::{
@@ -222,7 +222,7 @@ struct Checkpoint {
 impl OpenWorld {
     /// A game at its start: both armies on their first two ranks and the
     /// starting light (its spawns may be the log's first events).
-    pub fn new(rules: OpenWorldRules, commit: Option<[u8; 32]>) -> OpenWorld {
+    pub(crate) fn new(rules: OpenWorldRules, commit: Option<[u8; 32]>) -> OpenWorld {
         let (files, ranks) = (rules.board.0.files, rules.board.0.ranks);
         let count = usize::from(files) * usize::from(ranks);
         let world = World {

@@ -139,7 +139,7 @@ impl Default for OpenWorldRules {
 
 impl OpenWorldRules {
     /// The merchant squares in force.
-    pub fn merchant_squares(&self) -> Vec<fgn_notation::Square> {
+    pub(crate) fn merchant_squares(&self) -> Vec<fgn_notation::Square> {
         match &self.merchants {
             Some(m) => m.clone(),
             None if self.board.0 == (BoardSize { files: 8, ranks: 8 }) => ["d5", "e4"]

@@ -123,7 +123,7 @@ macro_rules! with {
 
 impl Board {
     /// An empty board of the given size.
-    pub fn empty(size: BoardSize) -> Board {
+    pub(crate) fn empty(size: BoardSize) -> Board {
         let repr = if Bits::fits(size) {
             Repr::Bits(Bits::empty(size))
         } else {
@@ -158,46 +158,46 @@ impl Board {
 
     /// The board size.
     #[inline]
-    pub fn size(&self) -> BoardSize {
+    pub(crate) fn size(&self) -> BoardSize {
         with!(&self.repr, b => b.size())
     }
 
     /// Whether `sq` lies on this board.
     #[inline]
-    pub fn contains(&self, sq: Square) -> bool {
+    pub(crate) fn contains(&self, sq: Square) -> bool {
         let size = self.size();
         sq.file_index() < size.files && sq.rank_index() < size.ranks
     }
 
     /// The piece on `sq` (which must be on the board).
     #[inline]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+    pub(crate) fn piece_at(&self, sq: Square) -> Option<Piece> {
         with!(&self.repr, b => b.piece_at(sq))
     }
 
     /// Whether the pawn on `sq` may still double-step.
-    pub fn is_unmoved_pawn(&self, sq: Square) -> bool {
+    pub(crate) fn is_unmoved_pawn(&self, sq: Square) -> bool {
         with!(&self.repr, b => b.is_unmoved_pawn(sq))
     }
 
     /// Puts a piece on an on-board square (replacing what stood there); a
     /// pawn put here counts as not yet moved when `unmoved` is set.
-    pub fn put(&mut self, sq: Square, piece: Piece, unmoved: bool) {
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece, unmoved: bool) {
         with!(&mut self.repr, b => b.put(sq, piece, unmoved))
     }
 
     /// Empties an on-board square.
-    pub fn clear(&mut self, sq: Square) {
+    pub(crate) fn clear(&mut self, sq: Square) {
         with!(&mut self.repr, b => b.clear(sq))
     }
 
     /// The square of `color`'s king, if it has one.
-    pub fn king(&self, color: Color) -> Option<Square> {
+    pub(crate) fn king(&self, color: Color) -> Option<Square> {
         with!(&self.repr, b => b.king(color))
     }
 
     /// Every piece with its square, rank 1 first.
-    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+    pub(crate) fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         let size = self.size();
         (0..size.ranks).flat_map(move |r| {
             (0..size.files).filter_map(move |f| {
@@ -209,69 +209,69 @@ impl Board {
 
     /// Whether `color`'s king is attacked. A side without a king is never in check.
     #[inline]
-    pub fn in_check(&self, color: Color) -> bool {
+    pub(crate) fn in_check(&self, color: Color) -> bool {
         with!(&self.repr, b => b.in_check(color))
     }
 
     /// Plays the pseudo-legal move `m` and returns what takes it back.
     #[inline]
-    pub fn make_move(&mut self, m: Move) -> Undo {
+    pub(crate) fn make_move(&mut self, m: Move) -> Undo {
         with!(&mut self.repr, b => b.make_move(m))
     }
 
     /// Takes back the move that returned `undo` (the last one played).
     #[inline]
-    pub fn unmake_move(&mut self, undo: Undo) {
+    pub(crate) fn unmake_move(&mut self, undo: Undo) {
         with!(&mut self.repr, b => b.unmake_move(undo))
     }
 
     /// Every legal move of `color`.
-    pub fn legal_moves(&self, color: Color) -> Vec<Move> {
+    pub(crate) fn legal_moves(&self, color: Color) -> Vec<Move> {
         with!(&self.repr, b => b.legal_moves(color))
     }
 
     /// Every legal move of the piece on `from`.
-    pub fn legal_moves_from(&self, from: Square) -> Vec<Move> {
+    pub(crate) fn legal_moves_from(&self, from: Square) -> Vec<Move> {
         with!(&self.repr, b => b.legal_moves_from(from))
     }
 
     /// Whether `color` has at least one legal move. Stops at the first one,
     /// which is why replay can afford to ask after every ply.
-    pub fn has_legal_move(&mut self, color: Color) -> bool {
+    pub(crate) fn has_legal_move(&mut self, color: Color) -> bool {
         with!(&mut self.repr, b => b.has_legal_move(color))
     }
 
     /// [`Board::has_legal_move`] when the caller knows already whether
     /// `color` is in check.
     #[inline]
-    pub fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
+    pub(crate) fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
         with!(&mut self.repr, b => b.has_legal_move_in(color, in_check))
     }
 
     /// Whether `m` is a pseudo-legal move of the piece on its `from` square
     /// (geometry and occupancy only; the king's safety is not checked).
     #[inline]
-    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+    pub(crate) fn is_pseudo_legal(&self, m: Move) -> bool {
         with!(&self.repr, b => b.is_pseudo_legal(m))
     }
 
     /// After a move from `from` to `to` has been played, whether it checks
     /// the opponent of its mover.
     #[inline]
-    pub fn gives_check(&self, from: Square, to: Square) -> bool {
+    pub(crate) fn gives_check(&self, from: Square, to: Square) -> bool {
         with!(&self.repr, b => b.gives_check(from, to))
     }
 
     /// Whether playing the pseudo-legal move `m` leaves the mover's king safe.
     /// `in_check` says whether the mover's king is attacked now.
     #[inline]
-    pub fn is_legal_move(&mut self, m: Move, in_check: bool) -> bool {
+    pub(crate) fn is_legal_move(&mut self, m: Move, in_check: bool) -> bool {
         with!(&mut self.repr, b => b.is_legal_move(m, in_check))
     }
 
     /// The move `m` in notation as it stands here: piece letter and capture
     /// marker from the board, no check marker.
-    pub fn notate(&self, m: Move) -> fgn_notation::ChessMove {
+    pub(crate) fn notate(&self, m: Move) -> fgn_notation::ChessMove {
         fgn_notation::ChessMove {
             piece: self.piece_at(m.from).map_or(PieceKind::Pawn, |p| p.kind),
             from: Some(m.from),
@@ -284,7 +284,8 @@ impl Board {
 
     /// The number of leaf nodes of the legal move tree to `depth` plies, with
     /// `color` to move: the standard cross-check of a move generator.
-    pub fn perft(&mut self, color: Color, depth: u32) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn perft(&mut self, color: Color, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -366,6 +367,7 @@ impl fmt::Display for Board {
 /// `KQRBNP` white, `kqrbnp` black, runs of empty squares as decimal numbers)
 /// onto a board of `size`. Pawns are marked unmoved only where `unmoved` says.
 /// This is a setup, not yet a position: legality is for the caller to judge.
+#[cfg(test)]
 pub fn board_from_placement(placement: &str, size: BoardSize, unmoved: &[Square]) -> Result<Board, String> {
     let mut board = Board::empty(size);
     let rows: Vec<&str> = placement.split('/').collect();

@@ -6,6 +6,8 @@ pub mod board;
 pub(crate) mod changes;
 mod mailbox;
 pub(crate) mod params;
+#[cfg(test)]
+mod perft;
 mod picture;
 mod state;
 mod view;
@@ -69,7 +71,7 @@ fn list(moves: &[Move], board: &Board) -> String {
 
 impl Survival {
     /// A game at the start of setup: an empty board.
-    pub fn new(rules: SurvivalRules) -> Survival {
+    pub(crate) fn new(rules: SurvivalRules) -> Survival {
         let board = Board::empty(rules.board.0);
         Survival {
             rules,
@@ -83,18 +85,8 @@ impl Survival {
     }
 
     /// The board.
-    pub fn board(&self) -> &Board {
+    pub(crate) fn board(&self) -> &Board {
         &self.board
-    }
-
-    /// The ruleset.
-    pub fn rules(&self) -> &SurvivalRules {
-        &self.rules
-    }
-
-    /// Whether the side to move is in check.
-    pub fn in_check(&self) -> bool {
-        self.check
     }
 
     fn on_board(&self, sq: Square) -> Result<(), Fault> {
@@ -371,7 +363,7 @@ impl Survival {
 
     /// The move `m` as canonical FGN writes it (promotion and check markers
     /// filled in), if it is a legal move here.
-    pub fn canonical_move(&self, side: Color, m: &ChessMove) -> Option<ChessMove> {
+    pub(crate) fn canonical_move(&self, side: Color, m: &ChessMove) -> Option<ChessMove> {
         let mut probe = self.clone();
         probe.play(side, self.turn_number(), m).ok()?;
         let opponent = side.opponent();
@@ -388,7 +380,7 @@ impl Survival {
     /// The move `m` of `side` as canonical FGN writes it, with the check
     /// marker `check` (what playing it showed): both squares, and the
     /// promotion piece filled in where a pawn reaches the far rank.
-    pub fn written(&self, side: Color, m: &ChessMove, check: Option<Check>) -> Option<ChessMove> {
+    pub(crate) fn written(&self, side: Color, m: &ChessMove, check: Option<Check>) -> Option<ChessMove> {
         let (from, to) = (m.from?, m.to?);
         let promotes = self.promotes(side, m);
         Some(ChessMove {

@@ -139,7 +139,7 @@ pub struct Position {
 impl Position {
     /// The starting position: white men on ranks 1 to 3, black men on ranks 6
     /// to 8, white to move.
-    pub fn start() -> Position {
+    pub(crate) fn start() -> Position {
         let row = |rank: u64| 0b1111u64 << (9 * rank).div_ceil(2);
         Position {
             men: [row(0) | row(1) | row(2), row(5) | row(6) | row(7)],
@@ -153,7 +153,8 @@ impl Position {
     /// Fails, saying why, when a square is off the board or light, when two
     /// pieces share a square, or when a man stands on the rank where it would
     /// already have become a king.
-    pub fn from_pieces(
+    #[cfg(test)]
+    pub(crate) fn from_pieces(
         white_men: &[Square],
         white_kings: &[Square],
         black_men: &[Square],
@@ -184,7 +185,7 @@ impl Position {
 
     /// The piece on `sq` as its colour and whether it is a king; `None` for an
     /// empty square or one that is not a dark square of the board.
-    pub fn piece_at(&self, sq: Square) -> Option<(Color, bool)> {
+    pub(crate) fn piece_at(&self, sq: Square) -> Option<(Color, bool)> {
         let mask = 1u64 << bit_of(sq)?;
         [Color::White, Color::Black].into_iter().find_map(|color| {
             let s = side(color);
@@ -199,19 +200,19 @@ impl Position {
     }
 
     /// The side to move.
-    pub fn to_move(&self) -> Color {
+    pub(crate) fn to_move(&self) -> Color {
         self.to_move
     }
 
     /// How many pieces (men and kings) `color` has on the board.
-    pub fn count(&self, color: Color) -> u32 {
+    pub(crate) fn count(&self, color: Color) -> u32 {
         let s = side(color);
         (self.men[s] | self.kings[s]).count_ones()
     }
 
     /// Takes whatever piece stands on `sq` off the board and returns it (as in
     /// [`Position::piece_at`]); does nothing for an empty or unplayable square.
-    pub fn remove(&mut self, sq: Square) -> Option<(Color, bool)> {
+    pub(crate) fn remove(&mut self, sq: Square) -> Option<(Color, bool)> {
         let piece = self.piece_at(sq)?;
         if let Some(bit) = bit_of(sq) {
             let keep = !(1u64 << bit);
@@ -228,7 +229,7 @@ impl Position {
     /// Fails, leaving the position unchanged, when `sq` is not a dark square of
     /// the board, or when a man would stand on the far rank of its side (such a
     /// man is a king; pass `king = true` instead).
-    pub fn put(&mut self, sq: Square, color: Color, king: bool) -> Result<(), String> {
+    pub(crate) fn put(&mut self, sq: Square, color: Color, king: bool) -> Result<(), String> {
         let Some(bit) = bit_of(sq) else {
             return Err(square_problem(sq).unwrap_or_else(|| format!("{sq} is not a playable square")));
         };
@@ -251,7 +252,7 @@ impl Position {
     }
 
     /// Makes `color` the side to move.
-    pub fn set_to_move(&mut self, color: Color) {
+    pub(crate) fn set_to_move(&mut self, color: Color) {
         self.to_move = color;
     }
 
@@ -264,7 +265,7 @@ impl Position {
     /// as far as it makes sense (squares that are not on the board are
     /// ignored); the result is then unspecified, but it is always a well-formed
     /// position and this never panics.
-    pub fn play(&mut self, mv: &DMove) {
+    pub(crate) fn play(&mut self, mv: &DMove) {
         let me = side(self.to_move);
         let them = 1 - me;
         let mut captured = 0u64;

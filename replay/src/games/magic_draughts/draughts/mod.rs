@@ -24,10 +24,12 @@ mod board;
 mod movegen;
 mod moves;
 #[cfg(test)]
+mod perft;
+#[cfg(test)]
 mod tests;
 
 pub use board::Position;
-pub use moves::{DMove, MoveError, MoveErrorKind};
+pub use moves::DMove;
 
 /// The most pieces one move can capture, the capacity of [`DMove::captured`].
 ///

@@ -188,7 +188,7 @@ impl Position {
     /// is deterministic but otherwise unspecified. No two moves have the same
     /// path: the path fixes every jumped piece, as each leg of a capture jumps
     /// exactly one piece along one diagonal.
-    pub fn legal_moves(&self, out: &mut Vec<DMove>) {
+    pub(crate) fn legal_moves(&self, out: &mut Vec<DMove>) {
         out.clear();
         self.append_legal_moves(out);
     }
@@ -262,7 +262,8 @@ impl Position {
 
     /// The number of move sequences of `depth` plies from this position (1 for
     /// depth 0), the standard check of a move generator.
-    pub fn perft(&self, depth: u32) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -273,6 +274,7 @@ impl Position {
     }
 
     /// [`Position::perft`] for `depth >= 1`, with the move stack of the levels above.
+    #[cfg(test)]
     fn perft_with(&self, depth: u32, stack: &mut Vec<DMove>) -> u64 {
         let start = stack.len();
         self.append_legal_moves(stack);

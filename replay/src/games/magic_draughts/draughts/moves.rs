@@ -46,12 +46,12 @@ impl DMove {
     /// The squares of the captured pieces, in the order they were jumped
     /// (empty for a plain move). This is the order in which the world reveals
     /// the captured checkers' numbers.
-    pub fn captured(&self) -> &[Square] {
+    pub(crate) fn captured(&self) -> &[Square] {
         &self.captured[..usize::from(self.captured_len)]
     }
 
     /// The move as a notation action (`Action::Draughts`).
-    pub fn action(&self) -> Action {
+    pub(crate) fn action(&self) -> Action {
         Action::Draughts {
             path: self.path,
             capture: self.capture,
@@ -185,7 +185,7 @@ impl Position {
     /// a capture exactly when `capture` is set (`c3:e5` versus `c3-d4`).
     ///
     /// When there is none, the error says why and lists the legal moves.
-    pub fn find_move(&self, path: &Path, capture: bool) -> Result<DMove, MoveError> {
+    pub(crate) fn find_move(&self, path: &Path, capture: bool) -> Result<DMove, MoveError> {
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
         let squares = path.squares();

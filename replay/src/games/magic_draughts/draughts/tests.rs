@@ -2,7 +2,8 @@
 
 use fgn_notation::{Color, Path, Square};
 
-use super::{DMove, MoveErrorKind, Position};
+use super::moves::{MoveError, MoveErrorKind};
+use super::{DMove, Position};
 
 fn sq(name: &str) -> Square {
     name.parse().expect("a square")
@@ -49,7 +50,7 @@ fn written(text: &str) -> (Path, bool) {
     (path, capture)
 }
 
-fn find(pos: &Position, text: &str) -> Result<DMove, super::MoveError> {
+fn find(pos: &Position, text: &str) -> Result<DMove, MoveError> {
     let (path, capture) = written(text);
     pos.find_move(&path, capture)
 }

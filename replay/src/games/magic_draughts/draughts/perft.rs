@@ -7,8 +7,8 @@
 
 use std::path::PathBuf;
 
+use super::Position;
 use fgn_notation::{Color, Square};
-use fgn_replay::draughts::Position;
 
 /// In debug builds, perft counts above this many nodes are not checked: the
 /// unoptimised generator does about a million nodes a second, so this keeps

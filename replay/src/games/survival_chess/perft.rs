@@ -3,8 +3,8 @@
 //! passant; a separate generic W x H generator for other sizes). See
 //! `fixtures/README.md` for how the files were made.
 
+use super::board::board_from_placement;
 use fgn_notation::{BoardSize, Color, Square};
-use fgn_replay::survival::board::board_from_placement;
 
 /// In debug builds only the counts up to this many nodes are checked, so
 /// that `cargo test` stays quick; release builds check every depth.
