@@ -17,7 +17,7 @@
 //! Then it reads events from standard input, one per line (blank lines
 //! are skipped). Each line is read for the log's game
 //! (`Header::parse_event`), completed to its canonical spelling
-//! (`Replay::canonical`) and applied to the live game (`Replay::apply_next`).
+//! (`Replay::canonical`) and applied to the live game (`Replay::apply`).
 //! A refused line is reported on standard error, `stdin:LINE:COLUMN:`
 //! followed by the syntax error or by the rule id, the event and the rule
 //! error, and the game goes on unchanged. An accepted event is appended to

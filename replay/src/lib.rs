@@ -357,7 +357,7 @@
 //!     .unwrap()
 //!     .replay;
 //! let capture = parse(format!("{header}2 w e4xd5\n").as_bytes()).document.game.events.remove(0);
-//! let account = replay.apply_changes(replay.events_applied(), &capture).unwrap();
+//! let account = replay.apply_changes(&capture).unwrap();
 //! assert!(account.contains(&Change::Captured {
 //!     square: "d5".parse().unwrap(),
 //!     color: fgn_notation::Color::Black,

@@ -26,14 +26,14 @@
 //! assert!(!owed.is_empty());
 //! assert!(owed.iter().all(|e| matches!(e.action, Action::Spawn { .. })));
 //! for event in &owed {
-//!     replay.apply(replay.events_applied(), event).unwrap();
+//!     replay.apply(event).unwrap();
 //! }
 //! // Now it is white's move: the world owes nothing until a player acts.
 //! assert!(replay.owed_world_events(&seed).is_empty());
 //!
 //! // White resigns: the referee owes the result, then reveals the seed.
 //! let resign = parse(b"[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n0 w resign\n").document.game.events[0].clone();
-//! replay.apply(replay.events_applied(), &resign).unwrap();
+//! replay.apply(&resign).unwrap();
 //! let end: Vec<String> = replay.owed_world_events(&seed).iter().map(|e| e.to_string()).collect();
 //! assert_eq!(end[0], "0 @ result 0-1 resign");
 //! assert!(end[1].starts_with("0 @ seed "));
@@ -119,7 +119,7 @@ impl Replay {
     /// let mut replay = fgn_replay::validate(&parse(log).document.game).unwrap().replay;
     /// assert_eq!(replay.owed_result(), None); // the game goes on
     /// let header = parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n").document.game.header;
-    /// replay.apply_next(&header.parse_event("1 w Ra1-a8#").unwrap()).unwrap();
+    /// replay.apply(&header.parse_event("1 w Ra1-a8#").unwrap()).unwrap();
     /// let result = replay.owed_result().map(|e| e.to_string());
     /// assert_eq!(result.as_deref(), Some("1 @ result 1-0 mate"));
     /// ```

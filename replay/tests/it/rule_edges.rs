@@ -175,13 +175,13 @@ fn open_world_event(line: &str) -> fgn_notation::Event {
 /// "Salts": they "need a world seed") and no seed to reveal (docs/rules.md:
 /// "After the result only `chat` and, in games with a seed, `@ seed`").
 /// The parser never lets such events into a survival-chess log, but the
-/// library's `apply_next` takes any event; this guards the rules' own
+/// library's `apply` takes any event; this guards the rules' own
 /// refusals, each a typed error at the index of the event it refuses that
 /// leaves the game as it was. cargo-mutants found them unpinned in
 /// `session.rs`: the engines' default `world` and `without_world_seed`,
 /// the `has_seed` guard of `@ seed`, the guard that sends a decided game's
 /// world events to the engine only when it owes some, and the count of
-/// applied events that `apply_next` takes its index from.
+/// applied events that `apply` takes its index from.
 #[test]
 fn a_survival_game_refuses_the_salts_spawns_and_seeds_of_other_games() {
     let header =

@@ -511,3 +511,15 @@ fn a_man_crowned_mid_capture_must_land_where_the_capture_continues() {
     let man = position("c3", "d4 f6", Color::White);
     assert_eq!(error_kind(&man, "c3:e5:h8"), MoveErrorKind::NotLegal);
 }
+
+/// The starting position: seven moves for white, and 302 sequences of
+/// three plies (the example the module's documentation gave while the
+/// board was public).
+#[test]
+fn the_start_has_seven_moves_and_302_sequences_of_three_plies() {
+    let start = Position::start();
+    let mut moves = Vec::new();
+    start.legal_moves(&mut moves);
+    assert_eq!(moves.len(), 7);
+    assert_eq!(start.perft(3), 302);
+}
