@@ -37,3 +37,6 @@ mod views;
 
 // The generator.
 mod gen;
+
+// The shape of the crates: no module circle.
+mod module_circles;
