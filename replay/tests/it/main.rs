@@ -35,3 +35,6 @@ mod views;
 
 // The generator.
 mod gen;
+
+// The shape of the crates: no module circle.
+mod module_circles;
