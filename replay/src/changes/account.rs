@@ -11,13 +11,11 @@ use fgn_notation::{
 };
 use serde::{Serialize, Serializer};
 
+use super::values::{Captured, Moved, MovingPiece, OwedOutcome};
 use crate::core::progress::Progress;
 use crate::core::progress::{Phase, Turn};
 use crate::core::viewer::Viewer;
 use crate::game::Game;
-use crate::games::great_war_chess::Moved;
-use crate::games::magic_draughts::Captured;
-use crate::games::open_world_chess::{MovingPiece, OwedOutcome};
 
 /// What stands on a square: a chess piece, a great-war-chess unit, or a
 /// draughts man or king. Written as the piece or unit letter (`P`, `I`),

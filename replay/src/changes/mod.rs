@@ -28,6 +28,7 @@
 //! with its fields.
 
 pub(crate) mod account;
+pub(crate) mod values;
 
 pub(crate) use account::progress_changes;
 use account::{Account, Context};

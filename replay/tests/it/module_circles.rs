@@ -633,6 +633,29 @@ impl Graph {
         self.edges = edges;
     }
 
+    /// The graph with every module replaced by its unit (`unit`), the
+    /// edges between two modules of one unit dropped: what circles are
+    /// looked for between.
+    fn of_units(&self, unit: impl Fn(&ModPath) -> ModPath) -> Graph {
+        let mut modules = BTreeMap::new();
+        for (path, module) in &self.modules {
+            modules.entry(unit(path)).or_insert_with(|| Module {
+                file: module.file.clone(),
+                ..Module::default()
+            });
+        }
+        let mut edges: BTreeMap<ModPath, BTreeMap<ModPath, String>> = BTreeMap::new();
+        for (from, targets) in &self.edges {
+            for (to, why) in targets {
+                let (from, to) = (unit(from), unit(to));
+                if from != to {
+                    edges.entry(from).or_default().entry(to).or_insert_with(|| why.clone());
+                }
+            }
+        }
+        Graph { modules, edges }
+    }
+
     /// Every circle: for each set of modules that reach each other, one
     /// shortest circle through its first module, as the lines of a report.
     fn circles(&self) -> Vec<Vec<String>> {
@@ -731,6 +754,18 @@ fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
     out
 }
 
+/// The unit of the design a module belongs to: a game's folder
+/// (`games/<game>/` and everything under it) is one, since a game is one
+/// entry of the registry and its modules (the game's type, its state
+/// values, its view, its board) are written as one; every other module is
+/// a unit of its own.
+fn unit(path: &ModPath) -> ModPath {
+    match path.as_slice() {
+        [root, games, game, ..] if root == "crate" && games == "games" => path[..3].to_vec(),
+        _ => path.clone(),
+    }
+}
+
 #[test]
 fn no_crate_has_a_module_circle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -738,7 +773,7 @@ fn no_crate_has_a_module_circle() {
     for krate in ["notation", "replay", "cli"] {
         let files = sources(&root.join(krate).join("src"));
         assert!(files.len() > 3, "{krate}/src: only {} files read", files.len());
-        let graph = Graph::of(&files);
+        let graph = Graph::of(&files).of_units(unit);
         let edges: usize = graph.edges.values().map(BTreeMap::len).sum();
         assert!(edges > 0, "{krate}: no dependency found between its modules");
         for circle in graph.circles() {

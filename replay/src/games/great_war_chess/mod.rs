@@ -11,7 +11,8 @@ mod state;
 mod tests;
 mod view;
 
-pub use state::{GreatWarKnowledge, GreatWarState, Moved, Stack};
+pub use crate::changes::values::Moved;
+pub use state::{GreatWarKnowledge, GreatWarState, Stack};
 
 use fgn_notation::{
     Action, BoardSize, ByColor, Color, Event, Figure, GameKind, MoveNumber, Outcome, Placement, Reason, Square,

@@ -1,6 +1,7 @@
 //! great-war-chess through the game API: its state, what each side knows
 //! of it, and the actions the rules allow now.
 
+use crate::changes::values::Moved;
 use fgn_notation::{Action, Actor, BoardSize, ByColor, Color, Event, Figure, MoveNumber, Placement, Square, UnitKind};
 use serde::Serialize;
 
@@ -17,15 +18,6 @@ pub struct Stack {
     pub color: Color,
     /// Its units by letter, in the order `I C A F` (`F`: the square is a
     /// fortification of this side).
-    pub units: Vec<UnitKind>,
-}
-
-/// The units that moved this turn, where they stand now.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct Moved {
-    /// Their square (the start square, after a failed attack).
-    pub square: Square,
-    /// The units, in the order `I C A` (with any units they captured).
     pub units: Vec<UnitKind>,
 }
 

@@ -13,6 +13,7 @@ mod referee;
 mod state;
 mod view;
 
+pub use crate::changes::values::Captured;
 pub use referee::OwedReveal;
 pub use state::{DraughtsPiece, DraughtsState};
 
@@ -97,20 +98,6 @@ struct Revealed {
     number: u8,
     square: Square,
     event: usize,
-}
-
-/// A captured checker, off the board.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
-pub struct Captured {
-    /// Whose checker it was.
-    pub color: Color,
-    /// Where it was captured.
-    pub square: Square,
-    /// The starting square of a starting checker; `None` for one that
-    /// Koschei's Revenge put back (which is plain).
-    pub origin: Option<Square>,
-    /// Its number once revealed.
-    pub number: Option<u8>,
 }
 
 fn sq_index(sq: Square) -> usize {

@@ -5,7 +5,8 @@
 use fgn_notation::{Action, Actor, ByColor, Color, Event, File, Spell, SpellNumber, Square};
 use serde::Serialize;
 
-use super::{sq_index, Captured, MagicDraughts};
+use super::{sq_index, MagicDraughts};
+use crate::changes::values::Captured;
 use crate::core::progress::Turn;
 use crate::core::viewer::Viewer;
 use crate::game::Game;

@@ -46,13 +46,11 @@ mod state;
 mod tests;
 mod view;
 
+pub use crate::changes::values::{MovingPiece, OwedOutcome};
 pub use board::Unit;
 pub use outcomes::{derive_clone, derive_damage, derive_spawn, Cause};
 pub use referee::OwedEvent;
-pub use state::{
-    KnownPiece, KnownSquare, LitSquare, MovingPiece, OpenWorldKnowledge, OpenWorldState, OwedOutcome, PieceState,
-    Public,
-};
+pub use state::{KnownPiece, KnownSquare, LitSquare, OpenWorldKnowledge, OpenWorldState, PieceState, Public};
 
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::{Decision, Progress, Turn};

@@ -2,6 +2,7 @@
 //! each viewer knows of it (RULES.md, "What a player sees") and of the
 //! turn, and the referee's list of the actions the rules allow now.
 
+use crate::changes::values::{MovingPiece, OwedOutcome};
 use fgn_notation::{Action, Actor, ByColor, ChessMove, Color, Event, Item, MoveNumber, ObjectKind, PieceKind, Square};
 use serde::Serialize;
 
@@ -83,52 +84,6 @@ pub struct LitSquare {
     pub lit_this_turn: bool,
     /// The object lying there.
     pub object: Option<ObjectKind>,
-}
-
-/// A random outcome the world owes, with the move that waits for it.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum OwedOutcome {
-    /// A damage roll for the damage object on `square`.
-    Damage {
-        /// The object's square.
-        square: Square,
-        /// Whether the moving piece passes over it (else it ends its move there).
-        on_path: bool,
-        /// The moving piece as it stands now.
-        moving: MovingPiece,
-    },
-    /// A clone's square, one of `candidates` (square order).
-    Clone {
-        /// The square of the clone object (and the cloned piece).
-        square: Square,
-        /// Where the clone may go.
-        candidates: Vec<Square>,
-        /// The moving piece.
-        moving: MovingPiece,
-    },
-}
-
-/// The piece of a move that waits for the world: where it goes, what is
-/// left of its path, and its promotion.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct MovingPiece {
-    /// The move's target square.
-    pub to: Square,
-    /// Whose it is.
-    pub color: Color,
-    /// Which piece (before any promotion).
-    pub piece: PieceKind,
-    /// Hit points.
-    pub hp: u64,
-    /// Maximum hit points.
-    pub max_hp: u64,
-    /// Whether it has the range upgrade.
-    pub range: bool,
-    /// The squares it has still to pass over, in path order.
-    pub path: Vec<Square>,
-    /// The piece it promotes to on arrival.
-    pub promotion: Option<PieceKind>,
 }
 
 /// What one viewer knows of an open-world-chess game.
