@@ -238,7 +238,6 @@ fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
             hidden_fault: false,
             applied: 0,
         }),
-        Err(e) => Err(e.to_string()),
     }
 }
 

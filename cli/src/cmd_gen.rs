@@ -152,7 +152,7 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 /// as the header tag of the same meaning.
 fn options(args: &GenArgs, io: &crate::out::Output<'_>) -> Result<Options, String> {
     let game = args.game;
-    let mut rules = Ruleset::defaults(game).ok_or_else(|| format!("{game} has no rules engine yet"))?;
+    let mut rules = Ruleset::defaults(game);
     if let Some(path) = &args.rules {
         let file = crate::cmd_replay::load_rules(Some(path), io)?;
         let params = file.params(game).map_err(|_| {

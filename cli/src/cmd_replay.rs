@@ -152,10 +152,6 @@ fn report_verdict(
         report_overrides(name, &v.overridden, rep);
     }
     match verdict {
-        Err(StartError::Unsupported(g)) => {
-            rep.unsupported(name, &format!("{g} is not supported yet: no rules engine validates it"));
-            Checked::Unsupported
-        }
         Err(ref e @ StartError::Header { ref error, .. }) if e.is_unsupported() => {
             rep.unsupported(name, &error.message);
             Checked::Unsupported
@@ -452,9 +448,6 @@ pub fn show(
         Ok((r, overridden)) => {
             report_overrides(&name, &overridden, rep);
             r
-        }
-        Err(StartError::Unsupported(g)) => {
-            return rep.unsupported(&name, &format!("{g} is not supported yet: fgn show cannot draw it"))
         }
         Err(StartError::Header { tag, error }) => {
             return report_placed(&name, &PlacedError::in_header(&p.document, tag.as_deref(), &error), rep);

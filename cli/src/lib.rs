@@ -555,9 +555,7 @@ enum RulesCommand {
 fn long_version() -> String {
     let mut text = format!("{}\nrules supported:", env!("CARGO_PKG_VERSION"));
     for game in fgn_notation::GameKind::ALL {
-        if fgn_replay::Ruleset::defaults(game).is_some() {
-            text += &format!("\n  {game} {}", fgn_replay::ruleset::rules_version(game));
-        }
+        text += &format!("\n  {game} {}", fgn_replay::ruleset::rules_version(game));
     }
     text
 }
@@ -795,12 +793,11 @@ fn run_on(
         Command::Man { command } => man(command.as_deref(), &mut rep),
         Command::Rules {
             command: RulesCommand::Show { game },
-        } => match fgn_replay::Ruleset::defaults(*game) {
-            Some(r) => outln!(rep, "{}", serde_json::to_string_pretty(&r).expect("rulesets serialize")),
-            // A game is not a file: said as an error, whose JSON has no
-            // "file" field (unreachable while every game has an engine).
-            None => rep.error(&format!("{game}: no rules engine yet, so no ruleset")),
-        },
+        } => outln!(
+            rep,
+            "{}",
+            serde_json::to_string_pretty(&fgn_replay::Ruleset::defaults(*game)).expect("rulesets serialize")
+        ),
     }
     io.ended().unwrap_or(rep.status as u8)
 }

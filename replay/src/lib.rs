@@ -473,8 +473,6 @@ game_enum! {
 /// Why a log cannot be replayed at all.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum StartError {
-    /// The game's engine is not built yet.
-    Unsupported(GameKind),
     /// The header breaks a rule (unknown rules version, bad parameter, a view).
     Header {
         /// The tag at fault, if one is.
@@ -487,7 +485,6 @@ pub enum StartError {
 impl std::fmt::Display for StartError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StartError::Unsupported(g) => write!(f, "{g} is not supported yet: no rules engine validates it"),
             StartError::Header { error, .. } => error.fmt(f),
         }
     }
@@ -498,10 +495,8 @@ impl StartError {
     /// or a rules version without an engine, or a player's view (which is
     /// checked against its full log with `verify-view`, not against the rules).
     pub fn is_unsupported(&self) -> bool {
-        match self {
-            StartError::Unsupported(_) => true,
-            StartError::Header { error, .. } => matches!(error.rule, Rule::Perspective | Rule::RulesVersion),
-        }
+        let StartError::Header { error, .. } = self;
+        matches!(error.rule, Rule::Perspective | Rule::RulesVersion)
     }
 }
 
@@ -519,7 +514,7 @@ impl Replay {
         let game = header
             .game()
             .ok_or_else(|| header_error(Some("Game"), Fault::new(Rule::Header, "the header names no game")))?;
-        let rules = Ruleset::defaults(game).ok_or(StartError::Unsupported(game))?;
+        let rules = Ruleset::defaults(game);
         Replay::with_rules(header, rules)
     }
 
@@ -537,7 +532,7 @@ impl Replay {
         let game = header
             .game()
             .ok_or_else(|| header_error(Some("Game"), Fault::new(Rule::Header, "the header names no game")))?;
-        let rules = Ruleset::defaults(game).ok_or(StartError::Unsupported(game))?;
+        let rules = Ruleset::defaults(game);
         Replay::start(header, rules, params)
     }
 
@@ -975,7 +970,8 @@ impl HashTrail {
                 // no clocks, so this is a state hash.
                 if self.viewer.is_none() {
                     if self.bytes.is_none() {
-                        self.bytes = hash::StateBytes::of(&replay.state());
+                        let state = replay.state();
+                        self.bytes = hash::StateBytes::of(&state, state.game, &state.progress);
                     }
                     if let Some(bytes) = &mut self.bytes {
                         let digest = bytes.digest(&progress);
@@ -1509,7 +1505,7 @@ mod tests {
     /// including the move where the replay stops.
     #[test]
     fn one_application_completes_markers_as_probing_did() {
-        let mut rng = crate::core::rng::Rng::new(11);
+        let mut rng = crate::tools::rng::Rng::new(11);
         let mut stopped = 0;
         for (i, size) in [(8, 8), (6, 6), (10, 10)].into_iter().enumerate() {
             for seed in 0..8 {
@@ -1595,7 +1591,7 @@ mod tests {
     /// replay from the start.
     #[test]
     fn assuming_the_side_to_move_can_move_changes_no_verdict_nor_completion() {
-        let mut rng = crate::core::rng::Rng::new(7);
+        let mut rng = crate::tools::rng::Rng::new(7);
         let (mut replayed, mut checked) = (0, 0);
         for (i, size) in [(8, 8), (6, 6)].into_iter().enumerate() {
             for seed in 0..24 {

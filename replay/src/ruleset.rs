@@ -71,9 +71,9 @@ pub fn rules_version(game: GameKind) -> &'static str {
 }
 
 impl Ruleset {
-    /// The defaults of `game`, or `None` when its engine is not built yet.
-    pub fn defaults(game: GameKind) -> Option<Ruleset> {
-        Some(by_game!(game, R, wrap => wrap(R::default())))
+    /// The defaults of `game`.
+    pub fn defaults(game: GameKind) -> Ruleset {
+        by_game!(game, R, wrap => wrap(R::default()))
     }
 
     /// The defaults of `game` changed by a JSON object of parameters (any
@@ -85,7 +85,7 @@ impl Ruleset {
             Err(e) => return Err(format!("rules for {game}: {e}")),
         };
         let params = Params::new(game, fields)?;
-        let mut rules = Ruleset::defaults(game).ok_or_else(|| format!("{game} has no ruleset"))?;
+        let mut rules = Ruleset::defaults(game);
         rules.overlay(&params).map_err(|e| format!("rules for {game}: {e}"))?;
         Ok(rules)
     }
@@ -235,7 +235,7 @@ impl Ruleset {
     /// Whether a game under these rules commits to a world seed (its
     /// header carries `SeedCommit`): every open-world-chess game, and
     /// magic-draughts with magic on.
-    pub(crate) fn has_world_seed(&self) -> bool {
+    pub fn has_world_seed(&self) -> bool {
         by_rules!(self, r => r.has_world_seed())
     }
 
@@ -404,7 +404,7 @@ impl Params {
     /// changed by them must be rules the game allows.
     pub fn new(game: GameKind, fields: serde_json::Map<String, Value>) -> Result<Params, String> {
         let params = Params { game, fields };
-        let mut rules = Ruleset::defaults(game).ok_or_else(|| format!("{game} has no ruleset"))?;
+        let mut rules = Ruleset::defaults(game);
         rules.overlay(&params).map_err(|e| format!("rules for {game}: {e}"))?;
         rules.check().map_err(|e| format!("rules for {game}: {e}"))?;
         Ok(params)
@@ -561,7 +561,7 @@ fn time_tag_problem(game: GameKind, header: &Header) -> Option<(String, Fault)> 
 /// The header tags that carry `rules`: one per parameter that differs
 /// from the game's default and that a tag can set; parameters only a
 /// rules file sets (`limits`, `units`) are not written.
-pub(crate) fn header_tags(rules: &Ruleset) -> Vec<Tag> {
+pub fn header_tags(rules: &Ruleset) -> Vec<Tag> {
     let mut tags = Vec::new();
     by_rules!(rules, r => r.write_tags(&mut tags));
     tags
@@ -588,7 +588,7 @@ mod tests {
     fn resolve(game: GameKind, tags: &[(&str, &str)], file: &str) -> (Ruleset, Vec<Overridden>) {
         let file = RulesFile::parse(file).expect("a good rules file");
         let params = file.params(game).expect("parameters of this game");
-        let mut rules = Ruleset::defaults(game).expect("an engine");
+        let mut rules = Ruleset::defaults(game);
         let overridden = rules.apply_header(&header(tags), params).expect("allowed parameters");
         (rules, overridden)
     }
@@ -598,7 +598,7 @@ mod tests {
     #[test]
     fn each_game_s_parameters_are_its_own() {
         for game in GameKind::ALL {
-            let rules = Ruleset::defaults(game).unwrap();
+            let rules = Ruleset::defaults(game);
             assert_eq!(rules.game(), game);
             let expected = match game {
                 GameKind::OpenWorldChess => ("1.2", true),
@@ -617,7 +617,7 @@ mod tests {
     #[test]
     fn the_tag_table_names_every_parameter_of_every_game() {
         for game in GameKind::ALL {
-            let fields: Vec<String> = Ruleset::defaults(game).unwrap().to_fields().keys().cloned().collect();
+            let fields: Vec<String> = Ruleset::defaults(game).to_fields().keys().cloned().collect();
             let table: Vec<String> = parameter_tags(game).iter().map(|(p, _)| p.to_string()).collect();
             assert_eq!(fields, table, "{game}");
         }
@@ -673,12 +673,12 @@ mod tests {
         ];
         for rules in rulesets {
             let tags = header_tags(&rules);
-            let mut again = Ruleset::defaults(rules.game()).unwrap();
+            let mut again = Ruleset::defaults(rules.game());
             again.apply_header(&Header { tags: tags.clone() }, None).unwrap();
             assert_eq!(again, rules, "{tags:?}");
         }
         for game in GameKind::ALL {
-            assert_eq!(header_tags(&Ruleset::defaults(game).unwrap()), Vec::new());
+            assert_eq!(header_tags(&Ruleset::defaults(game)), Vec::new());
         }
     }
 
@@ -838,7 +838,7 @@ mod tests {
             "checked against the defaults already: {file}"
         );
         let file = RulesFile::parse(r#"{"great-war-chess": {"fortifications": 17}}"#).unwrap();
-        let mut rules = Ruleset::defaults(GameKind::GreatWarChess).unwrap();
+        let mut rules = Ruleset::defaults(GameKind::GreatWarChess);
         let (tag, fault) = rules
             .apply_header(
                 &header(&[("Board", "6x6"), ("Fortifications", "1")]),
@@ -855,7 +855,7 @@ mod tests {
 
     /// The tag a header is refused at, and its message, or `None`.
     fn refused(game: GameKind, tags: &[(&str, &str)]) -> Option<(String, String)> {
-        let mut rules = Ruleset::defaults(game).unwrap();
+        let mut rules = Ruleset::defaults(game);
         rules
             .apply_header(&header(tags), None)
             .err()

@@ -14,6 +14,8 @@ use std::fmt;
 
 use serde::ser::{self, Serialize};
 
+use super::progress::Progress;
+
 /// The derive_key context of state hashes (docs/hashing.md).
 pub const STATE_CONTEXT: &str = "fgn 2026-12-01 state hash v1";
 /// The derive_key context of knowledge hashes: what one viewer knows.
@@ -144,18 +146,19 @@ struct Spine {
 }
 
 impl StateBytes {
-    /// The bytes of `state`, cut at its progress; `None` if its encoding
-    /// is not laid out as the struct's fields in order (`game`,
-    /// `progress`, `position`), which the cut checks rather than assumes.
-    pub(crate) fn of(state: &crate::State) -> Option<StateBytes> {
+    /// The bytes of `state` (a game's state, with its `game` and
+    /// `progress` fields), cut at its progress; `None` if its encoding is
+    /// not laid out as the struct's fields in order (`game`, `progress`,
+    /// `position`), which the cut checks rather than assumes.
+    pub(crate) fn of<S: Serialize>(state: &S, game: fgn_notation::GameKind, progress: &Progress) -> Option<StateBytes> {
         let whole = encode(state).ok()?;
-        let progress = encode(&state.progress).ok()?;
+        let progress = encode(progress).ok()?;
         let mut head = Vec::new();
         let mut e = Encoder { out: &mut head };
         e.tag(tag::STRUCT);
         e.len(3);
         e.name("game");
-        state.game.serialize(&mut e).ok()?;
+        game.serialize(&mut e).ok()?;
         e.name("progress");
         let cut = head.len() + progress.len();
         let laid_out = whole.starts_with(&head) && whole.get(head.len()..cut) == Some(&progress[..]);
@@ -168,7 +171,7 @@ impl StateBytes {
 
     /// The state hash of the state these bytes were cut from with
     /// `progress` in place of its own.
-    pub(crate) fn digest(&mut self, progress: &crate::Progress) -> Digest {
+    pub(crate) fn digest(&mut self, progress: &Progress) -> Digest {
         use blake3::hazmat::{merge_subtrees_non_root, merge_subtrees_root, HasherExt, Mode};
         use blake3::CHUNK_LEN;
         let mut first = self.head.clone();
@@ -558,8 +561,8 @@ mod tests {
                 for (i, event) in log.events.iter().enumerate() {
                     replay.apply_at(i, event).expect("a generated log is valid");
                     let state = replay.state();
-                    let mut bytes =
-                        StateBytes::of(&state).unwrap_or_else(|| panic!("{game}: the state's bytes are cut"));
+                    let mut bytes = StateBytes::of(&state, state.game, &state.progress)
+                        .unwrap_or_else(|| panic!("{game}: the state's bytes are cut"));
                     assert_eq!(
                         bytes.digest(&state.progress),
                         replay.state_hash(),

@@ -1,7 +1,7 @@
 //! The leaf of the crate: what every game and the shared rules are written
 //! in terms of, and nothing that names a game. Rule ids and faults, whose
 //! turn it is and the phase, who looks, the secret setup's common checks,
-//! the world seed and its draws, the random numbers of the generator, and
+//! the world seed and its draws, and
 //! the canonical byte encoding that hashes are taken over. Nothing here
 //! imports anything else of the crate.
 
@@ -10,7 +10,6 @@ pub mod hash;
 pub(crate) mod params;
 pub mod picture;
 pub mod progress;
-pub mod rng;
 pub mod seed;
 pub(crate) mod setup;
 pub mod viewer;

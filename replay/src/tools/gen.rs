@@ -36,9 +36,9 @@ use fgn_notation::{
     Placement, Salt, Square, Tag, TimeControl,
 };
 
-use crate::core::rng::Rng;
 use crate::core::seed::{commitment, salt_events, Salts};
 use crate::ruleset::{self, Ruleset};
+use crate::tools::rng::Rng;
 use crate::{Phase, Replay, RuleError, StartError, Turn};
 
 /// The blake3 `derive_key` context of a generated game's key, from which
@@ -236,7 +236,7 @@ impl Options {
         Options {
             seed,
             index: 1,
-            rules: Ruleset::defaults(game).expect("every game has a ruleset"),
+            rules: Ruleset::defaults(game),
             plies: Options::DEFAULT_PLIES,
             setup: Setup::Random,
             salts: None,

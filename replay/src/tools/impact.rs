@@ -305,7 +305,6 @@ fn outcome(doc: &Document, verdict: Result<crate::Verdict, StartError>) -> Resul
             events_applied: 0,
             state_hash: None,
         }),
-        Err(e) => Err(e),
     }
 }
 

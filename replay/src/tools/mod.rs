@@ -10,6 +10,7 @@ pub mod gen;
 pub mod impact;
 pub mod loghash;
 pub mod placed;
+pub(crate) mod rng;
 pub mod standings;
 pub mod summary;
 pub mod verify_view;

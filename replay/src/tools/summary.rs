@@ -219,22 +219,9 @@ fn summarize_faults(parsed: &Parsed) -> Summary {
     };
     summary.log_hash = Some(loghash::log_hash_completed(&doc.game, completion));
     match validated.map(|(verdict, _)| verdict) {
-        Err(StartError::Unsupported(g)) => {
-            summary.status = Status::Unsupported;
-            summary.error = Some(Fault {
-                kind: ErrorKind::Unsupported,
-                rule: None,
-                line: tag_line(doc, Some("Game")),
-                column: 1,
-                index: None,
-                message: StartError::Unsupported(g).to_string(),
-            });
-        }
-        Err(e @ StartError::Header { .. }) => {
+        Err(e) => {
             let unsupported = e.is_unsupported();
-            let StartError::Header { tag, error } = e else {
-                unreachable!("matched as a header error")
-            };
+            let StartError::Header { tag, error } = e;
             summary.status = if unsupported {
                 Status::Unsupported
             } else {

@@ -14,13 +14,11 @@ use crate::game::{GameView, ViewOf, ViewReplay};
 use crate::games::{each_game, for_kind, game_enum, map_game};
 use crate::session::Session;
 use crate::Sessions;
-use crate::{Replay, Ruleset, StartError};
+use crate::{Replay, StartError};
 
 /// Why a view cannot be made, or could be made only in part.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ViewError {
-    /// The game has no rules engine, so nothing can say what a player sees.
-    Unsupported(GameKind),
     /// The header cannot start a replay (no game, a rules version without
     /// an engine, a bad parameter).
     Start(StartError),
@@ -51,7 +49,6 @@ impl ViewError {
     /// faulty.
     pub fn is_unsupported(&self) -> bool {
         match self {
-            ViewError::Unsupported(_) => true,
             ViewError::Start(e) => e.is_unsupported(),
             ViewError::NotReplayable(_) => true,
             ViewError::OtherSide { .. } | ViewError::Rule { .. } => false,
@@ -62,7 +59,6 @@ impl ViewError {
 impl std::fmt::Display for ViewError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ViewError::Unsupported(g) => write!(f, "{g} has no rules engine yet, so its views cannot be made"),
             ViewError::Start(e) => e.fmt(f),
             ViewError::OtherSide { log, asked } => write!(
                 f,
@@ -109,11 +105,6 @@ impl std::fmt::Display for ViewError {
 /// assert!(matches!(view(&white, Color::Black), Err(ViewError::OtherSide { .. })));
 /// ```
 pub fn view(game: &Game, side: Color) -> Result<Game, ViewError> {
-    // A game without an engine is refused before anything else, views of
-    // it included: nothing can say what its players see.
-    if let Some(kind) = game.kind().filter(|&k| Ruleset::defaults(k).is_none()) {
-        return Err(ViewError::Unsupported(kind));
-    }
     match game.perspective() {
         Some(log) if log == side => return Ok(game.clone()),
         Some(log) => return Err(ViewError::OtherSide { log, asked: side }),
@@ -145,7 +136,7 @@ pub fn view(game: &Game, side: Color) -> Result<Game, ViewError> {
 /// error's `view` holds the view's header alone.
 pub fn write_view(game: &Game, side: Color, out: &mut String) -> Result<(), ViewError> {
     use std::fmt::Write;
-    if game.perspective().is_some() || game.kind().is_some_and(|k| Ruleset::defaults(k).is_none()) {
+    if game.perspective().is_some() {
         let text = |view: &Game| view.canonical_text();
         return match view(game, side) {
             Ok(v) => {
@@ -262,7 +253,6 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
             }
         }
         Some((g, Some(ViewReplay::Never))) => return Err(ViewError::NotReplayable(g)),
-        Some((g, _)) if Ruleset::defaults(g).is_none() => return Err(ViewError::Unsupported(g)),
         _ => events.extend(view.events.iter().cloned().enumerate().map(|(i, e)| (e, i))),
     }
     let (events, origins) = events.into_iter().unzip();
@@ -390,10 +380,7 @@ impl ViewWriter {
     /// A writer for the view of `side` of the log with `header` (a full
     /// log's header: a view's is refused by the replay).
     pub fn new(header: &Header, side: Color) -> Result<ViewWriter, ViewError> {
-        let replay = Replay::new(header).map_err(|e| match e {
-            StartError::Unsupported(g) => ViewError::Unsupported(g),
-            e => ViewError::Start(e),
-        })?;
+        let replay = Replay::new(header).map_err(ViewError::Start)?;
         let run = map_game!(Sessions, replay.sessions, Run, s => Viewing::new(s, side));
         Ok(ViewWriter {
             header: view_header(header, side),

@@ -266,7 +266,7 @@ fn the_classical_setup_places_each_army_at_once() {
 fn games_under_a_rules_file_validate_under_it() {
     let file = RulesFile::parse(r#"{"survival-chess": {"board": "8x8", "limits": {"pawn": 2, "total": 6}}}"#).unwrap();
     let params = file.params(GameKind::SurvivalChess).unwrap();
-    let mut rules = Ruleset::defaults(GameKind::SurvivalChess).unwrap();
+    let mut rules = Ruleset::defaults(GameKind::SurvivalChess);
     rules.apply_header(&Header::default(), params).unwrap();
     for seed in 0..6 {
         let g = made(&Options::under(rules.clone(), seed));

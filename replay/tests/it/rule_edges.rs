@@ -325,7 +325,7 @@ fn every_parameter_tag_sets_its_parameter() {
     };
     let applied = |kind: GameKind, rules: &str, tags: &str| -> Ruleset {
         let header = game(&format!("[Game \"{kind}\"]\n[Rules \"{rules}\"]\n{tags}")).header;
-        let mut ruleset = Ruleset::defaults(kind).expect("every game has defaults");
+        let mut ruleset = Ruleset::defaults(kind);
         ruleset
             .apply_header(&header, None)
             .unwrap_or_else(|(tag, fault)| panic!("{kind}: tag {tag}: {}", fault.message));
@@ -431,7 +431,7 @@ fn every_parameter_tag_sets_its_parameter() {
             "[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[Board \"{board}\"]\n"
         ))
         .header;
-        let mut ruleset = Ruleset::defaults(GameKind::OpenWorldChess).expect("defaults");
+        let mut ruleset = Ruleset::defaults(GameKind::OpenWorldChess);
         let (tag, fault) = ruleset.apply_header(&header, None).expect_err(board);
         assert_eq!(tag, "Board");
         assert!(

@@ -920,7 +920,7 @@ fn an_event_naming_a_square_off_the_board_is_refused_by_views_and_knowledge_alik
             let Ok(mut replay) = Replay::new(&log.header) else {
                 continue;
             };
-            let mut rules = Ruleset::defaults(log.kind().expect("a game")).expect("an engine");
+            let mut rules = Ruleset::defaults(log.kind().expect("a game"));
             rules.apply_header(&log.header, None).expect("the log's parameters");
             let size = match &rules {
                 Ruleset::Survival(r) => r.board.0,

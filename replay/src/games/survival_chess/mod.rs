@@ -591,7 +591,7 @@ mod tests {
     /// both capture marks, and with the wrong piece letter and promotions,
     /// and moves between random squares (some off the board, some of the
     /// other side's pieces).
-    fn candidates(engine: &Survival, side: Color, rng: &mut crate::core::rng::Rng) -> Vec<ChessMove> {
+    fn candidates(engine: &Survival, side: Color, rng: &mut crate::tools::rng::Rng) -> Vec<ChessMove> {
         let board = engine.board();
         let mut out = Vec::new();
         for m in board.legal_moves(side) {
@@ -619,7 +619,7 @@ mod tests {
             });
         }
         for _ in 0..20 {
-            let square = |rng: &mut crate::core::rng::Rng| Square::new(rng.below(10) as u8, rng.below(10) as u8);
+            let square = |rng: &mut crate::tools::rng::Rng| Square::new(rng.below(10) as u8, rng.below(10) as u8);
             let (from, to) = (square(rng), square(rng));
             let piece = PieceKind::ALL[rng.below(6)];
             out.push(ChessMove {
@@ -643,7 +643,7 @@ mod tests {
     #[test]
     fn the_quick_move_agrees_with_the_general_path() {
         let sizes = [(8, 8), (6, 6), (8, 6), (7, 8)];
-        let mut rng = crate::core::rng::Rng::new(7);
+        let mut rng = crate::tools::rng::Rng::new(7);
         let (mut played, mut refused) = (0usize, 0usize);
         for (i, (files, ranks)) in sizes.into_iter().enumerate() {
             let size = BoardSize { files, ranks };

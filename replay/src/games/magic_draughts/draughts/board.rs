@@ -200,7 +200,7 @@ impl Position {
     }
 
     /// The side to move.
-    pub(crate) fn to_move(&self) -> Color {
+    pub(crate) fn to_move(self) -> Color {
         self.to_move
     }
 
