@@ -79,7 +79,7 @@ impl Log {
 
 /// A rule error in one log, placed in its file.
 #[derive(Serialize)]
-struct Fault {
+struct DiffFault {
     line: u32,
     column: u32,
     rule: &'static str,
@@ -90,7 +90,7 @@ struct Fault {
 /// replay early.
 struct Replayed {
     at: Vec<Replay>,
-    fault: Option<Fault>,
+    fault: Option<DiffFault>,
     /// The replay stopped at a rule error of an event the side compared as
     /// may not see: neither the event nor the error is told (`fault` is
     /// then `None`).
@@ -114,7 +114,7 @@ struct LogReport {
     file: String,
     log_hash: Digest,
     events: usize,
-    error: Option<Fault>,
+    error: Option<DiffFault>,
 }
 
 /// The first tag where the headers part.
@@ -228,22 +228,26 @@ fn replay_points(log: &Log, points: &[usize]) -> Result<Replayed, String> {
     match align::replay_points(&log.doc.game, alignment, compared, points, log.viewer) {
         Ok(p) => Ok(Replayed {
             at: p.at,
-            fault: p.error.map(|e| Fault::from(PlacedError::new(&log.doc, &e))),
+            fault: p.error.map(|e| DiffFault::from(PlacedError::new(&log.doc, &e))),
             hidden_fault: p.hidden,
             applied: p.applied,
         }),
         Err(StartError::Header { tag, error }) => Ok(Replayed {
             at: Vec::new(),
-            fault: Some(Fault::from(PlacedError::in_header(&log.doc, tag.as_deref(), &error))),
+            fault: Some(DiffFault::from(PlacedError::in_header(
+                &log.doc,
+                tag.as_deref(),
+                &error,
+            ))),
             hidden_fault: false,
             applied: 0,
         }),
     }
 }
 
-impl From<PlacedError> for Fault {
-    fn from(p: PlacedError) -> Fault {
-        Fault {
+impl From<PlacedError> for DiffFault {
+    fn from(p: PlacedError) -> DiffFault {
+        DiffFault {
             line: p.line,
             column: p.column,
             rule: p.rule.name(),

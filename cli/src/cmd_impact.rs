@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fgn_replay::impact::{Change, Divergence, Failure, Impact, Mode, Summary};
+use fgn_replay::impact::{Divergence, Failure, Impact, ImpactSummary, Mode, VerdictChange};
 use serde::Serialize;
 
 use crate::cmd_replay::{load_rules, report_overrides, status_text};
@@ -36,7 +36,7 @@ pub fn impact(paths: &[PathBuf], rules_path: &Path, resimulate: bool, rep: &mut 
         Err(e) => return rep.error(&e),
     };
     let rules = &rules;
-    let mut summary = Summary::default();
+    let mut summary = ImpactSummary::default();
     crate::pipeline::each(
         paths,
         rep,
@@ -113,29 +113,29 @@ fn game_text(name: &str, impact: &Impact) -> String {
     let (before, after) = (&impact.before, &impact.after);
     for change in &impact.changes {
         let line = match change {
-            Change::BecameInvalid => match impact.mode {
+            VerdictChange::BecameInvalid => match impact.mode {
                 Mode::Strict => format!("first failing event: {}", failure_text(after.failure.as_ref())),
                 Mode::Resimulated => format!(
                     "first action that becomes illegal: {}",
                     failure_text(after.failure.as_ref())
                 ),
             },
-            Change::BecameValid => format!("no longer fails at {}", failure_text(before.failure.as_ref())),
-            Change::FailureMoved => format!(
+            VerdictChange::BecameValid => format!("no longer fails at {}", failure_text(before.failure.as_ref())),
+            VerdictChange::FailureMoved => format!(
                 "failed at {}; now fails at {}",
                 failure_text(before.failure.as_ref()),
                 failure_text(after.failure.as_ref())
             ),
-            Change::WorldEvents => match &impact.diverged {
+            VerdictChange::WorldEvents => match &impact.diverged {
                 Some(d) => divergence_text(d),
                 None => continue,
             },
-            Change::Result => format!(
+            VerdictChange::Result => format!(
                 "result: {} -> {}",
                 before.status.map_or("none".into(), status_text),
                 after.status.map_or("none".into(), status_text)
             ),
-            Change::StateHash => format!(
+            VerdictChange::StateHash => format!(
                 "final state: {} -> {}",
                 before.state_hash.map_or("none".into(), |h| h.to_string()),
                 after.state_hash.map_or("none".into(), |h| h.to_string())
@@ -180,7 +180,7 @@ fn divergence_text(d: &Divergence) -> String {
 }
 
 /// The summary table.
-fn summary_text(s: &Summary) -> String {
+fn summary_text(s: &ImpactSummary) -> String {
     let mut out = String::new();
     let mut row = |label: &str, n: usize| out += &format!("{label:<22}{n:>6}\n");
     row("games checked", s.checked);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use fgn_notation::diagnostic::Severity;
 use fgn_notation::GameKind;
-use fgn_replay::standings::{self, Entry, Recency, Row, Standings};
+use fgn_replay::standings::{self, Entry, Recency, Standing, Standings};
 use fgn_replay::Digest;
 use unicode_width::UnicodeWidthStr;
 
@@ -232,7 +232,7 @@ fn text(boards: &BTreeMap<GameKind, GameBoard>, counted: usize, skipped: usize, 
 /// The standings as aligned columns: each column as wide as its widest
 /// cell as a terminal shows it, so long and wide names keep the columns
 /// straight.
-fn table(rows: &[Row]) -> String {
+fn table(rows: &[Standing]) -> String {
     let header = ["rank", "player id", "name", "W", "D", "L", "points"];
     let cells: Vec<[String; 7]> = rows
         .iter()
@@ -320,8 +320,8 @@ fn escape_bidi(json: &str) -> String {
 mod tests {
     use super::*;
 
-    fn row(id: &str, name: &str) -> Row {
-        Row {
+    fn row(id: &str, name: &str) -> Standing {
+        Standing {
             rank: 1,
             id: id.into(),
             name: Some(name.into()),

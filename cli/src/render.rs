@@ -248,14 +248,14 @@ mod tests {
     /// width the widest label sets, legend lines only in their charset.
     #[test]
     fn a_picture_is_drawn_by_its_cells_alone() {
-        use fgn_replay::{Figure, Text};
+        use fgn_replay::{Occupant, Text};
         let sq = |name: &str| -> fgn_notation::Square { name.parse().expect("a square") };
         let mut picture = Picture::new(3, 2);
         picture.place(
             sq("a1"),
-            Figure {
+            Occupant {
                 label: Some("10".into()),
-                ..Figure::chess(Color::White, fgn_notation::PieceKind::King)
+                ..Occupant::chess(Color::White, fgn_notation::PieceKind::King)
             },
         );
         if let Some(cell) = picture.cell_mut(sq("c2")) {

@@ -437,7 +437,7 @@ use session::LogStop;
 
 pub use crate::core::error::{Fault, Place, Rule, RuleError};
 pub use crate::core::hash::Digest;
-pub use crate::core::picture::{Cell, Charset, Figure, Picture, Shade, Text};
+pub use crate::core::picture::{Cell, Charset, Occupant, Picture, Shade, Text};
 pub use crate::core::Viewer;
 pub use crate::core::{Decision, Phase, Progress, Turn};
 pub use changes::{knowledge_changes, state_changes, Change};

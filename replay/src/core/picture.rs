@@ -3,7 +3,7 @@
 //!
 //! Each game describes its state, and what a viewer knows of it, as a
 //! [`Picture`]: a board of `files` x `ranks` [`Cell`]s, each holding the
-//! [`Figure`]s that stand there (a piece, a stack's units, an object, a
+//! [`Occupant`]s that stand there (a piece, a stack's units, an object, a
 //! merchant) and its [`Shade`] (clear, fog, or unknown to the viewer);
 //! then the legend that explains the symbols, and notes that go beside the
 //! board (charges, coins, captured checkers, what the world owes). Every
@@ -22,11 +22,11 @@
 //!
 //! ```
 //! use fgn_notation::{Color, PieceKind, Square};
-//! use fgn_replay::{Charset, Figure, Picture};
+//! use fgn_replay::{Charset, Occupant, Picture};
 //!
 //! let mut picture = Picture::new(8, 8);
 //! let e1 = Square::new(4, 0).unwrap();
-//! picture.place(e1, Figure::chess(Color::White, PieceKind::King));
+//! picture.place(e1, Occupant::chess(Color::White, PieceKind::King));
 //! let cell = picture.cell(e1).unwrap();
 //! assert_eq!(cell.figures[0].glyph.get(Charset::Unicode), "♔");
 //! assert_eq!(cell.figures[0].glyph.get(Charset::Ascii), "K");
@@ -116,7 +116,7 @@ impl Text {
 /// Something that stands on a square: a piece, one unit of a stack, an
 /// object, a merchant.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct Figure {
+pub struct Occupant {
     /// Whose it is; `None` for what belongs to no side (objects, merchants).
     pub owner: Option<Color>,
     /// What it is, in the game's words (`king`, `man`, `infantry`,
@@ -128,10 +128,10 @@ pub struct Figure {
     pub label: Option<String>,
 }
 
-impl Figure {
+impl Occupant {
     /// A figure without a label, drawn alike in both sets.
-    pub fn letter(owner: Option<Color>, kind: impl Into<String>, glyph: char) -> Figure {
-        Figure {
+    pub fn letter(owner: Option<Color>, kind: impl Into<String>, glyph: char) -> Occupant {
+        Occupant {
             owner,
             kind: kind.into(),
             glyph: Text::plain(glyph),
@@ -141,7 +141,7 @@ impl Figure {
 
     /// A chess piece, as both chess games draw it: its Unicode symbol, or
     /// its letter, upper case for white and lower case for black.
-    pub fn chess(color: Color, kind: PieceKind) -> Figure {
+    pub fn chess(color: Color, kind: PieceKind) -> Occupant {
         let i = match kind {
             PieceKind::King => 0,
             PieceKind::Queen => 1,
@@ -158,7 +158,7 @@ impl Figure {
             Color::White => kind.char(),
             Color::Black => kind.char().to_ascii_lowercase(),
         };
-        Figure {
+        Occupant {
             owner: Some(color),
             kind: kind.name().to_string(),
             glyph: Text {
@@ -197,7 +197,7 @@ pub struct Cell {
     /// What stands there, in drawing order (a stack's units `I C A F`);
     /// empty for an empty square. Only what the position shows: a piece
     /// hides the object under it.
-    pub figures: Vec<Figure>,
+    pub figures: Vec<Occupant>,
     /// How much of it the viewer makes out; figures on a shaded square are
     /// drawn all the same.
     pub shade: Shade,
@@ -272,7 +272,7 @@ impl Picture {
 
     /// Puts `figure` on `square`, after what stands there already; a square
     /// off the board is left out.
-    pub fn place(&mut self, square: Square, figure: Figure) {
+    pub fn place(&mut self, square: Square, figure: Occupant) {
         if let Some(cell) = self.cell_mut(square) {
             cell.figures.push(figure);
         }
@@ -325,18 +325,18 @@ mod tests {
     #[test]
     fn a_figure_off_the_board_is_left_out() {
         let mut picture = Picture::new(6, 6);
-        picture.place(sq("h8"), Figure::chess(Color::White, PieceKind::King));
+        picture.place(sq("h8"), Occupant::chess(Color::White, PieceKind::King));
         assert!(picture.cells.iter().all(|c| c.figures.is_empty()));
     }
 
     #[test]
     fn chess_figures_have_symbols_and_letters_by_side() {
-        let queen = Figure::chess(Color::Black, PieceKind::Queen);
+        let queen = Occupant::chess(Color::Black, PieceKind::Queen);
         assert_eq!(
             (queen.glyph.get(Charset::Unicode), queen.glyph.get(Charset::Ascii)),
             ("♛", "q")
         );
-        let knight = Figure::chess(Color::White, PieceKind::Knight);
+        let knight = Occupant::chess(Color::White, PieceKind::Knight);
         assert_eq!(
             (knight.glyph.get(Charset::Unicode), knight.glyph.get(Charset::Ascii)),
             ("♘", "N")
@@ -366,7 +366,7 @@ mod tests {
     #[test]
     fn the_picture_serialises_as_plain_data() {
         let mut picture = Picture::new(8, 6);
-        picture.place(sq("b2"), Figure::chess(Color::Black, PieceKind::Pawn));
+        picture.place(sq("b2"), Occupant::chess(Color::Black, PieceKind::Pawn));
         if let Some(cell) = picture.cell_mut(sq("c3")) {
             cell.shade = Shade::Unknown;
         }

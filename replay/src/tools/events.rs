@@ -20,7 +20,7 @@ use crate::Replay;
 
 /// One event of a log as a row.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct Row {
+pub struct EventRow {
     /// The file the log was read from (`None` for standard input).
     pub file: Option<String>,
     /// The `Game` tag.
@@ -457,7 +457,7 @@ fn is_capture(con: &Consequence, actor: Actor) -> bool {
 /// The rows of a log read from `file`: every event, replayed under its
 /// own rules as far as they accept it. A log that cannot be replayed (a
 /// view, a header at fault) gives its events unapplied.
-pub fn rows(doc: &Document, file: Option<&str>) -> Vec<Row> {
+pub fn rows(doc: &Document, file: Option<&str>) -> Vec<EventRow> {
     let mut out = Vec::with_capacity(doc.game.events.len());
     each_row(doc, file, |row| out.push(row));
     out
@@ -466,7 +466,7 @@ pub fn rows(doc: &Document, file: Option<&str>) -> Vec<Row> {
 /// [`rows`] handed to `each` one at a time, in event order, for a writer
 /// that does not hold them all (a long log's rows take many times its
 /// text; issue 36).
-pub fn each_row(doc: &Document, file: Option<&str>, mut each: impl FnMut(Row)) {
+pub fn each_row(doc: &Document, file: Option<&str>, mut each: impl FnMut(EventRow)) {
     let game = &doc.game;
     let mut replay = Replay::new(&game.header).ok();
     let name = game.header.get("Game").map(str::to_string);
@@ -493,8 +493,8 @@ pub fn each_row(doc: &Document, file: Option<&str>, mut each: impl FnMut(Row)) {
     }
 }
 
-fn row(file: Option<&str>, game: Option<String>, doc: &Document, index: usize, event: &Event) -> Row {
-    Row {
+fn row(file: Option<&str>, game: Option<String>, doc: &Document, index: usize, event: &Event) -> EventRow {
+    EventRow {
         file: file.map(str::to_string),
         game,
         index,

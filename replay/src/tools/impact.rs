@@ -40,7 +40,7 @@ pub enum Mode {
 /// A change between the game under its own rules and under the changed ones.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Change {
+pub enum VerdictChange {
     /// Valid under its own rules, invalid under the changed ones (resimulated:
     /// a kept event becomes illegal).
     BecameInvalid,
@@ -56,26 +56,26 @@ pub enum Change {
     StateHash,
 }
 
-impl Change {
+impl VerdictChange {
     /// Every kind of change, in report order.
-    pub const ALL: [Change; 6] = [
-        Change::BecameInvalid,
-        Change::BecameValid,
-        Change::FailureMoved,
-        Change::WorldEvents,
-        Change::Result,
-        Change::StateHash,
+    pub const ALL: [VerdictChange; 6] = [
+        VerdictChange::BecameInvalid,
+        VerdictChange::BecameValid,
+        VerdictChange::FailureMoved,
+        VerdictChange::WorldEvents,
+        VerdictChange::Result,
+        VerdictChange::StateHash,
     ];
 
     /// The kind's name in reports (as in JSON).
     pub fn name(self) -> &'static str {
         match self {
-            Change::BecameInvalid => "became-invalid",
-            Change::BecameValid => "became-valid",
-            Change::FailureMoved => "failure-moved",
-            Change::WorldEvents => "world-events",
-            Change::Result => "result",
-            Change::StateHash => "state-hash",
+            VerdictChange::BecameInvalid => "became-invalid",
+            VerdictChange::BecameValid => "became-valid",
+            VerdictChange::FailureMoved => "failure-moved",
+            VerdictChange::WorldEvents => "world-events",
+            VerdictChange::Result => "result",
+            VerdictChange::StateHash => "state-hash",
         }
     }
 }
@@ -99,7 +99,7 @@ pub struct Failure {
 
 /// How a replay of the game ended.
 #[derive(Clone, PartialEq, Debug, Serialize)]
-pub struct Outcome {
+pub struct RunOutcome {
     /// No rule error.
     pub valid: bool,
     /// The first rule error, if any.
@@ -148,13 +148,13 @@ pub struct Impact {
     /// The header tags the rules file's parameters overrode.
     pub overridden: Vec<Overridden>,
     /// Under its own rules (defaults and header), strictly.
-    pub before: Outcome,
+    pub before: RunOutcome,
     /// Under the changed rules.
-    pub after: Outcome,
+    pub after: RunOutcome,
     /// Resimulated: where the derived world events part from the recorded ones.
     pub diverged: Option<Divergence>,
     /// What changed; empty when nothing did.
-    pub changes: Vec<Change>,
+    pub changes: Vec<VerdictChange>,
     /// Resimulated: the game as it would have gone, the kept events with
     /// the derived world events (up to a kept event that became illegal).
     #[serde(skip)]
@@ -170,7 +170,7 @@ impl Impact {
 
 /// The games an impact run checked, counted.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct Summary {
+pub struct ImpactSummary {
     /// Games compared.
     pub checked: usize,
     /// Games nothing changed in.
@@ -178,27 +178,27 @@ pub struct Summary {
     /// Games something changed in.
     pub changed: usize,
     /// Games with each kind of change (a game may have several).
-    pub by_change: BTreeMap<Change, usize>,
+    pub by_change: BTreeMap<VerdictChange, usize>,
     /// Games played again with their world events derived anew (`--resimulate`).
     pub resimulated: usize,
     /// Games that could not be compared (unreadable, unsupported, or rules that are not theirs).
     pub not_checked: usize,
 }
 
-impl Default for Summary {
-    fn default() -> Summary {
-        Summary {
+impl Default for ImpactSummary {
+    fn default() -> ImpactSummary {
+        ImpactSummary {
             checked: 0,
             unchanged: 0,
             changed: 0,
-            by_change: Change::ALL.into_iter().map(|c| (c, 0)).collect(),
+            by_change: VerdictChange::ALL.into_iter().map(|c| (c, 0)).collect(),
             resimulated: 0,
             not_checked: 0,
         }
     }
 }
 
-impl Summary {
+impl ImpactSummary {
     /// Counts one compared game.
     pub fn add(&mut self, impact: &Impact) {
         self.checked += 1;
@@ -252,20 +252,20 @@ pub fn impact(doc: &Document, params: Option<&Params>, resimulate: bool) -> Resu
     };
     let mut changes = Vec::new();
     match (&before.failure, &after.failure) {
-        (None, Some(_)) => changes.push(Change::BecameInvalid),
-        (Some(_), None) => changes.push(Change::BecameValid),
-        (Some(a), Some(b)) if a != b => changes.push(Change::FailureMoved),
+        (None, Some(_)) => changes.push(VerdictChange::BecameInvalid),
+        (Some(_), None) => changes.push(VerdictChange::BecameValid),
+        (Some(a), Some(b)) if a != b => changes.push(VerdictChange::FailureMoved),
         _ => {}
     }
     if diverged.is_some() {
-        changes.push(Change::WorldEvents);
+        changes.push(VerdictChange::WorldEvents);
     }
     if before.valid && after.valid {
         if before.status != after.status {
-            changes.push(Change::Result);
+            changes.push(VerdictChange::Result);
         }
         if before.state_hash != after.state_hash {
-            changes.push(Change::StateHash);
+            changes.push(VerdictChange::StateHash);
         }
     }
     Ok(Impact {
@@ -282,9 +282,9 @@ pub fn impact(doc: &Document, params: Option<&Params>, resimulate: bool) -> Resu
 }
 
 /// The outcome of a strict replay; an unsupported log is the caller's error.
-fn outcome(doc: &Document, verdict: Result<crate::Verdict, StartError>) -> Result<Outcome, StartError> {
+fn outcome(doc: &Document, verdict: Result<crate::Verdict, StartError>) -> Result<RunOutcome, StartError> {
     match verdict {
-        Ok(v) => Ok(Outcome {
+        Ok(v) => Ok(RunOutcome {
             valid: v.error.is_none(),
             failure: v.error.map(|e| failure_in_log(doc, &e)),
             status: Some(v.replay.phase()),
@@ -292,7 +292,7 @@ fn outcome(doc: &Document, verdict: Result<crate::Verdict, StartError>) -> Resul
             state_hash: Some(v.replay.state_hash()),
         }),
         Err(e) if e.is_unsupported() => Err(e),
-        Err(StartError::Header { tag, error }) => Ok(Outcome {
+        Err(StartError::Header { tag, error }) => Ok(RunOutcome {
             valid: false,
             failure: Some(Failure {
                 line: Some(tag_line(doc, tag.as_deref())),
@@ -362,7 +362,7 @@ enum Origin {
 
 /// A game played again with its world events derived anew.
 struct Course {
-    outcome: Outcome,
+    outcome: RunOutcome,
     overridden: Vec<Overridden>,
     diverged: Option<Divergence>,
     game: Game,
@@ -436,7 +436,7 @@ fn resimulation(doc: &Document, params: Option<&Params>, seed: [u8; 32]) -> Resu
         }
     }
     Ok(Course {
-        outcome: Outcome {
+        outcome: RunOutcome {
             valid: failure.is_none(),
             failure,
             status: Some(replay.phase()),
@@ -659,7 +659,7 @@ mod tests {
         let p = params(r#"{"moves_per_turn": 2}"#, GameKind::OpenWorldChess);
         let impact = impact(&doc, Some(&p), false).unwrap();
         assert_eq!(impact.mode, Mode::Strict);
-        assert_eq!(impact.changes, [Change::BecameInvalid]);
+        assert_eq!(impact.changes, [VerdictChange::BecameInvalid]);
         let f = impact.after.failure.expect("invalid now");
         assert_eq!((f.rule, f.event.as_deref()), ("turn", Some("1 w c2-c3 {t=11.2}")));
         assert_eq!(
@@ -688,7 +688,7 @@ mod tests {
         let p = params(r#"{"damage_roll": 1}"#, GameKind::OpenWorldChess);
         let impact = impact(&doc, Some(&p), true).unwrap();
         assert_eq!(impact.mode, Mode::Resimulated);
-        assert!(impact.changes.contains(&Change::WorldEvents), "{impact:?}");
+        assert!(impact.changes.contains(&VerdictChange::WorldEvents), "{impact:?}");
         let d = impact.diverged.expect("the world parts");
         let recorded = d.recorded.expect("at a recorded event");
         assert!(

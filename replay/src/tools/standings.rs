@@ -161,7 +161,7 @@ impl Recency {
 
 /// One player's line in a game's standings.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct Row {
+pub struct Standing {
     /// 1 for the most points; players with equal points share a rank.
     pub rank: usize,
     /// The player id.
@@ -220,11 +220,11 @@ impl Standings {
     }
 
     /// The rows, most points first (ties by id), with shared ranks.
-    pub fn rows(&self) -> Vec<Row> {
-        let mut rows: Vec<Row> = self
+    pub fn rows(&self) -> Vec<Standing> {
+        let mut rows: Vec<Standing> = self
             .players
             .iter()
-            .map(|(id, t)| Row {
+            .map(|(id, t)| Standing {
                 rank: 0,
                 id: id.clone(),
                 name: t.named.as_ref().and_then(|(_, n)| n.clone()),

@@ -45,7 +45,7 @@ pub enum ErrorKind {
 
 /// The first fault of a log, with its place in the file.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct Fault {
+pub struct LogFault {
     /// Syntax, rule or unsupported.
     pub kind: ErrorKind,
     /// The rule's stable name (docs/rules.md), `None` for a syntax error.
@@ -110,7 +110,7 @@ pub struct Summary {
     /// Valid, invalid or unsupported.
     pub status: Status,
     /// The first fault, `None` for a valid log.
-    pub error: Option<Fault>,
+    pub error: Option<LogFault>,
     /// The `Game` tag as written.
     pub game: Option<String>,
     /// The `Rules` tag.
@@ -200,7 +200,7 @@ fn summarize_faults(parsed: &Parsed) -> Summary {
     let mut summary = header_part(&doc.game);
     if let Some(d) = parsed.diagnostics.iter().find(|d| d.severity == Severity::Error) {
         summary.status = Status::Invalid;
-        summary.error = Some(Fault {
+        summary.error = Some(LogFault {
             kind: ErrorKind::Syntax,
             rule: None,
             line: d.line,
@@ -227,7 +227,7 @@ fn summarize_faults(parsed: &Parsed) -> Summary {
             } else {
                 Status::Invalid
             };
-            summary.error = Some(Fault {
+            summary.error = Some(LogFault {
                 kind: if unsupported {
                     ErrorKind::Unsupported
                 } else {
@@ -260,7 +260,7 @@ fn summarize_faults(parsed: &Parsed) -> Summary {
             if let Some(error) = verdict.error {
                 let (line, column) = locate(doc, error.place);
                 summary.status = Status::Invalid;
-                summary.error = Some(Fault {
+                summary.error = Some(LogFault {
                     kind: ErrorKind::Rule,
                     rule: Some(error.rule.name()),
                     line,

@@ -5,7 +5,7 @@
 use fgn_notation::{Color, UnitKind};
 
 use super::{GreatWarKnowledge, GreatWarState};
-use crate::core::picture::{Figure, Picture, Text};
+use crate::core::picture::{Occupant, Picture, Text};
 
 /// The name of a unit kind, as the legend spells it.
 fn unit_name(kind: UnitKind) -> &'static str {
@@ -31,7 +31,10 @@ impl GreatWarState {
                     Color::White => unit.char(),
                     Color::Black => unit.char().to_ascii_lowercase(),
                 };
-                picture.place(stack.square, Figure::letter(Some(stack.color), unit_name(unit), letter));
+                picture.place(
+                    stack.square,
+                    Occupant::letter(Some(stack.color), unit_name(unit), letter),
+                );
             }
         }
         picture.legend.push(Text::plain(

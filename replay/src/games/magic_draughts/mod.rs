@@ -22,7 +22,7 @@ use crate::core::progress::{next_turn, Decision, Turn};
 use crate::core::seed::Draws;
 use crate::core::viewer::Viewer;
 use crate::game::Game;
-use draughts::{DMove, Position};
+use draughts::{DMove, DraughtsBoard};
 use params::DraughtsRules;
 
 /// The numbers of a side's twelve checkers in the order the seed shuffles
@@ -140,7 +140,7 @@ pub fn derive_numbers(draws: &Draws, color: Color, counts: &[u8; 6]) -> [u8; 12]
 #[derive(Clone, Debug)]
 pub struct MagicDraughts {
     rules: DraughtsRules,
-    pos: Position,
+    pos: DraughtsBoard,
     turn: Turn,
     /// Which checker stands on each square (index rank * 8 + file).
     checkers: [Option<Checker>; 64],
@@ -176,7 +176,7 @@ impl MagicDraughts {
         }
         MagicDraughts {
             rules,
-            pos: Position::start(),
+            pos: DraughtsBoard::start(),
             turn: Turn::Move {
                 side: Color::White,
                 number: MoveNumber(1),
@@ -423,7 +423,7 @@ impl MagicDraughts {
         }
         let own_first_rank = if side == Color::White { 0 } else { 7 };
         let their_first_rank = 7 - own_first_rank;
-        let empty_dark = |pos: &Position, sq: Square, what: &str| -> Result<(), Fault> {
+        let empty_dark = |pos: &DraughtsBoard, sq: Square, what: &str| -> Result<(), Fault> {
             if !is_dark(sq) {
                 return Err(Fault::new(
                     Rule::Spell,
@@ -570,7 +570,12 @@ impl MagicDraughts {
 }
 
 /// Moves a piece and its checker identity from `from` to `to` (spells 2 and 3).
-fn relocate(pos: &mut Position, checkers: &mut [Option<Checker>; 64], from: Square, to: Square) -> Result<(), Fault> {
+fn relocate(
+    pos: &mut DraughtsBoard,
+    checkers: &mut [Option<Checker>; 64],
+    from: Square,
+    to: Square,
+) -> Result<(), Fault> {
     if let Some((color, king)) = pos.remove(from) {
         // The spells' rank rules keep a man off its promotion rank, which is
         // all `put` refuses; should it refuse anyway, the spell is refused.

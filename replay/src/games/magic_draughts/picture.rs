@@ -6,13 +6,13 @@
 use fgn_notation::Color;
 
 use super::{spell_name, DraughtsState};
-use crate::core::picture::{Charset, Figure, Picture, Text};
+use crate::core::picture::{Charset, Occupant, Picture, Text};
 
 /// A draughts piece: its Unicode symbol, or a letter (`w` and `b` men,
 /// `W` and `B` kings).
-fn figure(color: Color, king: bool) -> Figure {
+fn figure(color: Color, king: bool) -> Occupant {
     let glyph = Text::by(|charset| symbol(color, king, charset).to_string());
-    Figure {
+    Occupant {
         owner: Some(color),
         kind: if king { "king" } else { "man" }.to_string(),
         glyph,

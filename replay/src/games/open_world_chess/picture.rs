@@ -5,17 +5,17 @@
 use fgn_notation::{Color, ObjectKind, Square};
 
 use super::{MovingPiece, OpenWorldKnowledge, OpenWorldState, OwedOutcome, Public};
-use crate::core::picture::{count, Figure, Picture, Shade, Text, CHESS_LETTERS};
+use crate::core::picture::{count, Occupant, Picture, Shade, Text, CHESS_LETTERS};
 
 /// A piece with its HP written after it (`♘5`, `♚10`).
-fn piece(color: Color, kind: fgn_notation::PieceKind, hp: u64) -> Figure {
-    Figure {
+fn piece(color: Color, kind: fgn_notation::PieceKind, hp: u64) -> Occupant {
+    Occupant {
         label: Some(hp.to_string()),
-        ..Figure::chess(color, kind)
+        ..Occupant::chess(color, kind)
     }
 }
 
-fn object(o: ObjectKind) -> Figure {
+fn object(o: ObjectKind) -> Occupant {
     let letter = match o {
         ObjectKind::Regen => 'r',
         ObjectKind::Hp => 'h',
@@ -24,17 +24,17 @@ fn object(o: ObjectKind) -> Figure {
         ObjectKind::Clone => 'c',
         ObjectKind::Coin => '$',
     };
-    Figure::letter(None, o.name(), letter)
+    Occupant::letter(None, o.name(), letter)
 }
 
-fn merchant() -> Figure {
-    Figure::letter(None, "merchant", 'M')
+fn merchant() -> Occupant {
+    Occupant::letter(None, "merchant", 'M')
 }
 
 /// A board of `public`'s size whose squares `cell` fills, in square
 /// order, with the legend of open-world-chess. Squares are at least two
 /// characters wide: a piece and its HP.
-fn board(public: &Public, mut cell: impl FnMut(Square) -> (Option<Figure>, Shade)) -> Picture {
+fn board(public: &Public, mut cell: impl FnMut(Square) -> (Option<Occupant>, Shade)) -> Picture {
     let size = public.board.0;
     let mut picture = Picture::new(size.files, size.ranks);
     picture.square_width = 2;

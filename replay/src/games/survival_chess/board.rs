@@ -100,7 +100,7 @@ pub(super) const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1
 
 /// The board: pieces, which pawns may still double-step, and the kings.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Board {
+pub struct ChessBoard {
     repr: Repr,
 }
 
@@ -121,21 +121,21 @@ macro_rules! with {
     };
 }
 
-impl Board {
+impl ChessBoard {
     /// An empty board of the given size.
-    pub(crate) fn empty(size: BoardSize) -> Board {
+    pub(crate) fn empty(size: BoardSize) -> ChessBoard {
         let repr = if Bits::fits(size) {
             Repr::Bits(Bits::empty(size))
         } else {
             Repr::Mailbox(Box::new(Mailbox::empty(size)))
         };
-        Board { repr }
+        ChessBoard { repr }
     }
 
     /// An empty mailbox board of any size, for the differential test.
     #[cfg(test)]
-    fn empty_mailbox(size: BoardSize) -> Board {
-        Board {
+    fn empty_mailbox(size: BoardSize) -> ChessBoard {
+        ChessBoard {
             repr: Repr::Mailbox(Box::new(Mailbox::empty(size))),
         }
     }
@@ -151,7 +151,7 @@ impl Board {
         }
     }
 
-    /// Whether this board has bitboards ([`Board::bits_mut`]).
+    /// Whether this board has bitboards ([`ChessBoard::bits_mut`]).
     pub(super) fn has_bits(&self) -> bool {
         matches!(self.repr, Repr::Bits(_))
     }
@@ -241,7 +241,7 @@ impl Board {
         with!(&mut self.repr, b => b.has_legal_move(color))
     }
 
-    /// [`Board::has_legal_move`] when the caller knows already whether
+    /// [`ChessBoard::has_legal_move`] when the caller knows already whether
     /// `color` is in check.
     #[inline]
     pub(crate) fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
@@ -325,7 +325,7 @@ pub(super) fn decode(code: u8) -> Option<Piece> {
     })
 }
 
-impl fmt::Display for Board {
+impl fmt::Display for ChessBoard {
     /// The placement in FEN style: ranks from the top, runs of empty squares as numbers.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for r in (0..self.size().ranks).rev() {
@@ -368,8 +368,8 @@ impl fmt::Display for Board {
 /// onto a board of `size`. Pawns are marked unmoved only where `unmoved` says.
 /// This is a setup, not yet a position: legality is for the caller to judge.
 #[cfg(test)]
-pub fn board_from_placement(placement: &str, size: BoardSize, unmoved: &[Square]) -> Result<Board, String> {
-    let mut board = Board::empty(size);
+pub fn board_from_placement(placement: &str, size: BoardSize, unmoved: &[Square]) -> Result<ChessBoard, String> {
+    let mut board = ChessBoard::empty(size);
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != usize::from(size.ranks) {
         return Err(format!(
@@ -624,7 +624,7 @@ mod tests {
     /// assumed, for a legal move with an honest marker, and the position
     /// after it; `None` otherwise.
     fn played_as_written(
-        b: &Board,
+        b: &ChessBoard,
         side: Color,
         m: &fgn_notation::ChessMove,
         in_check: bool,
@@ -810,9 +810,9 @@ mod tests {
 
     /// A random position on a bitboard and on a mailbox board: the crowded
     /// position of `Bits`'s tests with one king a side put in.
-    fn crowded_placement(size: BoardSize, rng: &mut crate::tools::rng::Rng) -> (Board, Board) {
+    fn crowded_placement(size: BoardSize, rng: &mut crate::tools::rng::Rng) -> (ChessBoard, ChessBoard) {
         let crowded = super::super::bits::tests::crowded(size, rng);
-        let (mut bits, mut mailbox) = (Board::empty(size), Board::empty_mailbox(size));
+        let (mut bits, mut mailbox) = (ChessBoard::empty(size), ChessBoard::empty_mailbox(size));
         let mut put = |sq: Square, piece: Piece, unmoved: bool| {
             bits.put(sq, piece, unmoved);
             mailbox.put(sq, piece, unmoved);
@@ -848,7 +848,7 @@ mod tests {
     /// The same random setup on a bitboard and on a mailbox board: a king
     /// and up to 15 more pieces a side, each on its own half, with black
     /// (not to move) out of check, as in a game that starts.
-    fn random_setup(size: BoardSize, rng: &mut crate::tools::rng::Rng) -> (Board, Board) {
+    fn random_setup(size: BoardSize, rng: &mut crate::tools::rng::Rng) -> (ChessBoard, ChessBoard) {
         loop {
             let (bits, mailbox) = random_placement(size, rng);
             if !mailbox.in_check(Color::Black) {
@@ -857,8 +857,8 @@ mod tests {
         }
     }
 
-    fn random_placement(size: BoardSize, rng: &mut crate::tools::rng::Rng) -> (Board, Board) {
-        let (mut bits, mut mailbox) = (Board::empty(size), Board::empty_mailbox(size));
+    fn random_placement(size: BoardSize, rng: &mut crate::tools::rng::Rng) -> (ChessBoard, ChessBoard) {
+        let (mut bits, mut mailbox) = (ChessBoard::empty(size), ChessBoard::empty_mailbox(size));
         assert!(matches!(bits.repr, Repr::Bits(_)), "{size} fits the bitboards");
         let half = size.ranks / 2;
         for color in [Color::White, Color::Black] {
@@ -893,7 +893,7 @@ mod tests {
     }
 
     /// Every question replay asks, answered by both boards in one position.
-    fn assert_agree(bits: &mut Board, mailbox: &mut Board, side: Color) {
+    fn assert_agree(bits: &mut ChessBoard, mailbox: &mut ChessBoard, side: Color) {
         let size = bits.size();
         assert_eq!(bits.to_string(), mailbox.to_string());
         let check = mailbox.in_check(side);
@@ -971,7 +971,7 @@ mod tests {
                         .collect();
                     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
                     bits = board_from_placement(start, size, &unmoved).unwrap();
-                    mailbox = Board::empty_mailbox(size);
+                    mailbox = ChessBoard::empty_mailbox(size);
                     for (sq, p) in bits.pieces() {
                         mailbox.put(sq, p, bits.is_unmoved_pawn(sq));
                     }

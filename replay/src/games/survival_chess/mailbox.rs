@@ -437,7 +437,7 @@ impl Mailbox {
         self.has_legal_move_in(color, in_check)
     }
 
-    /// [`Board::has_legal_move`] when the caller knows already whether
+    /// [`ChessBoard::has_legal_move`] when the caller knows already whether
     /// `color` is in check.
     pub(super) fn has_legal_move_in(&mut self, color: Color, in_check: bool) -> bool {
         let king = self.kings[side(color)];

@@ -23,14 +23,14 @@ use crate::core::progress::{next_turn, turn_after, Decision, Turn};
 use crate::core::setup;
 use crate::core::viewer::Viewer;
 use crate::game::{Game, Spelling};
-use board::{Board, Move, Piece};
+use board::{ChessBoard, Move, Piece};
 use params::SurvivalRules;
 
 /// The state of a survival-chess game.
 #[derive(Clone, Debug)]
 pub struct Survival {
     rules: SurvivalRules,
-    board: Board,
+    board: ChessBoard,
     turn: Turn,
     /// Pieces each side has set up, by kind (`PieceKind` order K Q R B N P).
     counts: ByColor<[u8; 6]>,
@@ -59,7 +59,7 @@ fn ending(side: Color, check: bool, stuck: bool) -> Option<Decision> {
     }
 }
 
-fn list(moves: &[Move], board: &Board) -> String {
+fn list(moves: &[Move], board: &ChessBoard) -> String {
     if moves.is_empty() {
         return "none".into();
     }
@@ -72,7 +72,7 @@ fn list(moves: &[Move], board: &Board) -> String {
 impl Survival {
     /// A game at the start of setup: an empty board.
     pub(crate) fn new(rules: SurvivalRules) -> Survival {
-        let board = Board::empty(rules.board.0);
+        let board = ChessBoard::empty(rules.board.0);
         Survival {
             rules,
             board,
@@ -85,7 +85,7 @@ impl Survival {
     }
 
     /// The board.
-    pub(crate) fn board(&self) -> &Board {
+    pub(crate) fn board(&self) -> &ChessBoard {
         &self.board
     }
 

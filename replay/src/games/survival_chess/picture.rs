@@ -3,7 +3,7 @@
 //! viewer.
 
 use super::{SurvivalKnowledge, SurvivalState};
-use crate::core::picture::{Figure, Picture, Text, CHESS_LETTERS};
+use crate::core::picture::{Occupant, Picture, Text, CHESS_LETTERS};
 
 impl SurvivalState {
     /// The position as a picture; `in_play` tells whether a side is to
@@ -12,7 +12,7 @@ impl SurvivalState {
         let mut picture = Picture::new(self.board.files, self.board.ranks);
         picture.checkered = true;
         for piece in &self.pieces {
-            picture.place(piece.square, Figure::chess(piece.color, piece.piece));
+            picture.place(piece.square, Occupant::chess(piece.color, piece.piece));
         }
         picture.legend.push(Text::ascii_only(CHESS_LETTERS));
         if self.in_check && in_play {

@@ -1,4 +1,4 @@
-//! The board layout, the [`Position`] value with its setters, and playing a move.
+//! The board layout, the [`DraughtsBoard`] value with its setters, and playing a move.
 //!
 //! The 32 dark squares live in a "padded" 36-bit layout inside a `u64`: the
 //! dark square on file `f` and rank `r` has bit `(9 * r + f) / 2`. Bits 4, 13,
@@ -127,7 +127,7 @@ pub(super) fn square_problem(sq: Square) -> Option<String> {
 /// Every bitboard holds only playable squares, and the four are pairwise
 /// disjoint; every constructor and setter keeps it so.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Position {
+pub struct DraughtsBoard {
     /// Men of white (index 0) and black (index 1), in the padded layout.
     pub(super) men: [u64; 2],
     /// Kings of white and black, in the padded layout.
@@ -136,12 +136,12 @@ pub struct Position {
     pub(super) to_move: Color,
 }
 
-impl Position {
+impl DraughtsBoard {
     /// The starting position: white men on ranks 1 to 3, black men on ranks 6
     /// to 8, white to move.
-    pub(crate) fn start() -> Position {
+    pub(crate) fn start() -> DraughtsBoard {
         let row = |rank: u64| 0b1111u64 << (9 * rank).div_ceil(2);
-        Position {
+        DraughtsBoard {
             men: [row(0) | row(1) | row(2), row(5) | row(6) | row(7)],
             kings: [0, 0],
             to_move: Color::White,
@@ -160,8 +160,8 @@ impl Position {
         black_men: &[Square],
         black_kings: &[Square],
         to_move: Color,
-    ) -> Result<Position, String> {
-        let mut pos = Position {
+    ) -> Result<DraughtsBoard, String> {
+        let mut pos = DraughtsBoard {
             men: [0, 0],
             kings: [0, 0],
             to_move,
@@ -211,7 +211,7 @@ impl Position {
     }
 
     /// Takes whatever piece stands on `sq` off the board and returns it (as in
-    /// [`Position::piece_at`]); does nothing for an empty or unplayable square.
+    /// [`DraughtsBoard::piece_at`]); does nothing for an empty or unplayable square.
     pub(crate) fn remove(&mut self, sq: Square) -> Option<(Color, bool)> {
         let piece = self.piece_at(sq)?;
         if let Some(bit) = bit_of(sq) {
@@ -256,7 +256,7 @@ impl Position {
         self.to_move = color;
     }
 
-    /// Plays `mv`, a move from [`Position::legal_moves`] of this position: the
+    /// Plays `mv`, a move from [`DraughtsBoard::legal_moves`] of this position: the
     /// piece goes from the first square of the path to the last, the captured
     /// pieces leave the board (only now, at the end of the sequence), a
     /// promoted man becomes a king, and the other side is to move.
@@ -324,7 +324,7 @@ fn write_pieces(f: &mut fmt::Formatter<'_>, men: u64, kings: u64) -> fmt::Result
 
 /// Writes the position as `side=w ; white=a1,c1,Kd4 ; black=-`, squares in
 /// rank order (rank 1 first, files `a`.. within a rank).
-impl fmt::Display for Position {
+impl fmt::Display for DraughtsBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "side={} ; white=", self.to_move)?;
         write_pieces(f, self.men[0], self.kings[0])?;

@@ -19,7 +19,7 @@ mod perft;
 #[cfg(test)]
 mod tests;
 
-pub use board::Position;
+pub use board::DraughtsBoard;
 pub use moves::DMove;
 
 /// The most pieces one move can capture, the capacity of [`DMove::captured`].

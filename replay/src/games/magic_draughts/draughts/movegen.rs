@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use fgn_notation::{Color, Path};
 
 use super::board::{shift, side, step, BLACK_FORWARD, DIRS, RANK_1, RANK_8, SQUARE_OF, VALID, WHITE_FORWARD};
-use super::{DMove, Position, MAX_CAPTURES};
+use super::{DMove, DraughtsBoard, MAX_CAPTURES};
 
 /// Iterates the set bits of a bitboard, lowest first.
 #[derive(Debug)]
@@ -178,7 +178,7 @@ impl CaptureSearch<'_> {
     }
 }
 
-impl Position {
+impl DraughtsBoard {
     /// Replaces the contents of `out` with every legal move of the side to
     /// move, under the Russian rules.
     ///
@@ -273,7 +273,7 @@ impl Position {
         self.perft_with(depth, &mut stack)
     }
 
-    /// [`Position::perft`] for `depth >= 1`, with the move stack of the levels above.
+    /// [`DraughtsBoard::perft`] for `depth >= 1`, with the move stack of the levels above.
     #[cfg(test)]
     fn perft_with(&self, depth: u32, stack: &mut Vec<DMove>) -> u64 {
         let start = stack.len();

@@ -5,9 +5,9 @@ use std::fmt;
 use fgn_notation::{Action, Path, Square};
 
 use super::board::{bit_of, square_problem, RANK_1, RANK_8};
-use super::{Position, MAX_CAPTURES};
+use super::{DraughtsBoard, MAX_CAPTURES};
 
-/// A legal draughts move, as [`Position::legal_moves`] lists it.
+/// A legal draughts move, as [`DraughtsBoard::legal_moves`] lists it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct DMove {
     /// The start square and every landing square: two squares for a plain
@@ -156,7 +156,7 @@ impl fmt::Display for MoveErrorKind {
     }
 }
 
-/// A written move that [`Position::find_move`] could not match: why, and what
+/// A written move that [`DraughtsBoard::find_move`] could not match: why, and what
 /// the legal moves were.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct MoveError {
@@ -180,7 +180,7 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-impl Position {
+impl DraughtsBoard {
     /// The legal move whose start and landing squares are `path` and which is
     /// a capture exactly when `capture` is set (`c3:e5` versus `c3-d4`).
     ///

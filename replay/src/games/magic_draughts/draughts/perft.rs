@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use super::Position;
+use super::DraughtsBoard;
 use fgn_notation::{Color, Square};
 
 /// In debug builds, perft counts above this many nodes are not checked: the
@@ -19,7 +19,7 @@ const DEBUG_NODE_CAP: u64 = 2_000_000;
 struct Case {
     line: usize,
     name: String,
-    position: Position,
+    position: DraughtsBoard,
     counts: Vec<(u32, u64)>,
     moves: Vec<String>,
 }
@@ -85,7 +85,7 @@ fn parse_case(line_no: usize, line: &str) -> Result<Case, String> {
         }
     }
     let ((wm, wk), (bm, bk)) = (white.ok_or("no white=")?, black.ok_or("no black=")?);
-    let position = Position::from_pieces(&wm, &wk, &bm, &bk, side.ok_or("no side=")?)?;
+    let position = DraughtsBoard::from_pieces(&wm, &wk, &bm, &bk, side.ok_or("no side=")?)?;
     Ok(Case {
         line: line_no,
         name,

@@ -3,7 +3,7 @@
 use fgn_notation::{Color, Path, Square};
 
 use super::moves::{MoveError, MoveErrorKind};
-use super::{DMove, Position};
+use super::{DMove, DraughtsBoard};
 
 fn sq(name: &str) -> Square {
     name.parse().expect("a square")
@@ -14,7 +14,7 @@ fn squares(names: &str) -> Vec<Square> {
 }
 
 /// A position from space-separated squares, `K` before a king.
-fn position(white: &str, black: &str, to_move: Color) -> Position {
+fn position(white: &str, black: &str, to_move: Color) -> DraughtsBoard {
     let split = |list: &str| {
         let (mut men, mut kings) = (Vec::new(), Vec::new());
         for name in list.split_whitespace() {
@@ -27,17 +27,17 @@ fn position(white: &str, black: &str, to_move: Color) -> Position {
     };
     let (wm, wk) = split(white);
     let (bm, bk) = split(black);
-    Position::from_pieces(&wm, &wk, &bm, &bk, to_move).expect("a valid position")
+    DraughtsBoard::from_pieces(&wm, &wk, &bm, &bk, to_move).expect("a valid position")
 }
 
-fn moves(pos: &Position) -> Vec<DMove> {
+fn moves(pos: &DraughtsBoard) -> Vec<DMove> {
     let mut out = Vec::new();
     pos.legal_moves(&mut out);
     out
 }
 
 /// The legal moves in notation, sorted.
-fn names(pos: &Position) -> Vec<String> {
+fn names(pos: &DraughtsBoard) -> Vec<String> {
     let mut names: Vec<String> = moves(pos).iter().map(DMove::to_string).collect();
     names.sort();
     names
@@ -50,18 +50,18 @@ fn written(text: &str) -> (Path, bool) {
     (path, capture)
 }
 
-fn find(pos: &Position, text: &str) -> Result<DMove, MoveError> {
+fn find(pos: &DraughtsBoard, text: &str) -> Result<DMove, MoveError> {
     let (path, capture) = written(text);
     pos.find_move(&path, capture)
 }
 
-fn error_kind(pos: &Position, text: &str) -> MoveErrorKind {
+fn error_kind(pos: &DraughtsBoard, text: &str) -> MoveErrorKind {
     find(pos, text).expect_err("an illegal move").kind
 }
 
 #[test]
 fn start_position_layout() {
-    let start = Position::start();
+    let start = DraughtsBoard::start();
     let expected = position(
         "a1 c1 e1 g1 b2 d2 f2 h2 a3 c3 e3 g3",
         "b6 d6 f6 h6 a7 c7 e7 g7 b8 d8 f8 h8",
@@ -88,21 +88,22 @@ fn start_position_layout() {
 
 #[test]
 fn start_position_perft() {
-    let start = Position::start();
+    let start = DraughtsBoard::start();
     let counts: Vec<u64> = (0..=6).map(|depth| start.perft(depth)).collect();
     assert_eq!(counts, [1, 7, 49, 302, 1469, 7482, 37986]);
 }
 
 #[test]
 fn from_pieces_validates() {
-    let reject = |wm: &[Square], bm: &[Square]| Position::from_pieces(wm, &[], bm, &[], Color::White).unwrap_err();
+    let reject = |wm: &[Square], bm: &[Square]| DraughtsBoard::from_pieces(wm, &[], bm, &[], Color::White).unwrap_err();
     assert!(reject(&[sq("b1")], &[]).contains("light square"));
     assert!(reject(&[sq("i1")], &[]).contains("off the 8x8 board"));
     assert!(reject(&[sq("a9")], &[]).contains("off the 8x8 board"));
     assert!(reject(&[sq("c3")], &[sq("c3")]).contains("two pieces on c3"));
     assert!(reject(&[sq("b8")], &[]).contains("king"));
     assert!(reject(&[], &[sq("a1")]).contains("king"));
-    let kings = Position::from_pieces(&[], &[sq("b8")], &[], &[sq("a1")], Color::Black).expect("kings may stand there");
+    let kings =
+        DraughtsBoard::from_pieces(&[], &[sq("b8")], &[], &[sq("a1")], Color::Black).expect("kings may stand there");
     assert_eq!(kings.piece_at(sq("b8")), Some((Color::White, true)));
     assert_eq!(kings.piece_at(sq("a1")), Some((Color::Black, true)));
     assert_eq!(kings.to_string(), "side=b ; white=Kb8 ; black=Ka1");
@@ -110,7 +111,7 @@ fn from_pieces_validates() {
 
 #[test]
 fn setters() {
-    let mut pos = Position::start();
+    let mut pos = DraughtsBoard::start();
     assert_eq!(pos.remove(sq("c3")), Some((Color::White, false)));
     assert_eq!(pos.remove(sq("c3")), None);
     assert_eq!(pos.remove(sq("b1")), None);
@@ -270,7 +271,7 @@ fn king_may_pass_its_own_start_square() {
 
 #[test]
 fn find_move_errors() {
-    let start = Position::start();
+    let start = DraughtsBoard::start();
     let err = |text: &str| find(&start, text).expect_err("illegal").to_string();
     let legal = "legal moves: a3-b4 c3-b4 c3-d4 e3-d4 e3-f4 g3-f4 g3-h4";
     assert_eq!(err("c3-e5"), format!("not a legal move; {legal}"));
@@ -327,7 +328,7 @@ fn moves_are_unique_and_consistent() {
     };
     let mut list = Vec::new();
     for _ in 0..200 {
-        let mut pos = Position::start();
+        let mut pos = DraughtsBoard::start();
         for _ in 0..150 {
             pos.legal_moves(&mut list);
             if list.is_empty() {
@@ -351,7 +352,7 @@ fn moves_are_unique_and_consistent() {
 /// `start` may land after jumping `victim`: the squares beyond it on the
 /// line from `at`, up to the next piece. The start square is empty while the
 /// move is played; jumped pieces stay on the board until it ends.
-fn landings_beyond(pos: &Position, start: Square, at: Square, victim: Square) -> Vec<Square> {
+fn landings_beyond(pos: &DraughtsBoard, start: Square, at: Square, victim: Square) -> Vec<Square> {
     let step = |a: u8, b: u8| i32::from(b).cmp(&i32::from(a)) as i32;
     let (df, dr) = (
         step(at.file_index(), victim.file_index()),
@@ -408,8 +409,8 @@ fn a_wrong_landing_mid_capture_is_explained_by_the_landings_that_continue() {
                 .collect()
         };
         let twins = [
-            Position::from_pieces(&wm, &wk, &bm, &bk, Color::White),
-            Position::from_pieces(&turned(&bm), &turned(&bk), &turned(&wm), &turned(&wk), Color::Black),
+            DraughtsBoard::from_pieces(&wm, &wk, &bm, &bk, Color::White),
+            DraughtsBoard::from_pieces(&turned(&bm), &turned(&bk), &turned(&wm), &turned(&wk), Color::Black),
         ];
         for pos in twins {
             let pos = pos.expect("a valid position");
@@ -517,7 +518,7 @@ fn a_man_crowned_mid_capture_must_land_where_the_capture_continues() {
 /// board was public).
 #[test]
 fn the_start_has_seven_moves_and_302_sequences_of_three_plies() {
-    let start = Position::start();
+    let start = DraughtsBoard::start();
     let mut moves = Vec::new();
     start.legal_moves(&mut moves);
     assert_eq!(moves.len(), 7);
