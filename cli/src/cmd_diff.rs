@@ -421,7 +421,7 @@ fn log_report(log: &Log, replayed: Result<Replayed, String>, hash: Digest, same:
                 rep.note(&format!(
                     "{}: {}; its positions go as far as it replays, its first {} events",
                     log.name,
-                    crate::cmd_view::hidden_fault_message(&log.name, side),
+                    crate::texts::hidden_fault_message(&log.name, side),
                     r.applied
                 ));
             }

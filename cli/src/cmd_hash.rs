@@ -40,7 +40,7 @@ fn chain_of(name: &str, doc: &Document, side: Option<Color>, rep: &mut Reporter)
             // hashed like the log itself, which is hashed up to the error too.
             Err(fgn_replay::ViewError::Rule { view, error }) => {
                 if hidden_fault(&doc.game, c, &error) {
-                    rep.invalid(name, &crate::cmd_view::hidden_fault_message(name, c));
+                    rep.invalid(name, &crate::texts::hidden_fault_message(name, c));
                 } else {
                     rep.invalid(name, &format!("{error} (the view up to that event is hashed)"));
                 }
@@ -81,7 +81,7 @@ fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Repor
             match side {
                 // As a player, an event it may not see is not told, nor its error.
                 Some(c) if hidden_fault(&doc.game, c, &e) => {
-                    rep.invalid(name, &crate::cmd_view::hidden_fault_message(name, c))
+                    rep.invalid(name, &crate::texts::hidden_fault_message(name, c))
                 }
                 // Told at the event that was applied, wherever the error
                 // points.

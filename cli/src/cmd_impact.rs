@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use fgn_replay::impact::{Divergence, Failure, Impact, ImpactSummary, Mode, VerdictChange};
 use serde::Serialize;
 
-use crate::cmd_replay::{load_rules, report_overrides, status_text};
+use crate::cmd_replay::{load_rules, report_overrides};
 use crate::out::outln;
 use crate::report::{Format, Reporter, Status};
+use crate::texts::status_text;
 
 /// One game's line of `--format json`: its file and its impact.
 #[derive(Serialize)]

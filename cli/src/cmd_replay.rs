@@ -1,6 +1,6 @@
 //! `fgn validate` and `fgn show`, the commands that replay logs, and what
 //! they share with the others that do: reading `--rules` files, checking a
-//! log, the texts of results.
+//! log. The texts of results they share are in `texts.rs`.
 
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
@@ -9,12 +9,13 @@ use std::path::{Path, PathBuf};
 use fgn_notation::{Color, Document, GameKind};
 use fgn_replay::tools::align::{hidden_fault, Alignment};
 use fgn_replay::tools::placed::{finish_validation, PlacedError};
-use fgn_replay::{Overridden, Params, Phase, Replay, RulesFile, StartError, Turn, Verdict, Viewer};
+use fgn_replay::{Overridden, Params, Replay, RulesFile, StartError, Verdict, Viewer};
 
 use crate::cmd_syntax::parse_all;
 use crate::out::{outln, Stream};
 use crate::render;
 use crate::report::{Format, Reporter, Status, Style};
+use crate::texts::{hidden_fault_message, status_text};
 
 /// A `--rules FILE` value, read and checked once before any log: the
 /// parameters of one game, or objects of parameters keyed by game name
@@ -257,16 +258,6 @@ fn result_text(replay: &Replay) -> String {
     status_text(replay.phase())
 }
 
-/// The result a phase stands for, as reports write it (`1-0 mate`, `in progress`).
-pub fn status_text(phase: Phase) -> String {
-    match phase {
-        Phase::Over(d) => d.text(),
-        Phase::ResultDue(d) => format!("decided {}", d.text()),
-        Phase::AwaitingExtra { late } => format!("in progress ({} ran out of time)", late.name()),
-        Phase::Playing => "in progress".into(),
-    }
-}
-
 /// `fgn validate`.
 ///
 /// Every fault of a file is one line, syntax and rule errors alike, in the
@@ -475,7 +466,7 @@ pub fn show(
             // hides (as `fgn view` keeps it from the view).
             match viewer.color().filter(|_| !is_view) {
                 Some(side) if hidden_fault(file, side, &error) => {
-                    rep.invalid(&name, &crate::cmd_view::hidden_fault_message(&name, side))
+                    rep.invalid(&name, &hidden_fault_message(&name, side))
                 }
                 _ => report_placed(&name, &PlacedError::new(&p.document, &error), rep),
             }
@@ -518,27 +509,4 @@ pub fn show(
 /// A viewer as `--as` names it.
 fn viewer_name(viewer: Viewer) -> &'static str {
     viewer.color().map_or("all", Color::name)
-}
-
-/// Used by `render` for the turn line.
-pub fn turn_text(replay: &Replay) -> String {
-    match replay.phase() {
-        Phase::Over(_) => return "the game is over".into(),
-        Phase::ResultDue(_) => return "the game is decided; the log owes its result".into(),
-        Phase::Playing | Phase::AwaitingExtra { .. } => {}
-    }
-    match replay.turn() {
-        Some(Turn::Setup { ready }) => {
-            let who = |r: bool| if r { "ready" } else { "setting up" };
-            format!("setup (white {}, black {})", who(ready.white), who(ready.black))
-        }
-        Some(Turn::Move { side, number }) => format!("move {number}, {} to move", side.name()),
-        // A game in play has a turn; only a decided one has none.
-        None => "the game is decided; the log owes its result".into(),
-    }
-}
-
-/// Used by `render` for the result line.
-pub fn phase_text(replay: &Replay) -> String {
-    result_text(replay)
 }

@@ -11,6 +11,7 @@ use fgn_replay::ViewError;
 use crate::cmd_replay::{check, Checked};
 use crate::cmd_syntax::parse_all;
 use crate::report::{Reporter, Status};
+use crate::texts::hidden_fault_message;
 
 /// Whose view to make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -62,15 +63,6 @@ fn report_view_error(name: &str, doc: &Document, side: Color, error: &ViewError,
             }
         }
     }
-}
-
-/// What is said of a rule error [`hidden_fault`] keeps from `side`.
-pub fn hidden_fault_message(name: &str, side: Color) -> String {
-    format!(
-        "the log breaks a rule at an event {} may not see, so its view ends before it; \
-         the event and the rule are not shown here (`fgn validate {name}` shows them)",
-        side.name()
-    )
 }
 
 /// `fgn view`.

@@ -25,6 +25,7 @@ mod out;
 mod pipeline;
 mod render;
 mod report;
+mod texts;
 
 use std::ffi::OsString;
 use std::io::{Read, Write};

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use fgn_notation::Color;
 use fgn_replay::{Cell, Charset, Picture, Replay, Shade, Viewer};
 
-use crate::cmd_replay::{phase_text, turn_text};
 use crate::out::{Paint, Stream};
+use crate::texts::{status_text, turn_text};
 
 /// How boards are drawn: symbols or ASCII letters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -121,7 +121,7 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
         let text = |s: &Option<fgn_notation::Salt>| s.map_or("none".to_string(), |s| s.to_string());
         let _ = writeln!(out, "salts: white {}, black {}", text(&salts.white), text(&salts.black));
     }
-    let _ = writeln!(out, "result: {}", phase_text(replay));
+    let _ = writeln!(out, "result: {}", status_text(replay.phase()));
     let _ = writeln!(
         out,
         "{}: {}",

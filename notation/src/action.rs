@@ -71,7 +71,7 @@ impl Placement {
     /// 4 bytes).
     fn push_to(&self, text: &mut impl Ascii) {
         text.push_ascii(self.figure.char() as u8);
-        text.push_square(self.square);
+        self.square.push_to(text);
     }
 }
 
@@ -125,7 +125,7 @@ impl ChessMove {
         }
         fn square(text: &mut impl Ascii, sq: Option<Square>) {
             match sq {
-                Some(sq) => text.push_square(sq),
+                Some(sq) => sq.push_to(text),
                 None => text.push_ascii(b'?'),
             }
         }
@@ -944,7 +944,7 @@ impl Action {
                 if let Some(u) = unit {
                     text.push_ascii(u.char() as u8);
                 }
-                text.push_square(*square);
+                square.push_to(text);
             }
             Action::Ready => text.push_bytes(b"ready"),
             Action::End => text.push_bytes(b"end"),
@@ -968,7 +968,7 @@ impl Action {
                 match (square, hidden) {
                     (Some(sq), _) => {
                         text.push_ascii(b' ');
-                        text.push_square(*sq);
+                        sq.push_to(text);
                     }
                     (None, true) => text.push_bytes(b" ?"),
                     (None, false) => {}
@@ -976,45 +976,45 @@ impl Action {
             }
             Action::Spawn { square, object } => {
                 text.push_bytes(b"spawn ");
-                text.push_square(*square);
+                square.push_to(text);
                 text.push_ascii(b' ');
                 text.push_bytes(object.name().as_bytes());
             }
             Action::Damage { square, amount } => {
                 text.push_bytes(b"damage ");
-                text.push_square(*square);
+                square.push_to(text);
                 text.push_ascii(b' ');
                 text.push_u32(u32::from(*amount));
             }
             Action::Clone { square } => {
                 text.push_bytes(b"clone ");
-                text.push_square(*square);
+                square.push_to(text);
             }
             Action::March(m) => {
                 for k in m.units.kinds() {
                     text.push_ascii(k.char() as u8);
                 }
-                text.push_square(m.from);
+                m.from.push_to(text);
                 text.push_ascii(if m.capture { b'x' } else { b'-' });
-                text.push_square(m.to);
+                m.to.push_to(text);
             }
             Action::Shot { from, to } => {
                 text.push_ascii(b'A');
-                text.push_square(*from);
+                from.push_to(text);
                 text.push_ascii(b'*');
-                text.push_square(*to);
+                to.push_to(text);
             }
             Action::Draughts { path, capture } => {
                 for (i, sq) in path.squares().iter().enumerate() {
                     if i > 0 {
                         text.push_ascii(if *capture { b':' } else { b'-' });
                     }
-                    text.push_square(*sq);
+                    sq.push_to(text);
                 }
             }
             Action::Reveal { square, number } => {
                 text.push_bytes(b"reveal ");
-                text.push_square(*square);
+                square.push_to(text);
                 text.push_ascii(b' ');
                 text.push_u32(u32::from(number.get()));
             }
@@ -1029,18 +1029,18 @@ impl Action {
                     }
                     Spell::Potion { from, to } | Spell::Charm { from, to } => {
                         text.push_ascii(b' ');
-                        text.push_square(*from);
+                        from.push_to(text);
                         text.push_ascii(b' ');
-                        text.push_square(*to);
+                        to.push_to(text);
                     }
                     Spell::Firebird { square } => {
                         text.push_ascii(b' ');
-                        text.push_square(*square);
+                        square.push_to(text);
                     }
                     Spell::Revenge { squares } => {
                         for sq in squares {
                             text.push_ascii(b' ');
-                            text.push_square(*sq);
+                            sq.push_to(text);
                         }
                     }
                 }

@@ -260,7 +260,7 @@ impl Sink for Matcher<'_> {
                 // the event was read from: the one-pass reader took it,
                 // and it takes only a line that is the event's canonical
                 // spelling, so the line matches as it stands.
-                match crate::parse::memchr_newline(self.rest) {
+                match crate::lines::memchr_newline(self.rest) {
                     Some(end) => self.rest = &self.rest[end..],
                     None => self.same = false,
                 }

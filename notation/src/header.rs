@@ -8,9 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::action::{parse_hex32, write_quoted, Event};
-use crate::diagnostic::Diagnostic;
-use crate::document::Game;
+use crate::action::{parse_hex32, write_quoted};
 use crate::types::{Color, GameKind, Square, ValueError, MAX_BOARD_DIM};
 
 /// One header tag.
@@ -123,72 +121,6 @@ impl Header {
         match self.get("Perspective")?.parse::<Perspective>().ok()? {
             Perspective::All => None,
             Perspective::Of(c) => Some(c),
-        }
-    }
-
-    /// Reads `line`, one event line of the log this header starts, as
-    /// [`parse`](crate::parse()) reads it in the file (which actions an
-    /// actor may write depends on the game): what a game server does with
-    /// an event a player sends. An end-of-line comment is allowed and
-    /// dropped. The diagnostic of a line that is not one event is at line 1,
-    /// the line's own, with the column in `line`.
-    ///
-    /// ```
-    /// use fgn_notation::{parse, Action};
-    ///
-    /// let header = parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n").document.game.header;
-    /// let event = header.parse_event("1 w E2-e4 ; upper case accepted").unwrap();
-    /// assert!(matches!(event.action, Action::Move(_)));
-    /// assert_eq!(event.to_string(), "1 w e2-e4");
-    ///
-    /// // Spells are magic-draughts's: a survival-chess log cannot hold one.
-    /// let refused = header.parse_event("1 w spell 3 skip").unwrap_err();
-    /// assert_eq!((refused.line, refused.column), (1, 5));
-    /// assert!(refused.message.contains("spell"), "{}", refused.message);
-    /// ```
-    pub fn parse_event(&self, line: &str) -> Result<Event, Diagnostic> {
-        if let Some(at) = line.find(['\n', '\r']) {
-            return Err(Diagnostic::at_bytes(
-                1,
-                "",
-                0,
-                0,
-                format!("an event is one line, but this one holds a line end after byte {at}"),
-            ));
-        }
-        // The line is read where it would stand in the file, after the
-        // header, so that the parser applies the game's forms to it.
-        let mut text = Game {
-            header: self.clone(),
-            events: Vec::new(),
-        }
-        .canonical_text();
-        let header_lines = text.matches('\n').count() as u32;
-        text.push_str(line);
-        text.push('\n');
-        let parsed = crate::parse::parse(text.as_bytes());
-        if let Some(mut d) = parsed.diagnostics.into_iter().next() {
-            d.line = d.line.saturating_sub(header_lines).max(1);
-            return Err(d);
-        }
-        let document = parsed.document;
-        match document.game.events.into_iter().next() {
-            Some(event) if document.event_lines.first() == Some(&(header_lines + 1)) => Ok(event),
-            _ => {
-                let found = match line.trim_start_matches(' ').chars().next() {
-                    None => "a blank line",
-                    Some(';') => "a comment line",
-                    Some('[') => "a header tag",
-                    Some(_) => "a line that holds no event",
-                };
-                Err(Diagnostic::at_bytes(
-                    1,
-                    line,
-                    0,
-                    line.len(),
-                    format!("expected an event line (`MOVE-NUMBER ACTOR ACTION`), found {found}"),
-                ))
-            }
         }
     }
 }

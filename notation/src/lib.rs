@@ -69,6 +69,7 @@ pub mod document;
 pub mod forms;
 pub mod header;
 pub mod json;
+mod lines;
 pub mod parse;
 mod quick;
 mod short;

@@ -35,16 +35,16 @@ use crate::action::{
     SpellNumber, UnitMove, MAX_PATH,
 };
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::document::{Anchor, Comment, Document};
+use crate::document::{Anchor, Comment, Document, Game};
 use crate::forms::check_form;
 use crate::header::{is_tag_name, respelled_known_tag, Header, Tag};
+use crate::lines::{memchr_byte, memchr_newline};
 use crate::quick::quick_event;
 use crate::types::{Actor, Clock, Color, Figure, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet};
 
 /// The largest file FGN reads, in bytes (64 MiB).
 pub const MAX_FILE_BYTES: usize = 64 << 20;
-/// The longest line FGN reads, in bytes, without its line end.
-pub const MAX_LINE_BYTES: usize = 4096;
+pub use crate::lines::MAX_LINE_BYTES;
 /// How many events' room a parse reserves at most before it reads a file.
 const RESERVED_EVENTS: usize = 1 << 16;
 /// How many diagnostics one file reports before it stops reading.
@@ -141,6 +141,78 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Reads a log from its bytes.
 pub fn parse(src: &[u8]) -> Parsed {
     parse_with(src, LogParser::default(), None)
+}
+
+// The header's event reader is defined here, beside the reader it runs:
+// it reads the line after the header's canonical text, so it needs the
+// whole parser and the document's `Game`, which the header module stays
+// below.
+impl Header {
+    /// Reads `line`, one event line of the log this header starts, as
+    /// [`parse`](crate::parse()) reads it in the file (which actions an
+    /// actor may write depends on the game): what a game server does with
+    /// an event a player sends. An end-of-line comment is allowed and
+    /// dropped. The diagnostic of a line that is not one event is at line 1,
+    /// the line's own, with the column in `line`.
+    ///
+    /// ```
+    /// use fgn_notation::{parse, Action};
+    ///
+    /// let header = parse(b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n").document.game.header;
+    /// let event = header.parse_event("1 w E2-e4 ; upper case accepted").unwrap();
+    /// assert!(matches!(event.action, Action::Move(_)));
+    /// assert_eq!(event.to_string(), "1 w e2-e4");
+    ///
+    /// // Spells are magic-draughts's: a survival-chess log cannot hold one.
+    /// let refused = header.parse_event("1 w spell 3 skip").unwrap_err();
+    /// assert_eq!((refused.line, refused.column), (1, 5));
+    /// assert!(refused.message.contains("spell"), "{}", refused.message);
+    /// ```
+    pub fn parse_event(&self, line: &str) -> Result<Event, Diagnostic> {
+        if let Some(at) = line.find(['\n', '\r']) {
+            return Err(Diagnostic::at_bytes(
+                1,
+                "",
+                0,
+                0,
+                format!("an event is one line, but this one holds a line end after byte {at}"),
+            ));
+        }
+        // The line is read where it would stand in the file, after the
+        // header, so that the parser applies the game's forms to it.
+        let mut text = Game {
+            header: self.clone(),
+            events: Vec::new(),
+        }
+        .canonical_text();
+        let header_lines = text.matches('\n').count() as u32;
+        text.push_str(line);
+        text.push('\n');
+        let parsed = parse(text.as_bytes());
+        if let Some(mut d) = parsed.diagnostics.into_iter().next() {
+            d.line = d.line.saturating_sub(header_lines).max(1);
+            return Err(d);
+        }
+        let document = parsed.document;
+        match document.game.events.into_iter().next() {
+            Some(event) if document.event_lines.first() == Some(&(header_lines + 1)) => Ok(event),
+            _ => {
+                let found = match line.trim_start_matches(' ').chars().next() {
+                    None => "a blank line",
+                    Some(';') => "a comment line",
+                    Some('[') => "a header tag",
+                    Some(_) => "a line that holds no event",
+                };
+                Err(Diagnostic::at_bytes(
+                    1,
+                    line,
+                    0,
+                    line.len(),
+                    format!("expected an event line (`MOVE-NUMBER ACTOR ACTION`), found {found}"),
+                ))
+            }
+        }
+    }
 }
 
 /// About how many bytes of a text [`parse_in_runs`] reads before it hands
@@ -929,31 +1001,6 @@ impl LogParser {
             read: self.read,
         }
     }
-}
-
-/// The offset of the first line feed, if any.
-pub(crate) fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    memchr_byte(b'\n', bytes)
-}
-
-/// The offset of the first `needle` in `bytes`, if any. Eight bytes are
-/// tested at a time: `word ^ needle..` has a zero byte where a `needle` is,
-/// and the lowest byte that `(x - 0x01..) & !x & 0x80..` marks is the first
-/// zero byte.
-#[inline]
-fn memchr_byte(needle: u8, bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    let mut chunks = bytes.chunks_exact(8);
-    for (i, chunk) in chunks.by_ref().enumerate() {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ (ONES * u64::from(needle));
-        let zero = word.wrapping_sub(ONES) & !word & HIGH;
-        if zero != 0 {
-            return Some(i * 8 + (zero.trailing_zeros() / 8) as usize);
-        }
-    }
-    let done = bytes.len() - chunks.remainder().len();
-    chunks.remainder().iter().position(|&b| b == needle).map(|p| done + p)
 }
 
 /// Where the name of a tag line in its canonical spelling ends and where
@@ -1781,30 +1828,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn memchr_newline_finds_the_first_line_feed_at_every_offset() {
-        for len in 0..40 {
-            for at in 0..=len {
-                let mut bytes = vec![b'a'; len];
-                if at < len {
-                    bytes[at] = b'\n';
-                }
-                // A second line feed later never hides the first.
-                bytes.extend_from_slice(b"x\n");
-                let expected = if at < len { at } else { len + 1 };
-                assert_eq!(memchr_newline(&bytes), Some(expected), "{len} {at}");
-            }
-        }
-        assert_eq!(memchr_newline(b"no line end at all"), None);
-        assert_eq!(
-            memchr_newline(&[0x8a, 0x0b, 0x09, 0xff, 0x80, 0x7f, 0x01, 0x00, b'\n']),
-            Some(8)
-        );
-        // The NUL probe of binary files uses the same search.
-        assert_eq!(memchr_byte(0, &[1, 0x80, 0xff, 0x7f, 2, 3, 4, 5, 6, 0, 0]), Some(9));
-        assert_eq!(memchr_byte(0, &[0x80; 20]), None);
     }
 
     #[test]

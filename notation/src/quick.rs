@@ -32,10 +32,10 @@ use crate::action::{
     parse_hex32, Action, Check, ChessMove, Event, Item, MagicNumber, ObjectKind, Outcome, Path, Placement, Reason,
     Seed, Spell, SpellNumber, UnitMove, MAX_PATH,
 };
+use crate::lines::MAX_LINE_BYTES;
 use crate::types::{
     Actor, Clock, Color, Figure, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet, MAX_BOARD_DIM,
 };
-use crate::MAX_LINE_BYTES;
 
 /// The event line of `game` at the start of `b` (the rest of a log) in a
 /// log written from `view`'s point of view, read in one pass up to its line

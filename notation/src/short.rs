@@ -4,9 +4,9 @@
 //! (each piece a trip through `core::fmt`, and for JSON each piece escaped
 //! on its own). They are pushed byte by byte into an [`Ascii`] sink
 //! instead: a [`String`] being written, or a [`Short`] on the stack that is
-//! then handed on as one `&str`.
-
-use crate::types::Square;
+//! then handed on as one `&str`. The sink knows bytes and numbers only;
+//! each value (a square, a clock, an action) pushes its own spelling into
+//! it, so this module stays below the modules that define them.
 
 /// Where ASCII spellings are pushed.
 pub(crate) trait Ascii {
@@ -40,16 +40,6 @@ pub(crate) trait Ascii {
         for &d in digits[..count].iter().rev() {
             self.push_ascii(d);
         }
-    }
-
-    /// Appends a square as FGN spells it: its file letter and 1-based rank.
-    fn push_square(&mut self, square: Square) {
-        self.push_ascii(b'a' + square.file_index());
-        let rank = square.rank_index() + 1;
-        if rank >= 10 {
-            self.push_ascii(b'0' + rank / 10);
-        }
-        self.push_ascii(b'0' + rank % 10);
     }
 }
 
@@ -109,18 +99,6 @@ mod tests {
             let mut text = String::from("x");
             text.push_u32(n);
             assert_eq!(text, format!("x{n}"));
-        }
-    }
-
-    #[test]
-    fn squares_are_written_as_every_board_spells_them() {
-        for file in 0..crate::types::MAX_BOARD_DIM {
-            for rank in 0..crate::types::MAX_BOARD_DIM {
-                let sq = Square::new(file, rank).unwrap();
-                let mut s = Short::new();
-                s.push_square(sq);
-                assert_eq!(s.as_str(), format!("{}{}", (b'a' + file) as char, rank + 1));
-            }
         }
     }
 

@@ -7,6 +7,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::short::{Ascii, Short};
+
 /// The largest number of files or ranks a board may have in FGN (files `a`..`z`).
 pub const MAX_BOARD_DIM: u8 = 26;
 
@@ -161,6 +163,17 @@ impl Square {
         self.rank
     }
 
+    /// Appends the square as FGN spells it, its file letter and 1-based
+    /// rank, as [`Display`](fmt::Display) writes it.
+    pub(crate) fn push_to(self, text: &mut impl Ascii) {
+        text.push_ascii(b'a' + self.file);
+        let rank = self.rank + 1;
+        if rank >= 10 {
+            text.push_ascii(b'0' + rank / 10);
+        }
+        text.push_ascii(b'0' + rank % 10);
+    }
+
     /// Reads a square from the start of `s`, returning it and the number of
     /// bytes read. Upper-case file letters are accepted; the rank is 1..=26
     /// without leading zeros.
@@ -204,8 +217,8 @@ impl PartialOrd for Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = crate::short::Short::new();
-        crate::short::Ascii::push_square(&mut text, *self);
+        let mut text = Short::new();
+        self.push_to(&mut text);
         f.write_str(text.as_str())
     }
 }
@@ -223,8 +236,8 @@ impl Serialize for Square {
     /// The FGN spelling, built whole and written as one string (see
     /// `serde_via_str!`, which the other values use).
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut text = crate::short::Short::new();
-        crate::short::Ascii::push_square(&mut text, *self);
+        let mut text = Short::new();
+        self.push_to(&mut text);
         s.serialize_str(text.as_str())
     }
 }
@@ -444,7 +457,7 @@ impl fmt::Display for Clock {
     /// Seconds, with the fraction written only when non-zero and without
     /// trailing zeros: `12`, `12.5`, `12.345`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = crate::short::Short::new();
+        let mut text = Short::new();
         self.push_to(&mut text);
         f.write_str(text.as_str())
     }
@@ -453,7 +466,7 @@ impl fmt::Display for Clock {
 impl Clock {
     /// Appends the reading as [`Display`](fmt::Display) writes it (at most
     /// 16 bytes).
-    pub(crate) fn push_to(self, text: &mut impl crate::short::Ascii) {
+    pub(crate) fn push_to(self, text: &mut impl Ascii) {
         let (secs, ms) = (self.0 / 1000, self.0 % 1000);
         text.push_u64(secs);
         if ms != 0 {
@@ -824,6 +837,18 @@ serde_via_str!(GameKind, name);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squares_are_written_as_every_board_spells_them() {
+        for file in 0..MAX_BOARD_DIM {
+            for rank in 0..MAX_BOARD_DIM {
+                let sq = Square::new(file, rank).unwrap();
+                let mut s = Short::new();
+                sq.push_to(&mut s);
+                assert_eq!(s.as_str(), format!("{}{}", (b'a' + file) as char, rank + 1));
+            }
+        }
+    }
 
     #[test]
     fn squares_read_upper_case_and_print_lower_case() {
