@@ -181,7 +181,7 @@ pub fn play(u: &mut Unstructured<'_>) -> Result<Option<Played>> {
         // and one viewer's knowledge (chosen by the input) must be as they were.
         let before = replay.clone();
         let viewer = *u.choose(&VIEWERS)?;
-        match replay.apply(game.events.len(), &event) {
+        match replay.apply(&event) {
             Ok(()) => {
                 game.events.push(event);
                 legal = None;

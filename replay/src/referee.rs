@@ -1,6 +1,6 @@
 //! The referee: given the world seed, the world events a live game's rules
 //! owe next. It is the one place that asks for them: the random outcomes
-//! each game derives from [`Draws`] ([`Game::next_outcome`]: the spawns,
+//! each game derives from [`Draws`] (`Game::next_outcome`: the spawns,
 //! damage rolls and clones of open-world-chess, the reveals of
 //! magic-draughts), the result once the game is decided, and the `@ seed`
 //! reveal after it. Timeouts are not the

@@ -129,7 +129,7 @@ fn starting_square(color: Color, index: u8) -> Option<Square> {
 }
 
 /// The numbers the game's draws (from its seed and salts) give to
-/// `color`'s starting checkers, in the order of [`starting_squares`].
+/// `color`'s starting checkers, in the order of their starting squares (square order: a1, c1, ... for white).
 pub fn derive_numbers(draws: &Draws, color: Color, counts: &[u8; 6]) -> [u8; 12] {
     let mut numbers = shuffle_order(counts);
     draws.shuffle(&format!("magic-draughts/numbers/{}", color.char()), &mut numbers);

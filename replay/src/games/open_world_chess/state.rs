@@ -118,7 +118,7 @@ pub struct KnownSquare {
     pub square: Square,
     /// The object lying there.
     pub object: Option<ObjectKind>,
-    /// An enemy piece standing there (own pieces are in [`Knowledge::own`]).
+    /// An enemy piece standing there (own pieces are in [`OpenWorldKnowledge::own`]).
     pub enemy: Option<KnownPiece>,
 }
 
