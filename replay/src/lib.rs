@@ -1412,8 +1412,8 @@ fn apply_run<G: game::Game>(
             (written.as_deref_mut(), &event.action, event.actor)
         {
             let spelling = match refused {
-                None => session::Spelling::Played,
-                Some(_) => session::Spelling::Refused,
+                None => game::Spelling::Played,
+                Some(_) => game::Spelling::Refused,
             };
             let mated = || matches!(session.phase(), Phase::ResultDue(d) if d.reason == fgn_notation::Reason::Mate);
             if let Some(full) = session.engine.spelled(side, m, spelling, mated) {

@@ -26,10 +26,6 @@ use crate::core::progress::{Decision, Phase, Progress, Turn};
 use crate::core::seed::Salts;
 use crate::game::Game;
 
-// The names the crate's users know the game trait and its spelling by;
-// they go when the API is closed.
-pub use crate::game::{Game as Engine, Spelling};
-
 /// When a running time limit started, as far as the clock readings show
 /// it. Readings never go backwards, so an event without one happened no
 /// earlier than the last reading before it and no later than the first

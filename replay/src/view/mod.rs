@@ -213,9 +213,9 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
     let mut events: Vec<(Event, usize)> = Vec::with_capacity(view.events.len());
     let replay = view
         .kind()
-        .map(|g| (g, Some(for_kind!(g, G => <ViewOf<G> as GameView<G>>::REPLAY))));
+        .map(|g| (g, for_kind!(g, G => <ViewOf<G> as GameView<G>>::REPLAY)));
     match replay {
-        Some((_, Some(ViewReplay::SetupRevealed))) => {
+        Some((_, ViewReplay::SetupRevealed)) => {
             for (i, event) in view.events.iter().enumerate() {
                 let (Actor::World, Action::Setup { color, placements }) = (event.actor, &event.action) else {
                     events.push((event.clone(), i));
@@ -252,7 +252,7 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
                 stand_in_for_unrevealed_setup(&header, opponent, &mut events);
             }
         }
-        Some((g, Some(ViewReplay::Never))) => return Err(ViewError::NotReplayable(g)),
+        Some((g, ViewReplay::Never)) => return Err(ViewError::NotReplayable(g)),
         _ => events.extend(view.events.iter().cloned().enumerate().map(|(i, e)| (e, i))),
     }
     let (events, origins) = events.into_iter().unzip();
