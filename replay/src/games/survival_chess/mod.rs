@@ -9,6 +9,7 @@ pub(crate) mod params;
 #[cfg(test)]
 mod perft;
 mod picture;
+mod pieces;
 mod state;
 mod view;
 
@@ -23,8 +24,9 @@ use crate::core::progress::{next_turn, turn_after, Decision, Turn};
 use crate::core::setup;
 use crate::core::viewer::Viewer;
 use crate::game::{Game, Spelling};
-use board::{ChessBoard, Move, Piece};
+use board::ChessBoard;
 use params::SurvivalRules;
+use pieces::{Move, Piece};
 
 /// The state of a survival-chess game.
 #[derive(Clone, Debug)]
