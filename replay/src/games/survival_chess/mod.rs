@@ -2,7 +2,8 @@
 //! secret hand-placed setup, without castling or en passant.
 //!
 //! The modules, in their dependency order, bottom to top (each uses only
-//! those above it in this list):
+//! modules listed before it, and `view`, `changes` and `picture` none of
+//! each other):
 //!
 //! - `params`: the parameters (board size, setup limits, time) and their
 //!   header tags;
