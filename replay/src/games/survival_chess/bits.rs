@@ -15,7 +15,7 @@
 //! (pinned pieces found once, from the king's lines; then the first piece
 //! that is not pinned and has a target settles it). A cell array beside the
 //! bitboards answers "what stands on this square" without a search, and
-//! uses the codes of `board.rs`, so that the mailbox and these bitboards
+//! uses the codes of `pieces.rs`, so that the mailbox and these bitboards
 //! share [`Undo`].
 //!
 //! Replay plays a valid move in one call, [`Bits::play_checked`]: every
@@ -38,12 +38,12 @@
 
 use fgn_notation::{BoardSize, Check, ChessMove, Color, PieceKind, Square};
 
-use super::board::{
-    decode, kind_code, side, Move, Piece, Undo, BISHOP_DIRS, COLOR_BIT, EMPTY, KIND_MASK, KING_STEPS, KNIGHT_STEPS,
-    ROOK_DIRS, UNMOVED_BIT,
+use super::pieces::{
+    color_code, decode, kind_code, side, Move, Piece, Undo, BISHOP_DIRS, COLOR_BIT, EMPTY, KIND_MASK, KING_STEPS,
+    KNIGHT_STEPS, ROOK_DIRS, UNMOVED_BIT,
 };
 
-/// The kind codes of `board.rs`, as indices of [`Bits::kinds`].
+/// The kind codes of `pieces.rs`, as indices of [`Bits::kinds`].
 const KING: usize = 1;
 const QUEEN: usize = 2;
 const ROOK: usize = 3;
@@ -372,7 +372,7 @@ impl Bits {
     pub(super) fn put(&mut self, sq: Square, piece: Piece, unmoved: bool) {
         let i = index(sq);
         self.take(i);
-        let mut code = kind_code(piece.kind) | super::board::color_code(piece.color);
+        let mut code = kind_code(piece.kind) | color_code(piece.color);
         if unmoved && piece.kind == PieceKind::Pawn {
             code |= UNMOVED_BIT;
         }
@@ -580,7 +580,7 @@ impl Bits {
 
     /// Calls `f` with every pseudo-legal move of the piece on `from`, in the
     /// mailbox's order (pawn steps, then captures to the lower and the
-    /// higher file; steps and lines in the order of `board.rs`'s tables),
+    /// higher file; steps and lines in the order of `pieces.rs`'s tables),
     /// so that both boards list a position's moves alike.
     fn each_move(&self, from: usize, f: &mut impl FnMut(usize, Option<PieceKind>)) {
         let code = self.cells[from];
@@ -885,7 +885,7 @@ impl Bits {
         let code = self.cells[from];
         // A piece of the mover of the written kind (an empty square has no
         // kind, and a square off a smaller board is always empty).
-        if code & (KIND_MASK | COLOR_BIT) != kind_code(m.piece) | super::board::color_code(color) {
+        if code & (KIND_MASK | COLOR_BIT) != kind_code(m.piece) | color_code(color) {
             return None;
         }
         let to_bit = 1u64 << to;

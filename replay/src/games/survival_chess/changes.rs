@@ -4,7 +4,8 @@
 
 use fgn_notation::{Color, Square};
 
-use super::{ChessPiece, Survival, SurvivalKnowledge, SurvivalState};
+use super::engine::Survival;
+use super::state::{ChessPiece, SurvivalKnowledge, SurvivalState};
 use crate::changes::account::{
     board, differ, hidden_setups, men, taken, Account, Change, Context, Leave, Man, Piece, Sight,
 };

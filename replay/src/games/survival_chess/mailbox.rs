@@ -9,7 +9,7 @@
 
 use fgn_notation::{BoardSize, Color, PieceKind, Square};
 
-use super::board::{
+use super::pieces::{
     color_code, decode, kind_code, side, Move, Piece, Undo, BISHOP_DIRS, COLOR_BIT, EMPTY, KIND_MASK, KING_STEPS,
     KNIGHT_STEPS, OFF, ROOK_DIRS, UNMOVED_BIT,
 };

@@ -2,7 +2,7 @@
 //! check while the game goes on, and the setups still hidden from the
 //! viewer.
 
-use super::{SurvivalKnowledge, SurvivalState};
+use super::state::{SurvivalKnowledge, SurvivalState};
 use crate::core::picture::{Occupant, Picture, Text, CHESS_LETTERS};
 
 impl SurvivalState {
@@ -36,7 +36,7 @@ impl SurvivalKnowledge {
 mod tests {
     use fgn_notation::{BoardSize, Color, PieceKind, Square};
 
-    use super::super::ChessPiece;
+    use super::super::state::ChessPiece;
     use super::*;
     use crate::core::picture::{Charset, Shade};
 

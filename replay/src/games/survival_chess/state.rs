@@ -4,7 +4,7 @@
 use fgn_notation::{Action, Actor, Check, Color, Event, Figure, MoveNumber, PieceKind, Placement, Square};
 use serde::Serialize;
 
-use super::Survival;
+use super::engine::Survival;
 use crate::core::progress::Turn;
 use crate::core::viewer::Viewer;
 

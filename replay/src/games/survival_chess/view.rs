@@ -4,9 +4,9 @@
 
 use fgn_notation::{Action, Actor, Color, Event, Figure, Placement};
 
-use super::Survival;
+use super::engine::Survival;
 use crate::core::setup::{self, ViewNote};
-use crate::game::{Game, GameView, ViewReplay};
+use crate::game::{GameView, ViewReplay};
 
 /// What a survival-chess view keeps between events: whose it is.
 #[derive(Clone, Debug)]
@@ -28,18 +28,11 @@ impl GameView<Survival> for SecretSetup {
             (Actor::Player(mover), Action::Move(m)) => game.canonical_move(mover, m).map(Action::Move),
             _ => None,
         };
-        ViewNote::new(game.turn(), canonical)
+        ViewNote::new(game.turn, canonical)
     }
 
     fn after(&mut self, game: &Survival, event: &Event, before: ViewNote, out: &mut Vec<Event>) {
-        setup::view_after(
-            self.side,
-            event,
-            before,
-            game.turn(),
-            |color| setup_of(game, color),
-            out,
-        );
+        setup::view_after(self.side, event, before, game.turn, |color| setup_of(game, color), out);
     }
 }
 
