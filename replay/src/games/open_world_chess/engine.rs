@@ -131,6 +131,11 @@ impl OpenWorld {
         self.world.transit.as_ref().map(|t| (t.n, t.cause))
     }
 
+    /// Whose turn it is, and which.
+    pub(super) fn turn_now(&self) -> Turn {
+        self.world.turn
+    }
+
     /// The side to move and its turn's number.
     pub(super) fn current(&self) -> (Color, MoveNumber) {
         match self.world.turn {

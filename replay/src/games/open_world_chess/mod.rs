@@ -16,7 +16,7 @@
 //! `engine` (turns), `state` (the values of the game API: state,
 //! knowledge, legal actions), `referee` (what the world owes and the
 //! outcomes a seed gives) and `view` (a player's view in the fog). This
-//! file holds the game's data, its checkpoint and its [`Game`] contract.
+//! file holds the game's data and its checkpoint, `game` its `Game` contract.
 //!
 //! Where the time goes, and why it is laid out so (docs/performance.md):
 //! an event costs a checkpoint, which copies the board's two vectors as
@@ -29,11 +29,12 @@
 //! the stack. The list of legal actions, which the fuzzers and the
 //! generator ask for at most events, comes from each piece's rays and steps.
 
-use fgn_notation::{Action, ByColor, ChessMove, Color, Event, GameKind, MoveNumber, ObjectKind, PieceKind, Square};
+use fgn_notation::{ByColor, Color, MoveNumber, ObjectKind, PieceKind, Square};
 
 mod board;
 pub(crate) mod changes;
 mod engine;
+mod game;
 mod light;
 mod outcomes;
 pub(crate) mod params;
@@ -49,14 +50,9 @@ mod view;
 pub use crate::changes::values::{MovingPiece, OwedOutcome};
 pub use board::Unit;
 pub use outcomes::{derive_clone, derive_damage, derive_spawn, Cause};
-pub use referee::OwedEvent;
 pub use state::{KnownPiece, KnownSquare, LitSquare, OpenWorldKnowledge, OpenWorldState, PieceState, Public};
 
-use crate::core::error::{Fault, Rule};
-use crate::core::progress::{Decision, Progress, Turn};
-use crate::core::seed::Draws;
-use crate::core::viewer::Viewer;
-use crate::game::{Game, Spelling};
+use crate::core::progress::Turn;
 use light::SpawnWindow;
 use outcomes::Draw;
 use params::OpenWorldRules;
@@ -292,153 +288,5 @@ impl OpenWorld {
     fn restore(&mut self) {
         self.world.clone_from(&self.saved.world);
         self.draws.truncate(self.saved.draws);
-    }
-}
-
-impl Game for OpenWorld {
-    const KIND: GameKind = GameKind::OpenWorldChess;
-
-    fn state_picture(state: &Self::State, in_play: bool) -> crate::core::picture::Picture {
-        state.picture(in_play)
-    }
-
-    fn knowledge_picture(knowledge: &Self::Knowledge, in_play: bool) -> crate::core::picture::Picture {
-        knowledge.picture(in_play)
-    }
-
-    type Params = OpenWorldRules;
-    type State = OpenWorldState;
-    type Knowledge = OpenWorldKnowledge;
-    type Owed = OwedEvent;
-    type View = view::Fog;
-
-    const COMPLETES_MOVES: bool = true;
-
-    fn new(params: OpenWorldRules, commit: Option<[u8; 32]>) -> OpenWorld {
-        OpenWorld::new(params, commit)
-    }
-
-    fn state(&self) -> OpenWorldState {
-        self.state_now()
-    }
-
-    fn knowledge(&self, viewer: Viewer) -> OpenWorldKnowledge {
-        self.knowledge_now(viewer)
-    }
-
-    fn known_progress(&self, viewer: Viewer, knowledge: &OpenWorldKnowledge, progress: &mut Progress) {
-        self.known_progress_now(viewer, knowledge, progress);
-    }
-
-    fn legal_actions(&self, out: &mut Vec<Event>) {
-        self.legal_actions_now(out);
-    }
-
-    fn canonical_move(&self, side: Color, m: &ChessMove) -> Option<ChessMove> {
-        OpenWorld::canonical_move(self, side, m)
-    }
-
-    fn awaits_seed(&self) -> bool {
-        self.awaits_seed_now()
-    }
-
-    fn next_outcome(&self, draws: &Draws) -> Option<Action> {
-        self.next_outcome_now(draws)
-    }
-
-    fn turn(&self) -> Turn {
-        self.world.turn
-    }
-
-    fn player(&mut self, actor: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
-        self.player_action(actor, n, action)
-    }
-
-    fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
-        self.world_action(action)
-    }
-
-    fn checkpoint(&mut self) {
-        self.save();
-    }
-
-    // Open-world chess has no check markers; a move's only completion is
-    // the promotion piece, which depends on the board's size and the mover
-    // alone, so the position before or after the move spells it alike.
-    fn spelled(
-        &self,
-        side: Color,
-        m: &ChessMove,
-        _spelling: Spelling,
-        _mated: impl FnOnce() -> bool,
-    ) -> Option<ChessMove> {
-        self.canonical_move(side, m).filter(|full| full != m)
-    }
-
-    fn rollback(&mut self) {
-        self.restore();
-    }
-
-    fn setup_timeout(&mut self, _side: Color) -> Result<Option<Decision>, Fault> {
-        Err(Fault::new(Rule::Timeout, "open-world-chess has no setup"))
-    }
-
-    fn owes_world_event(&self) -> bool {
-        self.world.owed.is_some() || self.spawn_owed().is_some()
-    }
-
-    fn owed_world_event(&self) -> Option<OwedEvent> {
-        self.owed_event()
-    }
-
-    fn extending(&self) -> Option<Color> {
-        self.world.late_shop.map(|(buyer, _)| buyer)
-    }
-
-    fn shared_event(&mut self, decided: bool) {
-        if decided {
-            // Nothing further happens once the game is decided (RULES.md:
-            // "When a king dies nothing further happens"): the purchases
-            // are over, but no turn ends and nothing ages. Spawns the world
-            // owes (with spawn_chance 100) may still follow a resignation,
-            // as every owed event may; any others rolled nothing, and a
-            // revealed seed that gives one there refutes it at this event,
-            // the first after them (docs/rules.md).
-            self.world.late_shop = None;
-            if self.spawn_owed().is_none() {
-                self.close_spawn_window();
-            }
-        } else {
-            // Spawns come right after the move that lit their squares
-            // (NOTATION.md: "World events come right after the action that
-            // caused them"), and a timeout never comes while one is owed:
-            // the squares still open rolled nothing.
-            self.close_spawn_window();
-            self.close_late_shop();
-        }
-    }
-
-    fn at_event(&mut self, index: usize) {
-        self.event = index;
-    }
-
-    fn seed(&mut self, seed: &[u8; 32], salts: &crate::core::seed::Salts) -> Result<(), Fault> {
-        crate::core::seed::check_revealed(seed, self.commit, self.world.seed_seen)?;
-        self.verify_seed(seed, salts)?;
-        self.world.seed_seen = true;
-        Ok(())
-    }
-
-    fn refuted_by_seed(&self, seed: &[u8; 32], salts: &crate::core::seed::Salts) -> Option<Fault> {
-        crate::core::seed::check_revealed(seed, self.commit, false).ok()?;
-        self.verify_draws(seed, salts, false).err()
-    }
-
-    fn without_world_seed(&self) -> Option<&'static str> {
-        self.commit.is_none().then_some(crate::core::seed::NO_COMMITMENT)
-    }
-
-    fn has_random_outcomes(&self) -> bool {
-        true
     }
 }

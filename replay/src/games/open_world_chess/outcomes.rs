@@ -226,6 +226,13 @@ fn bonus_kind(r: &OpenWorldRules, n: u32, x: u64, draws: &Draws, name: &mut Name
 }
 
 impl OpenWorld {
+    /// Whether the world owes an event before anything else may happen:
+    /// the outcome of the move in transit, or a spawn that `spawn_chance`
+    /// 100 makes certain.
+    pub(super) fn owes_world_event_now(&self) -> bool {
+        self.world.owed.is_some() || self.spawn_owed().is_some()
+    }
+
     /// `@ spawn square object`: the next squares of the spawn window up to
     /// `square` rolled, and only `square` got an object.
     pub(super) fn world_spawn(&mut self, square: Square, object: ObjectKind) -> Result<(), Fault> {
