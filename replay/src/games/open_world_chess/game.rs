@@ -4,11 +4,11 @@
 
 use fgn_notation::{Action, ChessMove, Color, Event, GameKind, MoveNumber};
 
+use super::engine::OpenWorld;
 use super::params::OpenWorldRules;
 use super::referee::OwedEvent;
 use super::state::{OpenWorldKnowledge, OpenWorldState};
 use super::view::Fog;
-use super::OpenWorld;
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::{Decision, Progress, Turn};
 use crate::core::seed::Draws;

@@ -6,9 +6,7 @@ use crate::changes::values::{MovingPiece, OwedOutcome};
 use fgn_notation::{Action, Actor, ByColor, ChessMove, Color, Event, Item, MoveNumber, ObjectKind, PieceKind, Square};
 use serde::Serialize;
 
-use super::board::Unit;
-use super::resolve::Owed;
-use super::OpenWorld;
+use super::engine::{OpenWorld, Owed, Unit};
 use crate::core::params::Board;
 use crate::core::progress::{Phase, Progress, Turn};
 use crate::core::viewer::Viewer;

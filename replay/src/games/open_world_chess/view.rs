@@ -5,7 +5,7 @@
 
 use fgn_notation::{Action, Actor, ChessMove, Color, Event, ObjectKind, SeenPiece, Square};
 
-use super::OpenWorld;
+use super::engine::OpenWorld;
 use crate::core::progress::Turn;
 use crate::game::{leaves_position, GameView, ViewReplay};
 
