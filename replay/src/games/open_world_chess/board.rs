@@ -12,49 +12,7 @@
 
 use fgn_notation::{ChessMove, Color, ObjectKind, PieceKind, Square};
 
-use super::OpenWorld;
-
-/// The squares a move passes over, strictly between its square and its
-/// target, in path order: `between` steps of `(df, dr)` from `from`. A
-/// value, not a list, so that checking and resolving a move allocates
-/// nothing.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) struct Line {
-    from: Square,
-    df: i8,
-    dr: i8,
-    between: u8,
-}
-
-impl Line {
-    /// The path of a jump (a knight's move): no square.
-    fn jump(from: Square) -> Line {
-        Line {
-            from,
-            df: 0,
-            dr: 0,
-            between: 0,
-        }
-    }
-
-    /// How many squares the move passes over.
-    pub(super) fn len(self) -> usize {
-        usize::from(self.between)
-    }
-
-    /// The `k`-th square passed over (from 0), for `k < self.len()`.
-    pub(super) fn get(self, k: usize) -> Square {
-        let k = k as i32 + 1;
-        let f = i32::from(self.from.file_index()) + i32::from(self.df) * k;
-        let r = i32::from(self.from.rank_index()) + i32::from(self.dr) * k;
-        Square::new(f as u8, r as u8).expect("between two squares of the board")
-    }
-
-    /// The squares passed over, in path order.
-    pub(super) fn squares(self) -> impl Iterator<Item = Square> {
-        (0..self.len()).map(move |k| self.get(k))
-    }
-}
+use super::engine::{Line, OpenWorld, Unit};
 
 /// Why a piece cannot go from one square to another: the move check's
 /// answer, made into text only when an error is shown (the list of legal
@@ -139,21 +97,6 @@ impl Targets {
     fn sort_unstable_by_key<K: Ord>(&mut self, key: impl FnMut(&(Square, bool)) -> K) {
         self.squares[..self.len].sort_unstable_by_key(key);
     }
-}
-
-/// A piece on the board with its hit points.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Unit {
-    /// Whose.
-    pub color: Color,
-    /// Which piece.
-    pub kind: PieceKind,
-    /// Hit points.
-    pub hp: u64,
-    /// Maximum hit points.
-    pub max: u64,
-    /// Whether the shop's range upgrade is on it (pawns and kings).
-    pub range: bool,
 }
 
 /// A square's light and object.
@@ -244,21 +187,21 @@ impl OpenWorld {
         let i = self.index(sq);
         let light = self.world.light[i];
         Cell {
-            lit: light & super::light::LIT != 0,
+            lit: light & super::engine::LIT != 0,
             age: self.world.ages[i],
-            fresh: light & super::light::FRESH != 0,
+            fresh: light & super::engine::FRESH != 0,
             object: self.world.objects[i],
-            merchant: light & super::light::MERCHANT != 0,
+            merchant: light & super::engine::MERCHANT != 0,
         }
     }
 
     /// Puts `unit` on `sq` (or empties it), keeping the square's
-    /// [`super::light::OCCUPIED`] flag in step.
+    /// [`super::engine::OCCUPIED`] flag in step.
     pub(super) fn set(&mut self, sq: Square, unit: Option<Unit>) {
         let i = self.index(sq);
         self.world.pieces[i] = unit;
-        let occupied = if unit.is_some() { super::light::OCCUPIED } else { 0 };
-        self.world.light[i] = (self.world.light[i] & !super::light::OCCUPIED) | occupied;
+        let occupied = if unit.is_some() { super::engine::OCCUPIED } else { 0 };
+        self.world.light[i] = (self.world.light[i] & !super::engine::OCCUPIED) | occupied;
     }
 
     /// The squares strictly between `from` and `to` if they lie on one

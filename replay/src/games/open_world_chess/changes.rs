@@ -6,10 +6,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fgn_notation::{Color, ObjectKind, Square};
 
-use super::{KnownSquare, LitSquare, OpenWorld, OpenWorldKnowledge, OpenWorldState, OwedOutcome, PieceState, Public};
+use super::engine::OpenWorld;
+use super::state::{KnownSquare, LitSquare, OpenWorldKnowledge, OpenWorldState, PieceState, Public};
 use crate::changes::account::{
     board, differ, men, per_side, Account, Change, Context, Leave, Light, Man, Piece, Sight, ToMove,
 };
+use crate::changes::values::OwedOutcome;
 
 /// The open-world-chess piece waiting on its path for the world's damage
 /// roll: it is off the board, held by the owed outcome, and the referee's

@@ -3,73 +3,7 @@
 
 use fgn_notation::{Color, Square};
 
-use super::outcomes::{Cause, Draw};
-use super::OpenWorld;
-
-/// A square's light flag: lit (else fogged).
-pub(super) const LIT: u8 = 1;
-/// A square's light flag: lit during the current turn (it does not age at its end).
-pub(super) const FRESH: u8 = 2;
-/// A square's light flag: a piece stands there (it does not age either).
-pub(super) const OCCUPIED: u8 = 4;
-/// A square's flag: a merchant square (never rolls for an object).
-pub(super) const MERCHANT: u8 = 8;
-
-/// The squares that turned lit with one move (or the start) and may still
-/// get a `@ spawn`, in square order, with the move that lit them.
-#[derive(Debug)]
-pub(super) struct SpawnWindow {
-    /// The full-move number of the move that lit them (0 at the start).
-    pub(super) n: u32,
-    /// What lit them, as the draws' labels name it.
-    pub(super) cause: Cause,
-    /// The event of the move that lit them (`None` for the starting light),
-    /// where a spawn the log left out is reported.
-    pub(super) lit_at: Option<usize>,
-    /// The squares still open, in square order.
-    pub(super) squares: Vec<Square>,
-}
-
-impl Default for SpawnWindow {
-    fn default() -> SpawnWindow {
-        SpawnWindow {
-            n: 0,
-            cause: Cause::Start,
-            lit_at: None,
-            squares: Vec::new(),
-        }
-    }
-}
-
-impl Clone for SpawnWindow {
-    fn clone(&self) -> SpawnWindow {
-        let SpawnWindow {
-            n,
-            cause,
-            lit_at,
-            squares,
-        } = self;
-        SpawnWindow {
-            n: *n,
-            cause: *cause,
-            lit_at: *lit_at,
-            squares: squares.clone(),
-        }
-    }
-
-    fn clone_from(&mut self, source: &SpawnWindow) {
-        let SpawnWindow {
-            n,
-            cause,
-            lit_at,
-            squares,
-        } = self;
-        *n = source.n;
-        *cause = source.cause;
-        *lit_at = source.lit_at;
-        squares.clone_from(&source.squares);
-    }
-}
+use super::engine::{Cause, Draw, OpenWorld, SpawnWindow, FRESH, LIT, MERCHANT, OCCUPIED};
 
 impl OpenWorld {
     /// Whether `viewer` sees `sq`: it is lit and within the light radius of

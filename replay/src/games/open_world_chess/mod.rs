@@ -9,19 +9,41 @@
 //! order, on the squares it lit. With a revealed seed every outcome is
 //! derived again and compared.
 //!
-//! The files: `board` (pieces, squares and move geometry), `light` (light,
-//! ageing, fog, vision and the spawn window), `resolve` (a move's steps and
-//! the world events they owe), `outcomes` (the random outcomes: what may
-//! spawn, what a seed derives, the seed check), `shop` (purchases),
-//! `engine` (turns), `state` (the values of the game API: state,
-//! knowledge, legal actions), `referee` (what the world owes and the
-//! outcomes a seed gives) and `view` (a player's view in the fog). This
-//! file holds the game's data, its checkpoint and its [`Game`] contract.
+//! The modules, in their dependency order, bottom to top (each uses only
+//! modules listed before it, never one listed after it):
+//!
+//! - `params`: the parameters (rules data) and their header tags.
+//! - `engine`: the game's type, [`OpenWorld`], with its data (the world an
+//!   event changes, the seed check's history, the checkpoint) and the
+//!   values that data holds (pieces, square flags, a move's path, the move
+//!   in transit and the outcome it owes, the spawn window, the draws and
+//!   their [`Cause`]s). It stands below the board and the other rules, not
+//!   above them as in the other games, because each of them is an `impl
+//!   OpenWorld` block on this data; the engine's turns are `turns`, above
+//!   the rules they call.
+//! - `board`: squares, cells and the move geometry.
+//! - `light`: light, ageing, fog, vision and the spawn window.
+//! - `outcomes`: the random outcomes: what may spawn, what a seed derives,
+//!   a `@ spawn`, whether the world owes an event, and the seed check.
+//! - `resolve`: a move's steps in rule order, and the `@ damage` and
+//!   `@ clone` that it waits for (it uses nothing of `outcomes`).
+//! - `shop`: purchases.
+//! - `turns`: the start (pieces and the starting light), who may act, what
+//!   a player's or the world's action does to the turn, and its end.
+//! - `state`: the values of the game API (state, knowledge) as read from
+//!   the game, the legal actions and the progress a viewer knows.
+//! - `referee`: the world event owed first (`OwedEvent`) and the one a
+//!   seed gives next.
+//! - `view`: a player's view in the fog.
+//! - `changes`: the game's part of the account of changes, over `state`'s
+//!   values.
+//! - `picture`: the state and each viewer's knowledge as a picture.
+//! - `game`: its `Game` contract, the top: nothing in the folder uses it.
 //!
 //! Where the time goes, and why it is laid out so (docs/performance.md):
 //! an event costs a checkpoint, which copies the board's two vectors as
 //! plain slices of the same length and the rest as small values (a move in
-//! transit is `Copy`: its path is a `board::Line`, not a list); a move
+//! transit is `Copy`: its path is an `engine::Line`, not a list); a move
 //! costs its geometry, which allocates nothing, and its light, which walks
 //! the window around the piece in square order straight into the spawn
 //! window; a turn's end costs one pass over the board for the ageing; and a
@@ -29,11 +51,10 @@
 //! the stack. The list of legal actions, which the fuzzers and the
 //! generator ask for at most events, comes from each piece's rays and steps.
 
-use fgn_notation::{Action, ByColor, ChessMove, Color, Event, GameKind, MoveNumber, ObjectKind, PieceKind, Square};
-
 mod board;
 pub(crate) mod changes;
 mod engine;
+mod game;
 mod light;
 mod outcomes;
 pub(crate) mod params;
@@ -44,401 +65,10 @@ mod shop;
 mod state;
 #[cfg(test)]
 mod tests;
+mod turns;
 mod view;
 
 pub use crate::changes::values::{MovingPiece, OwedOutcome};
-pub use board::Unit;
-pub use outcomes::{derive_clone, derive_damage, derive_spawn, Cause};
-pub use referee::OwedEvent;
+pub use engine::{Cause, OpenWorld};
+pub use outcomes::{derive_clone, derive_damage, derive_spawn};
 pub use state::{KnownPiece, KnownSquare, LitSquare, OpenWorldKnowledge, OpenWorldState, PieceState, Public};
-
-use crate::core::error::{Fault, Rule};
-use crate::core::progress::{Decision, Progress, Turn};
-use crate::core::seed::Draws;
-use crate::core::viewer::Viewer;
-use crate::game::{Game, Spelling};
-use light::SpawnWindow;
-use outcomes::Draw;
-use params::OpenWorldRules;
-use resolve::{Owed, Transit};
-
-/// The state of an open-world-chess game.
-#[derive(Clone, Debug)]
-pub struct OpenWorld {
-    rules: OpenWorldRules,
-    files: u8,
-    ranks: u8,
-    /// Everything an event can change but the seed-check history.
-    world: World,
-    /// Every random outcome so far, for the seed check: append-only, so a
-    /// rejected event is undone by cutting it back to its saved length.
-    draws: Vec<Draw>,
-    commit: Option<[u8; 32]>,
-    /// The index of the event being applied, to name it in later messages.
-    event: usize,
-    /// The state before the event being applied, to go back to when it is
-    /// rejected (its buffers reused from event to event).
-    saved: Box<Checkpoint>,
-}
-
-/// The mutable data of a game: everything an event can change, apart from
-/// the append-only seed-check history. [`Clone::clone_from`] is written by
-/// hand, destructuring every field, so that a new field cannot be left out
-/// of the checkpoint and the buffers are reused without allocating.
-#[derive(Debug)]
-struct World {
-    pieces: Vec<Option<Unit>>,
-    /// Each square's flags ([`light::LIT`], [`light::FRESH`],
-    /// [`light::OCCUPIED`] kept in step with `pieces`, and the fixed
-    /// [`light::MERCHANT`]), apart from its age
-    /// and object: arrays of bytes, so that the ageing at every turn's end
-    /// is one pass the compiler can do many squares at a time.
-    light: Vec<u8>,
-    /// Turns since each square was last lit.
-    ages: Vec<u8>,
-    /// The object lying on each square (only lit squares hold one).
-    objects: Vec<Option<ObjectKind>>,
-    coins: ByColor<u32>,
-    curses: ByColor<u32>,
-    turn: Turn,
-    moves_left: u32,
-    /// The moves played in the current turn: the next move's place within
-    /// it, less one, which names its draws (a curse shortens the turn, not
-    /// the count).
-    played: u32,
-    /// The side whose last move ended on a merchant square may buy now.
-    shop_open: bool,
-    /// The move being resolved while the world owes an outcome.
-    transit: Option<Transit>,
-    /// The outcome the world owes before anything else may happen.
-    owed: Option<Owed>,
-    /// The squares that turned lit with the last move (or the start) and
-    /// may still get a `@ spawn`.
-    spawns: SpawnWindow,
-    /// A king died: the result is the next event.
-    decided: bool,
-    /// Whose king died, and on which square (for an attacking king, the
-    /// square it attacked): who saw it die knows the game is decided.
-    fallen: Option<(Color, Square)>,
-    /// The side whose turn ended with a move onto a merchant square, and
-    /// that turn's number: it may still buy.
-    late_shop: Option<(Color, MoveNumber)>,
-    /// The seed has been revealed and checked.
-    seed_seen: bool,
-}
-
-impl Clone for World {
-    fn clone(&self) -> World {
-        let World {
-            pieces,
-            light,
-            ages,
-            objects,
-            coins,
-            curses,
-            turn,
-            moves_left,
-            played,
-            shop_open,
-            transit,
-            owed,
-            spawns,
-            decided,
-            fallen,
-            late_shop,
-            seed_seen,
-        } = self;
-        World {
-            pieces: pieces.clone(),
-            light: light.clone(),
-            ages: ages.clone(),
-            objects: objects.clone(),
-            coins: *coins,
-            curses: *curses,
-            turn: *turn,
-            moves_left: *moves_left,
-            played: *played,
-            shop_open: *shop_open,
-            transit: *transit,
-            owed: owed.clone(),
-            spawns: spawns.clone(),
-            decided: *decided,
-            fallen: *fallen,
-            late_shop: *late_shop,
-            seed_seen: *seed_seen,
-        }
-    }
-
-    fn clone_from(&mut self, source: &World) {
-        let World {
-            pieces,
-            light,
-            ages,
-            objects,
-            coins,
-            curses,
-            turn,
-            moves_left,
-            played,
-            shop_open,
-            transit,
-            owed,
-            spawns,
-            decided,
-            fallen,
-            late_shop,
-            seed_seen,
-        } = self;
-        // The board's size never changes: a plain copy of the same length.
-        pieces.copy_from_slice(&source.pieces);
-        light.copy_from_slice(&source.light);
-        ages.copy_from_slice(&source.ages);
-        objects.copy_from_slice(&source.objects);
-        *coins = source.coins;
-        *curses = source.curses;
-        *turn = source.turn;
-        *moves_left = source.moves_left;
-        *played = source.played;
-        *shop_open = source.shop_open;
-        *transit = source.transit;
-        owed.clone_from(&source.owed);
-        spawns.clone_from(&source.spawns);
-        *decided = source.decided;
-        *fallen = source.fallen;
-        *late_shop = source.late_shop;
-        *seed_seen = source.seed_seen;
-    }
-}
-
-/// What a checkpoint keeps: the world, and how long the history was.
-#[derive(Clone, Debug)]
-struct Checkpoint {
-    world: World,
-    draws: usize,
-}
-
-impl OpenWorld {
-    /// A game at its start: both armies on their first two ranks and the
-    /// starting light (its spawns may be the log's first events).
-    pub(crate) fn new(rules: OpenWorldRules, commit: Option<[u8; 32]>) -> OpenWorld {
-        let (files, ranks) = (rules.board.0.files, rules.board.0.ranks);
-        let count = usize::from(files) * usize::from(ranks);
-        let world = World {
-            pieces: vec![None; count],
-            light: vec![0; count],
-            ages: vec![0; count],
-            objects: vec![None; count],
-            coins: ByColor::both(0),
-            curses: ByColor::both(0),
-            turn: Turn::Move {
-                side: Color::White,
-                number: MoveNumber(1),
-            },
-            moves_left: u32::from(rules.moves_per_turn),
-            played: 0,
-            shop_open: false,
-            transit: None,
-            owed: None,
-            spawns: SpawnWindow::default(),
-            decided: false,
-            fallen: None,
-            late_shop: None,
-            seed_seen: false,
-        };
-        let mut game = OpenWorld {
-            files,
-            ranks,
-            saved: Box::new(Checkpoint {
-                world: world.clone(),
-                draws: 0,
-            }),
-            world,
-            draws: Vec::new(),
-            commit,
-            event: 0,
-            rules,
-        };
-        for sq in game.rules.merchant_squares() {
-            let i = game.index(sq);
-            game.world.light[i] |= light::MERCHANT;
-        }
-        let shift = (files - 8) / 2;
-        let back = crate::core::params::CLASSICAL_BACK_RANK;
-        for (i, kind) in back.into_iter().enumerate() {
-            let f = shift + i as u8;
-            for (color, back_rank, pawn_rank) in [(Color::White, 0, 1), (Color::Black, ranks - 1, ranks - 2)] {
-                game.set(
-                    Square::new(f, back_rank).expect("on board"),
-                    Some(game.fresh_unit(color, kind)),
-                );
-                game.set(
-                    Square::new(f, pawn_rank).expect("on board"),
-                    Some(game.fresh_unit(color, PieceKind::Pawn)),
-                );
-            }
-        }
-        game.light_start();
-        game
-    }
-
-    /// Remembers the state before an event: a move resolves in several
-    /// steps, and a rejected event must leave the game exactly as it was.
-    fn save(&mut self) {
-        self.saved.world.clone_from(&self.world);
-        self.saved.draws = self.draws.len();
-    }
-
-    /// Goes back to the last checkpoint.
-    fn restore(&mut self) {
-        self.world.clone_from(&self.saved.world);
-        self.draws.truncate(self.saved.draws);
-    }
-}
-
-impl Game for OpenWorld {
-    const KIND: GameKind = GameKind::OpenWorldChess;
-
-    fn state_picture(state: &Self::State, in_play: bool) -> crate::core::picture::Picture {
-        state.picture(in_play)
-    }
-
-    fn knowledge_picture(knowledge: &Self::Knowledge, in_play: bool) -> crate::core::picture::Picture {
-        knowledge.picture(in_play)
-    }
-
-    type Params = OpenWorldRules;
-    type State = OpenWorldState;
-    type Knowledge = OpenWorldKnowledge;
-    type Owed = OwedEvent;
-    type View = view::Fog;
-
-    const COMPLETES_MOVES: bool = true;
-
-    fn new(params: OpenWorldRules, commit: Option<[u8; 32]>) -> OpenWorld {
-        OpenWorld::new(params, commit)
-    }
-
-    fn state(&self) -> OpenWorldState {
-        self.state_now()
-    }
-
-    fn knowledge(&self, viewer: Viewer) -> OpenWorldKnowledge {
-        self.knowledge_now(viewer)
-    }
-
-    fn known_progress(&self, viewer: Viewer, knowledge: &OpenWorldKnowledge, progress: &mut Progress) {
-        self.known_progress_now(viewer, knowledge, progress);
-    }
-
-    fn legal_actions(&self, out: &mut Vec<Event>) {
-        self.legal_actions_now(out);
-    }
-
-    fn canonical_move(&self, side: Color, m: &ChessMove) -> Option<ChessMove> {
-        OpenWorld::canonical_move(self, side, m)
-    }
-
-    fn awaits_seed(&self) -> bool {
-        self.awaits_seed_now()
-    }
-
-    fn next_outcome(&self, draws: &Draws) -> Option<Action> {
-        self.next_outcome_now(draws)
-    }
-
-    fn turn(&self) -> Turn {
-        self.world.turn
-    }
-
-    fn player(&mut self, actor: Color, n: MoveNumber, action: &Action) -> Result<Option<Decision>, Fault> {
-        self.player_action(actor, n, action)
-    }
-
-    fn world(&mut self, action: &Action) -> Result<Option<Decision>, Fault> {
-        self.world_action(action)
-    }
-
-    fn checkpoint(&mut self) {
-        self.save();
-    }
-
-    // Open-world chess has no check markers; a move's only completion is
-    // the promotion piece, which depends on the board's size and the mover
-    // alone, so the position before or after the move spells it alike.
-    fn spelled(
-        &self,
-        side: Color,
-        m: &ChessMove,
-        _spelling: Spelling,
-        _mated: impl FnOnce() -> bool,
-    ) -> Option<ChessMove> {
-        self.canonical_move(side, m).filter(|full| full != m)
-    }
-
-    fn rollback(&mut self) {
-        self.restore();
-    }
-
-    fn setup_timeout(&mut self, _side: Color) -> Result<Option<Decision>, Fault> {
-        Err(Fault::new(Rule::Timeout, "open-world-chess has no setup"))
-    }
-
-    fn owes_world_event(&self) -> bool {
-        self.world.owed.is_some() || self.spawn_owed().is_some()
-    }
-
-    fn owed_world_event(&self) -> Option<OwedEvent> {
-        self.owed_event()
-    }
-
-    fn extending(&self) -> Option<Color> {
-        self.world.late_shop.map(|(buyer, _)| buyer)
-    }
-
-    fn shared_event(&mut self, decided: bool) {
-        if decided {
-            // Nothing further happens once the game is decided (RULES.md:
-            // "When a king dies nothing further happens"): the purchases
-            // are over, but no turn ends and nothing ages. Spawns the world
-            // owes (with spawn_chance 100) may still follow a resignation,
-            // as every owed event may; any others rolled nothing, and a
-            // revealed seed that gives one there refutes it at this event,
-            // the first after them (docs/rules.md).
-            self.world.late_shop = None;
-            if self.spawn_owed().is_none() {
-                self.close_spawn_window();
-            }
-        } else {
-            // Spawns come right after the move that lit their squares
-            // (NOTATION.md: "World events come right after the action that
-            // caused them"), and a timeout never comes while one is owed:
-            // the squares still open rolled nothing.
-            self.close_spawn_window();
-            self.close_late_shop();
-        }
-    }
-
-    fn at_event(&mut self, index: usize) {
-        self.event = index;
-    }
-
-    fn seed(&mut self, seed: &[u8; 32], salts: &crate::core::seed::Salts) -> Result<(), Fault> {
-        crate::core::seed::check_revealed(seed, self.commit, self.world.seed_seen)?;
-        self.verify_seed(seed, salts)?;
-        self.world.seed_seen = true;
-        Ok(())
-    }
-
-    fn refuted_by_seed(&self, seed: &[u8; 32], salts: &crate::core::seed::Salts) -> Option<Fault> {
-        crate::core::seed::check_revealed(seed, self.commit, false).ok()?;
-        self.verify_draws(seed, salts, false).err()
-    }
-
-    fn without_world_seed(&self) -> Option<&'static str> {
-        self.commit.is_none().then_some(crate::core::seed::NO_COMMITMENT)
-    }
-
-    fn has_random_outcomes(&self) -> bool {
-        true
-    }
-}

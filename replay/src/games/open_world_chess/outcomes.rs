@@ -2,63 +2,12 @@
 //! parameters, what a revealed seed derives for each spawn, damage roll and
 //! clone, and the seed check that compares them with the log.
 
-use fgn_notation::{Color, ObjectKind, Square};
+use fgn_notation::{ObjectKind, Square};
 
+use super::engine::{Cause, Draw, OpenWorld};
 use super::params::OpenWorldRules;
-use super::OpenWorld;
 use crate::core::error::{Fault, Rule};
 use crate::core::seed::{origin, Draws, Salts};
-
-/// What caused a draw, as its label names it (docs/notation.md §12.6): the
-/// starting light, or a move, by its side and its place within that side's
-/// turn. Never an event's index in the log: chat and the other events a
-/// server relays would shift it, and a server that knows the seed could
-/// then choose an outcome by where it puts a player's chat line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cause {
-    /// The starting light, before any move (move number 0).
-    Start,
-    /// The move of `side` that was the `place`-th of its turn, counted from 1.
-    Move {
-        /// The side that moved.
-        side: Color,
-        /// The move's place within its turn: 1 for the turn's first move.
-        place: u32,
-    },
-}
-
-/// A random outcome the log recorded (or did not), kept for the seed check.
-/// `event` is where a refutation is reported: the world event that
-/// recorded the outcome, or for a spawn the log left out, the move that
-/// lit the square (the event that went past it, for the starting light).
-#[derive(Clone, Debug)]
-pub(super) enum Draw {
-    /// A square that turned lit and rolled for an object.
-    Spawn {
-        n: u32,
-        cause: Cause,
-        square: Square,
-        observed: Option<ObjectKind>,
-        event: Option<usize>,
-    },
-    /// A damage roll.
-    Damage {
-        n: u32,
-        cause: Cause,
-        square: Square,
-        observed: u16,
-        event: usize,
-    },
-    /// Where a clone went, among the candidates in square order.
-    Clone {
-        n: u32,
-        cause: Cause,
-        square: Square,
-        candidates: Vec<Square>,
-        observed: Square,
-        event: usize,
-    },
-}
 
 /// The name of a draw, `open-world-chess/{what}/{n}/{side}/{place}/{square}`
 /// for a move (`w` or `b`, its place within the turn from 1), and
@@ -226,6 +175,13 @@ fn bonus_kind(r: &OpenWorldRules, n: u32, x: u64, draws: &Draws, name: &mut Name
 }
 
 impl OpenWorld {
+    /// Whether the world owes an event before anything else may happen:
+    /// the outcome of the move in transit, or a spawn that `spawn_chance`
+    /// 100 makes certain.
+    pub(super) fn owes_world_event_now(&self) -> bool {
+        self.world.owed.is_some() || self.spawn_owed().is_some()
+    }
+
     /// `@ spawn square object`: the next squares of the spawn window up to
     /// `square` rolled, and only `square` got an object.
     pub(super) fn world_spawn(&mut self, square: Square, object: ObjectKind) -> Result<(), Fault> {

@@ -4,7 +4,8 @@
 
 use fgn_notation::{Color, ObjectKind, Square};
 
-use super::{MovingPiece, OpenWorldKnowledge, OpenWorldState, OwedOutcome, Public};
+use super::state::{OpenWorldKnowledge, OpenWorldState, Public};
+use crate::changes::values::{MovingPiece, OwedOutcome};
 use crate::core::picture::{count, Occupant, Picture, Shade, Text, CHESS_LETTERS};
 
 /// A piece with its HP written after it (`♘5`, `♚10`).

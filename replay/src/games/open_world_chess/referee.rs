@@ -6,9 +6,8 @@ use std::fmt;
 
 use fgn_notation::{Action, Square};
 
+use super::engine::{OpenWorld, Owed};
 use super::outcomes::{derive_clone, derive_damage, derive_spawn};
-use super::resolve::Owed;
-use super::OpenWorld;
 use crate::core::seed::Draws;
 
 /// The world event the rules owe first in open-world-chess.

@@ -4,35 +4,9 @@
 
 use fgn_notation::{ChessMove, Color, MoveNumber, ObjectKind, PieceKind, Reason, Square};
 
-use super::board::{Line, Unit};
-use super::outcomes::{Cause, Draw};
-use super::OpenWorld;
+use super::engine::{Cause, Draw, OpenWorld, Owed, Transit};
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::Decision;
-
-/// What the world owes before anything else may happen.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Owed {
-    /// A damage roll against the moving piece for the object on `square`.
-    Damage { square: Square, on_path: bool },
-    /// The square of a clone, one of `candidates`.
-    Clone { object: Square, candidates: Vec<Square> },
-}
-
-/// The move being resolved while the world owes an outcome.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Transit {
-    pub(super) unit: Unit,
-    pub(super) to: Square,
-    pub(super) path: Line,
-    pub(super) next: usize,
-    pub(super) promotion: Option<PieceKind>,
-    pub(super) n: u32,
-    /// The move as its draws' labels name it.
-    pub(super) cause: Cause,
-    /// The move's event in the log, where the spawns it owes are reported.
-    pub(super) event: usize,
-}
 
 impl OpenWorld {
     /// The king of `color` died on `square` (or attacking the piece

@@ -2,7 +2,7 @@
 
 use fgn_notation::{Color, Item, PieceKind, Square};
 
-use super::OpenWorld;
+use super::engine::OpenWorld;
 use crate::core::error::{Fault, Rule};
 use crate::core::progress::Decision;
 

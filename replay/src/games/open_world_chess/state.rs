@@ -6,13 +6,10 @@ use crate::changes::values::{MovingPiece, OwedOutcome};
 use fgn_notation::{Action, Actor, ByColor, ChessMove, Color, Event, Item, MoveNumber, ObjectKind, PieceKind, Square};
 use serde::Serialize;
 
-use super::board::Unit;
-use super::resolve::Owed;
-use super::OpenWorld;
+use super::engine::{OpenWorld, Owed, Unit};
 use crate::core::params::Board;
 use crate::core::progress::{Phase, Progress, Turn};
 use crate::core::viewer::Viewer;
-use crate::game::Game;
 
 /// What everyone knows of an open-world-chess game: the map and the
 /// public counters (RULES.md: merchants always; curses, the turn, moves
@@ -363,7 +360,7 @@ impl OpenWorld {
     pub(super) fn legal_actions_now(&self, out: &mut Vec<Event>) {
         // While the world owes an outcome, or a king has died, no player
         // may act (only chat and resignation, which are not listed).
-        if self.world.decided || self.owes_world_event() {
+        if self.world.decided || self.owes_world_event_now() {
             return;
         }
         if let Some((buyer, n)) = self.world.late_shop {

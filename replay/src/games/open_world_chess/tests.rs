@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use fgn_notation::{Action, Actor, ChessMove, Color, Event, Item, MoveNumber, PieceKind, Square};
 use proptest::prelude::*;
 
-use super::{OpenWorld, OpenWorldState, Unit};
+use super::engine::Unit;
+use super::{OpenWorld, OpenWorldState};
 use crate::core::viewer::Viewer;
 use crate::game::Game;
 use crate::ruleset::{OpenWorldRules, Ruleset};

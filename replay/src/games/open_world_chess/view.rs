@@ -5,9 +5,9 @@
 
 use fgn_notation::{Action, Actor, ChessMove, Color, Event, ObjectKind, SeenPiece, Square};
 
-use super::OpenWorld;
+use super::engine::OpenWorld;
 use crate::core::progress::Turn;
-use crate::game::{leaves_position, Game, GameView, ViewReplay};
+use crate::game::{leaves_position, GameView, ViewReplay};
 
 /// What the view says of one square: the piece on it and the object.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -86,7 +86,7 @@ impl GameView<OpenWorld> for Fog {
         let side = self.side;
         let (a, b) = named_squares(&event.action);
         let seen = |sq: Option<Square>| sq.is_some_and(|sq| sees(engine, side, sq));
-        let mover = match engine.turn() {
+        let mover = match engine.turn_now() {
             Turn::Move { side, .. } => Some(side),
             Turn::Setup { .. } => None,
         };
