@@ -4,7 +4,8 @@
 
 use fgn_notation::{Color, Square};
 
-use super::{GreatWar, GreatWarKnowledge, GreatWarState, Stack};
+use super::engine::GreatWar;
+use super::state::{GreatWarKnowledge, GreatWarState, Stack};
 use crate::changes::account::{
     board, differ, hidden_setups, men, per_side, taken, Account, Change, Context, Leave, Man, Piece, Sight,
 };

@@ -4,7 +4,7 @@
 
 use fgn_notation::{Color, UnitKind};
 
-use super::{GreatWarKnowledge, GreatWarState};
+use super::state::{GreatWarKnowledge, GreatWarState};
 use crate::core::picture::{Occupant, Picture, Text};
 
 /// The name of a unit kind, as the legend spells it.

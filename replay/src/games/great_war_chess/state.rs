@@ -5,7 +5,7 @@ use crate::changes::values::Moved;
 use fgn_notation::{Action, Actor, BoardSize, ByColor, Color, Event, Figure, MoveNumber, Placement, Square, UnitKind};
 use serde::Serialize;
 
-use super::{kinds, GreatWar};
+use super::engine::{kinds, GreatWar};
 use crate::core::progress::Turn;
 use crate::core::viewer::Viewer;
 

@@ -4,7 +4,7 @@
 
 use fgn_notation::{Action, ByColor, Color, MoveNumber, Outcome, Reason, Square};
 
-use super::{Cell, GreatWar, A, C, I};
+use super::engine::{letters, Cell, GreatWar, A, C, I};
 use crate::core::error::Rule;
 use crate::core::progress::{Decision, Turn};
 use crate::game::Game;
@@ -78,7 +78,7 @@ fn refused(g: &mut GreatWar, text: &str, rule: Rule) -> String {
 /// The letters on `square` and whose they are.
 fn at(g: &GreatWar, square: &str) -> (Option<Color>, String) {
     let cell = g.at(sq(square));
-    let mut letters = super::letters(cell.units);
+    let mut letters = letters(cell.units);
     if cell.fort {
         letters.push('F');
     }

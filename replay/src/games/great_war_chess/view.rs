@@ -4,9 +4,9 @@
 
 use fgn_notation::{Color, Event};
 
-use super::GreatWar;
+use super::engine::GreatWar;
 use crate::core::setup::{self, ViewNote};
-use crate::game::{Game, GameView, ViewReplay};
+use crate::game::{GameView, ViewReplay};
 
 /// What a great-war-chess view keeps between events: whose it is.
 #[derive(Clone, Debug)]
@@ -24,17 +24,10 @@ impl GameView<GreatWar> for SecretSetup {
     }
 
     fn before(&self, game: &GreatWar, _event: &Event) -> ViewNote {
-        ViewNote::new(game.turn(), None)
+        ViewNote::new(game.turn, None)
     }
 
     fn after(&mut self, game: &GreatWar, event: &Event, before: ViewNote, out: &mut Vec<Event>) {
-        setup::view_after(
-            self.side,
-            event,
-            before,
-            game.turn(),
-            |color| game.placements(color),
-            out,
-        );
+        setup::view_after(self.side, event, before, game.turn, |color| game.placements(color), out);
     }
 }

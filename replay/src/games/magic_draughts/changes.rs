@@ -4,7 +4,8 @@
 
 use fgn_notation::{Color, Square};
 
-use super::{DraughtsPiece, DraughtsState, MagicDraughts};
+use super::engine::MagicDraughts;
+use super::state::{DraughtsPiece, DraughtsState};
 use crate::changes::account::{board, differ, men, per_side, Account, Change, Context, Leave, Man, Piece, Sight};
 
 /// The changes of two knowledges of one viewer: everything on a

@@ -5,7 +5,8 @@
 
 use fgn_notation::Color;
 
-use super::{spell_name, DraughtsState};
+use super::engine::spell_name;
+use super::state::DraughtsState;
 use crate::core::picture::{Charset, Occupant, Picture, Text};
 
 /// A draughts piece: its Unicode symbol, or a letter (`w` and `b` men,

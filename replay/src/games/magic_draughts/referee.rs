@@ -6,7 +6,7 @@ use std::fmt;
 
 use fgn_notation::{Action, Color, MagicNumber, Square};
 
-use super::{derive_numbers, Checker, MagicDraughts};
+use super::engine::{derive_numbers, Checker, MagicDraughts};
 use crate::core::seed::Draws;
 
 /// The reveal the world owes first: the number of the checker captured on
@@ -48,7 +48,7 @@ impl MagicDraughts {
 }
 
 /// The numbers the seed gives each side's starting checkers (white's,
-/// then black's), in the order of [`super::starting_squares`].
+/// then black's), in the order of [`super::engine::starting_squares`].
 fn starting_numbers(draws: &Draws, counts: &[u8; 6]) -> [[u8; 12]; 2] {
     [
         derive_numbers(draws, Color::White, counts),

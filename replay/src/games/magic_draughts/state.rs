@@ -5,11 +5,10 @@
 use fgn_notation::{Action, Actor, ByColor, Color, Event, File, Spell, SpellNumber, Square};
 use serde::Serialize;
 
-use super::{sq_index, MagicDraughts};
+use super::engine::{is_dark, sq_index, MagicDraughts};
 use crate::changes::values::Captured;
 use crate::core::progress::Turn;
 use crate::core::viewer::Viewer;
-use crate::game::Game;
 
 /// A piece on the board.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
@@ -51,7 +50,7 @@ impl MagicDraughts {
     fn spell_candidates(&self, side: Color, n: u8) -> Vec<Spell> {
         let dark: Vec<Square> = (0..8u8)
             .flat_map(|r| (0..8u8).filter_map(move |f| Square::new(f, r)))
-            .filter(|&sq| super::is_dark(sq))
+            .filter(|&sq| is_dark(sq))
             .collect();
         let owned = |c: Color| -> Vec<Square> {
             dark.iter()
@@ -161,9 +160,10 @@ impl MagicDraughts {
         };
         if let Some(&due) = self.spells[side].first() {
             for spell in self.spell_candidates(side, due) {
-                let action = Action::Spell(spell);
-                if self.clone().player(side, number, &action).is_ok() {
-                    out.push(event(action));
+                // It is `side`'s turn numbered `number`, so of the checks a
+                // player's action meets only the engine's `cast` is left.
+                if self.clone().cast(side, &spell).is_ok() {
+                    out.push(event(Action::Spell(spell)));
                 }
             }
             return;

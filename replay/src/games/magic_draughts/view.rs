@@ -3,7 +3,7 @@
 
 use fgn_notation::{Action, Color, Event};
 
-use super::MagicDraughts;
+use super::engine::MagicDraughts;
 use crate::game::{GameView, ViewReplay};
 
 /// A magic-draughts view, which keeps nothing between events.

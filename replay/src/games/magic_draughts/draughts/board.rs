@@ -1,4 +1,5 @@
-//! The board layout, the [`DraughtsBoard`] value with its setters, and playing a move.
+//! The board layout, the move value [`DMove`], the [`DraughtsBoard`] value
+//! with its setters, and playing a move.
 //!
 //! The 32 dark squares live in a "padded" 36-bit layout inside a `u64`: the
 //! dark square on file `f` and rank `r` has bit `(9 * r + f) / 2`. Bits 4, 13,
@@ -11,9 +12,7 @@
 
 use std::fmt;
 
-use fgn_notation::{Color, Square};
-
-use super::DMove;
+use fgn_notation::{Action, Color, Path, Square};
 
 /// How many bits the padded layout uses, ghost squares included.
 const BITS: u8 = 36;
@@ -118,6 +117,84 @@ pub(super) fn square_problem(sq: Square) -> Option<String> {
         ))
     } else {
         None
+    }
+}
+
+/// The most pieces one move can capture, the capacity of [`DMove::captured`].
+///
+/// No sequence on an 8x8 board can capture more than 10 pieces: an exhaustive
+/// search over every king route (pieces placed wherever a route needs them,
+/// which only loosens the rules, and men's jumps being short king jumps) finds
+/// no longer one. 12, one side's full set, leaves a margin; the generator also
+/// stops extending a sequence at this length rather than overflow.
+pub const MAX_CAPTURES: usize = 12;
+
+// A capture's path (start plus one landing per capture) must fit in a notation path.
+const _: () = assert!(MAX_CAPTURES < fgn_notation::action::MAX_PATH);
+
+/// A legal draughts move, as [`DraughtsBoard::legal_moves`] lists it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct DMove {
+    /// The start square and every landing square: two squares for a plain
+    /// move, one more than the number of captured pieces for a capture.
+    pub path: Path,
+    /// Whether a man became a king during the move (at its end, or on the far
+    /// rank in the middle of a capture that then went on as a king's).
+    pub promotes: bool,
+    /// Whether the move captures (written with `:`).
+    pub capture: bool,
+    /// The captured pieces' squares in jump order; only the first `captured_len` count.
+    captured: [Square; MAX_CAPTURES],
+    /// How many pieces the move captures.
+    captured_len: u8,
+}
+
+impl DMove {
+    /// A move with the first `captured_len` entries of `captured` (at most
+    /// [`MAX_CAPTURES`]; the generator guarantees it) as its captures.
+    pub(super) fn new(
+        path: Path,
+        captured: [Square; MAX_CAPTURES],
+        captured_len: usize,
+        promotes: bool,
+        capture: bool,
+    ) -> DMove {
+        DMove {
+            path,
+            promotes,
+            capture,
+            captured,
+            captured_len: captured_len.min(MAX_CAPTURES) as u8,
+        }
+    }
+
+    /// The squares of the captured pieces, in the order they were jumped
+    /// (empty for a plain move). This is the order in which the world reveals
+    /// the captured checkers' numbers.
+    pub(crate) fn captured(&self) -> &[Square] {
+        &self.captured[..usize::from(self.captured_len)]
+    }
+
+    /// The move as a notation action (`Action::Draughts`).
+    pub(crate) fn action(&self) -> Action {
+        Action::Draughts {
+            path: self.path,
+            capture: self.capture,
+        }
+    }
+}
+
+/// Writes the move in FGN: `c3-d4` for a plain move, `c3:e5:c7` for a capture.
+impl fmt::Display for DMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let separator = if self.capture { ":" } else { "-" };
+        for (i, sq) in self.path.squares().iter().enumerate() {
+            if i > 0 {
+                f.write_str(separator)?;
+            }
+            write!(f, "{sq}")?;
+        }
+        Ok(())
     }
 }
 

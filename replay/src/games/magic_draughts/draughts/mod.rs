@@ -9,6 +9,12 @@
 //! as a king), and flying kings that must land where a capture continues when
 //! some landing square allows it. Its move generator is held to
 //! independent perft counts (`perft.rs`).
+//!
+//! The modules, in dependency order, bottom to top (each uses only those
+//! above it in this list):
+//! - `board`: the padded bit layout, the move value `DMove`, the position `DraughtsBoard`, playing a move.
+//! - `movegen`: every legal move of a position, and perft.
+//! - `moves`: a written move looked up among the legal ones, or why it is not legal.
 #![warn(missing_docs)]
 
 mod board;
@@ -19,17 +25,4 @@ mod perft;
 #[cfg(test)]
 mod tests;
 
-pub use board::DraughtsBoard;
-pub use moves::DMove;
-
-/// The most pieces one move can capture, the capacity of [`DMove::captured`].
-///
-/// No sequence on an 8x8 board can capture more than 10 pieces: an exhaustive
-/// search over every king route (pieces placed wherever a route needs them,
-/// which only loosens the rules, and men's jumps being short king jumps) finds
-/// no longer one. 12, one side's full set, leaves a margin; the generator also
-/// stops extending a sequence at this length rather than overflow.
-pub const MAX_CAPTURES: usize = 12;
-
-// A capture's path (start plus one landing per capture) must fit in a notation path.
-const _: () = assert!(MAX_CAPTURES < fgn_notation::action::MAX_PATH);
+pub use board::{DMove, DraughtsBoard};

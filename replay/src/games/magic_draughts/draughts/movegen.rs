@@ -4,8 +4,10 @@ use std::sync::LazyLock;
 
 use fgn_notation::{Color, Path};
 
-use super::board::{shift, side, step, BLACK_FORWARD, DIRS, RANK_1, RANK_8, SQUARE_OF, VALID, WHITE_FORWARD};
-use super::{DMove, DraughtsBoard, MAX_CAPTURES};
+use super::board::{
+    shift, side, step, DMove, DraughtsBoard, BLACK_FORWARD, DIRS, MAX_CAPTURES, RANK_1, RANK_8, SQUARE_OF, VALID,
+    WHITE_FORWARD,
+};
 
 /// Iterates the set bits of a bitboard, lowest first.
 #[derive(Debug)]

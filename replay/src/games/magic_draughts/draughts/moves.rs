@@ -1,77 +1,11 @@
-//! The move value, its notation, and looking up a written move among the legal ones.
+//! Looking up a written move among the legal ones, and why a written move
+//! is not legal.
 
 use std::fmt;
 
-use fgn_notation::{Action, Path, Square};
+use fgn_notation::{Path, Square};
 
-use super::board::{bit_of, square_problem, RANK_1, RANK_8};
-use super::{DraughtsBoard, MAX_CAPTURES};
-
-/// A legal draughts move, as [`DraughtsBoard::legal_moves`] lists it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct DMove {
-    /// The start square and every landing square: two squares for a plain
-    /// move, one more than the number of captured pieces for a capture.
-    pub path: Path,
-    /// Whether a man became a king during the move (at its end, or on the far
-    /// rank in the middle of a capture that then went on as a king's).
-    pub promotes: bool,
-    /// Whether the move captures (written with `:`).
-    pub capture: bool,
-    /// The captured pieces' squares in jump order; only the first `captured_len` count.
-    captured: [Square; MAX_CAPTURES],
-    /// How many pieces the move captures.
-    captured_len: u8,
-}
-
-impl DMove {
-    /// A move with the first `captured_len` entries of `captured` (at most
-    /// [`MAX_CAPTURES`]; the generator guarantees it) as its captures.
-    pub(super) fn new(
-        path: Path,
-        captured: [Square; MAX_CAPTURES],
-        captured_len: usize,
-        promotes: bool,
-        capture: bool,
-    ) -> DMove {
-        DMove {
-            path,
-            promotes,
-            capture,
-            captured,
-            captured_len: captured_len.min(MAX_CAPTURES) as u8,
-        }
-    }
-
-    /// The squares of the captured pieces, in the order they were jumped
-    /// (empty for a plain move). This is the order in which the world reveals
-    /// the captured checkers' numbers.
-    pub(crate) fn captured(&self) -> &[Square] {
-        &self.captured[..usize::from(self.captured_len)]
-    }
-
-    /// The move as a notation action (`Action::Draughts`).
-    pub(crate) fn action(&self) -> Action {
-        Action::Draughts {
-            path: self.path,
-            capture: self.capture,
-        }
-    }
-}
-
-/// Writes the move in FGN: `c3-d4` for a plain move, `c3:e5:c7` for a capture.
-impl fmt::Display for DMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let separator = if self.capture { ":" } else { "-" };
-        for (i, sq) in self.path.squares().iter().enumerate() {
-            if i > 0 {
-                f.write_str(separator)?;
-            }
-            write!(f, "{sq}")?;
-        }
-        Ok(())
-    }
-}
+use super::board::{bit_of, square_problem, DMove, DraughtsBoard, RANK_1, RANK_8};
 
 /// Why a written move is not legal in a position.
 #[derive(Clone, PartialEq, Eq, Debug)]
