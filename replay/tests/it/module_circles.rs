@@ -633,29 +633,6 @@ impl Graph {
         self.edges = edges;
     }
 
-    /// The graph with every module replaced by its unit (`unit`), the
-    /// edges between two modules of one unit dropped: what circles are
-    /// looked for between.
-    fn of_units(&self, unit: impl Fn(&ModPath) -> ModPath) -> Graph {
-        let mut modules = BTreeMap::new();
-        for (path, module) in &self.modules {
-            modules.entry(unit(path)).or_insert_with(|| Module {
-                file: module.file.clone(),
-                ..Module::default()
-            });
-        }
-        let mut edges: BTreeMap<ModPath, BTreeMap<ModPath, String>> = BTreeMap::new();
-        for (from, targets) in &self.edges {
-            for (to, why) in targets {
-                let (from, to) = (unit(from), unit(to));
-                if from != to {
-                    edges.entry(from).or_default().entry(to).or_insert_with(|| why.clone());
-                }
-            }
-        }
-        Graph { modules, edges }
-    }
-
     /// Every circle: for each set of modules that reach each other, one
     /// shortest circle through its first module, as the lines of a report.
     fn circles(&self) -> Vec<Vec<String>> {
@@ -754,18 +731,6 @@ fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
     out
 }
 
-/// The unit of the design a module belongs to: a game's folder
-/// (`games/<game>/` and everything under it) is one, since a game is one
-/// entry of the registry and its modules (the game's type, its state
-/// values, its view, its board) are written as one; every other module is
-/// a unit of its own.
-fn unit(path: &ModPath) -> ModPath {
-    match path.as_slice() {
-        [root, games, game, ..] if root == "crate" && games == "games" => path[..3].to_vec(),
-        _ => path.clone(),
-    }
-}
-
 #[test]
 fn no_crate_has_a_module_circle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -773,7 +738,7 @@ fn no_crate_has_a_module_circle() {
     for krate in ["notation", "replay", "cli"] {
         let files = sources(&root.join(krate).join("src"));
         assert!(files.len() > 3, "{krate}/src: only {} files read", files.len());
-        let graph = Graph::of(&files).of_units(unit);
+        let graph = Graph::of(&files);
         let edges: usize = graph.edges.values().map(BTreeMap::len).sum();
         assert!(edges > 0, "{krate}: no dependency found between its modules");
         for circle in graph.circles() {
@@ -781,6 +746,70 @@ fn no_crate_has_a_module_circle() {
         }
     }
     assert!(report.is_empty(), "module circles:\n{report}");
+}
+
+/// The modules every game's folder has (ARCHITECTURE.md, "Every game's
+/// folder is laid out alike"); a game adds the modules of its own rules.
+const GAME_MODULES: [&str; 8] = ["mod", "params", "engine", "state", "view", "changes", "picture", "game"];
+
+/// Every game's folder is laid out alike: the same modules, and `mod.rs`
+/// files (the folder's and any sub-folder's) that only declare modules and
+/// re-export their items. A `mod.rs` with code of its own would sit above
+/// the modules it uses while they, as its children, reach its items by
+/// `super::`: the circle this layout exists to prevent.
+#[test]
+fn every_game_folder_has_the_same_modules_and_a_mod_rs_of_declarations_only() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = sources(&src);
+    let graph = Graph::of(&files);
+    let mut games: Vec<String> = files
+        .iter()
+        .filter_map(
+            |(path, _)| match path.iter().map(|part| part.to_string_lossy()).collect::<Vec<_>>()[..] {
+                [ref games, ref game, ref file] if games == "games" && file == "mod.rs" => Some(game.to_string()),
+                _ => None,
+            },
+        )
+        .collect();
+    games.dedup();
+    assert_eq!(games.len(), 4, "game folders under replay/src/games: {games:?}");
+    let mut faults = Vec::new();
+    for game in &games {
+        for module in GAME_MODULES {
+            if !src.join("games").join(game).join(format!("{module}.rs")).is_file() {
+                faults.push(format!("games/{game}/{module}.rs is missing"));
+            }
+        }
+    }
+    for (path, _) in files
+        .iter()
+        .filter(|(path, _)| path.starts_with("games") && path.ends_with("mod.rs"))
+    {
+        let module: ModPath = std::iter::once("crate".to_string())
+            .chain(
+                path.parent()
+                    .expect("in a folder")
+                    .iter()
+                    .map(|part| part.to_string_lossy().into_owned()),
+            )
+            .collect();
+        if module.len() < 3 {
+            // games/mod.rs, the registry, is not a game's folder.
+            continue;
+        }
+        let parsed = &graph.modules[&module];
+        let file = path.display();
+        if !parsed.defines.is_empty() {
+            faults.push(format!("{file} defines items: {:?}", parsed.defines));
+        }
+        if !parsed.items_named.is_empty() || !parsed.paths.is_empty() {
+            faults.push(format!("{file} has code: it names {:?}", parsed.items_named));
+        }
+        if let Some(import) = parsed.imports.iter().find(|import| !import.public) {
+            faults.push(format!("{file} uses {} for code of its own", import.path.join("::")));
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
 }
 
 /// A crate given as (path under src/, text) pairs.
