@@ -407,6 +407,7 @@ pub mod changes;
 mod core;
 mod game;
 mod games;
+pub mod gen;
 mod picture;
 pub mod referee;
 pub mod ruleset;
@@ -416,7 +417,7 @@ pub mod tools;
 pub mod view;
 
 pub use crate::core::{error, hash, seed};
-pub use tools::{append, archive, events, gen, impact, loghash, standings, summary};
+pub use tools::{append, archive, events, impact, loghash, standings, summary};
 
 /// The plain values each game's state and knowledge are made of, as
 /// [`Position`] and [`KnownPosition`] hold them (docs/json.md).
@@ -1454,8 +1455,8 @@ mod tests {
     use fgn_notation::{Action, BoardSize, Check, Game, PieceKind};
 
     use crate::games::each_game;
+    use crate::gen::{generate, Options, Rate};
     use crate::ruleset::{Board, SurvivalRules};
-    use crate::tools::gen::{generate, Options, Rate};
     use crate::Sessions;
     use crate::{complete_markers, Replay, Ruleset};
 
@@ -1505,7 +1506,7 @@ mod tests {
     /// including the move where the replay stops.
     #[test]
     fn one_application_completes_markers_as_probing_did() {
-        let mut rng = crate::tools::rng::Rng::new(11);
+        let mut rng = crate::gen::rng::Rng::new(11);
         let mut stopped = 0;
         for (i, size) in [(8, 8), (6, 6), (10, 10)].into_iter().enumerate() {
             for seed in 0..8 {
@@ -1544,7 +1545,7 @@ mod tests {
                     plies: 300,
                     ..Options::new(game, seed)
                 };
-                let log = crate::tools::gen::generate(&options).expect("a generated game");
+                let log = crate::gen::generate(&options).expect("a generated game");
                 assert_eq!(complete_by_probing(&log), log, "{game:?} seed {seed}");
                 assert_eq!(complete_markers(&log), log);
                 events += log.events.len();
@@ -1591,7 +1592,7 @@ mod tests {
     /// replay from the start.
     #[test]
     fn assuming_the_side_to_move_can_move_changes_no_verdict_nor_completion() {
-        let mut rng = crate::tools::rng::Rng::new(7);
+        let mut rng = crate::gen::rng::Rng::new(7);
         let (mut replayed, mut checked) = (0, 0);
         for (i, size) in [(8, 8), (6, 6)].into_iter().enumerate() {
             for seed in 0..24 {
