@@ -1,12 +1,12 @@
 //! `fgn append` and `fgn append --repair`: the library's durable append
-//! (`fgn_replay::append`) with its refusals reported as every command
+//! (`fgn_tools::append`) with its refusals reported as every command
 //! reports them.
 
 use std::path::Path;
 
-use fgn_replay::append::{AppendError, TornLine};
-use fgn_replay::tools::placed::PlacedError;
 use fgn_replay::StartError;
+use fgn_tools::append::{AppendError, TornLine};
+use fgn_tools::placed::PlacedError;
 
 use crate::out::outln;
 use crate::report::{Format, Reporter};
@@ -17,7 +17,7 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
     if path.as_os_str() == "-" {
         return rep.error("append writes to a log file, not to standard output: name the file");
     }
-    match fgn_replay::append::append(path, events) {
+    match fgn_tools::append::append(path, events) {
         Ok(appended) => match rep.format {
             Format::Text => {
                 let count = appended.lines.len();
@@ -76,7 +76,7 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
 /// `fgn append --repair FILE`.
 pub fn repair(path: &Path, rep: &mut Reporter) {
     let name = path.display().to_string();
-    match fgn_replay::append::repair(path) {
+    match fgn_tools::append::repair(path) {
         Ok(repaired) => {
             let cut = &repaired.torn;
             match rep.format {

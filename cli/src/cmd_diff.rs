@@ -8,11 +8,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use fgn_notation::{Action, Color, Document, Event, Game};
-use fgn_replay::tools::align::{self, made_view, Alignment};
-use fgn_replay::tools::placed::PlacedError;
-use fgn_replay::{
-    knowledge_changes, loghash, state_changes, Change, Completion, Digest, Replay, StartError, ViewError, Viewer,
-};
+use fgn_replay::{knowledge_changes, state_changes, Change, Completion, Digest, Replay, StartError, ViewError, Viewer};
+use fgn_tools::align::{self, made_view, Alignment};
+use fgn_tools::loghash;
+use fgn_tools::placed::PlacedError;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -1,6 +1,6 @@
 //! `fgn events`: every event of every log as one flat JSON row per line
 //! (docs/json.md §16). The rows, their consequences and hashes are
-//! `fgn_replay::events`'s; this file only reads the logs and writes them.
+//! `fgn_tools::events`'s; this file only reads the logs and writes them.
 
 use std::path::PathBuf;
 
@@ -23,14 +23,14 @@ pub fn events(paths: &[PathBuf], rep: &mut Reporter) {
             if !log.parsed.is_ok() {
                 return;
             }
-            let summary = fgn_replay::summary::summarize(&log.parsed);
+            let summary = fgn_tools::summary::summarize(&log.parsed);
             crate::cmd_select::report_fault(&log.name, &summary, rep);
             let file = file_name(&log.input);
             // Rows are written as they come, a block at a time: a long
             // log's rows are many times its text, and held whole they
             // took gigabytes (issue 36).
             let mut text = String::new();
-            fgn_replay::events::each_row(&log.parsed.document, file.as_deref(), |row| {
+            fgn_tools::events::each_row(&log.parsed.document, file.as_deref(), |row| {
                 text.push_str(&serde_json::to_string(&row).expect("a row always serializes"));
                 text.push('\n');
                 if text.len() >= BLOCK {

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use fgn_notation::{Color, Document};
-use fgn_replay::loghash::{chain, view_chain, Chain};
-use fgn_replay::tools::align::hidden_fault;
-use fgn_replay::tools::placed::PlacedError;
 use fgn_replay::{Digest, HashTrail, Replay, Viewer};
+use fgn_tools::align::hidden_fault;
+use fgn_tools::loghash::{chain, view_chain, Chain};
+use fgn_tools::placed::PlacedError;
 
 use crate::cmd_syntax::parse_all;
 use crate::cmd_view::Side;

@@ -1,10 +1,10 @@
 //! `fgn impact`: what a change of rules does to recorded games. The
-//! comparison is `fgn_replay::impact`'s; this file reads the inputs and
+//! comparison is `fgn_tools::impact`'s; this file reads the inputs and
 //! writes the report (docs/impact.md).
 
 use std::path::{Path, PathBuf};
 
-use fgn_replay::impact::{Divergence, Failure, Impact, ImpactSummary, Mode, VerdictChange};
+use fgn_tools::impact::{Divergence, Failure, Impact, ImpactSummary, Mode, VerdictChange};
 use serde::Serialize;
 
 use crate::cmd_replay::{load_rules, report_overrides};
@@ -57,7 +57,7 @@ pub fn impact(paths: &[PathBuf], rules_path: &Path, resimulate: bool, rep: &mut 
             let Ok(params) = rules.params(kind) else {
                 return Compared::NotChecked(Some(kind));
             };
-            let impact = match fgn_replay::impact::impact(&p.document, params, resimulate) {
+            let impact = match fgn_tools::impact::impact(&p.document, params, resimulate) {
                 Ok(impact) => impact,
                 Err(e) => {
                     rep.unsupported(name, &e.to_string());

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use fgn_notation::diagnostic::Severity;
 use fgn_notation::GameKind;
-use fgn_replay::standings::{self, Entry, Recency, Standing, Standings};
 use fgn_replay::Digest;
+use fgn_tools::standings::{self, Entry, Recency, Standing, Standings};
 use unicode_width::UnicodeWidthStr;
 
 use crate::cmd_replay::{check, Checked};
@@ -88,7 +88,7 @@ fn tally(log: crate::pipeline::Log, rep: &mut Reporter) -> Counted {
     // `--strict`: a log with warnings does not count, as it does not pass
     // `fgn validate --strict`.
     let torn = log.parsed.diagnostics.iter().any(|d| d.severity == Severity::Warning);
-    let warned = torn || replay.unchecked_outcomes().is_some() || !fgn_replay::summary::tag_warnings(doc).is_empty();
+    let warned = torn || replay.unchecked_outcomes().is_some() || !fgn_tools::summary::tag_warnings(doc).is_empty();
     if rep.strict && warned {
         return Counted::Skipped {
             name,

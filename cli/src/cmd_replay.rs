@@ -7,9 +7,9 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use fgn_notation::{Color, Document, GameKind};
-use fgn_replay::tools::align::{hidden_fault, Alignment};
-use fgn_replay::tools::placed::{finish_validation, PlacedError};
 use fgn_replay::{Overridden, Params, Replay, RulesFile, StartError, Verdict, Viewer};
+use fgn_tools::align::{hidden_fault, Alignment};
+use fgn_tools::placed::{finish_validation, PlacedError};
 
 use crate::cmd_syntax::parse_all;
 use crate::out::{outln, Stream};
@@ -241,7 +241,7 @@ fn check_read(read: &crate::pipeline::Read, rules: &Rules, rep: &mut Reporter) -
 /// game without being one: it is ignored, which a misspelling would not
 /// want (docs/rules.md, "Tags that look like parameters").
 pub fn report_tag_warnings(name: &str, doc: &Document, rep: &mut Reporter) {
-    for w in fgn_replay::summary::tag_warnings(doc) {
+    for w in fgn_tools::summary::tag_warnings(doc) {
         rep.warning(name, w.line, &w.message);
     }
 }

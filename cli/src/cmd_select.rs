@@ -1,12 +1,12 @@
 //! `fgn select`: the logs of an archive that match a filter, as paths or
 //! (`--format json`) as their summaries, and `--duplicates`: the groups of
 //! files that hold the same game. The filter and the groups are
-//! `fgn_replay::archive`'s; the summaries `fgn_replay::summary`'s.
+//! `fgn_tools::archive`'s; the summaries `fgn_tools::summary`'s.
 
 use std::path::PathBuf;
 
-use fgn_replay::archive::{Duplicates, Filter};
-use fgn_replay::summary::{ErrorKind, Summary, WarningKind};
+use fgn_tools::archive::{Duplicates, Filter};
+use fgn_tools::summary::{ErrorKind, Summary, WarningKind};
 
 use crate::out::outln;
 use crate::report::{Format, Reporter};
@@ -42,7 +42,7 @@ pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(
         paths,
         rep,
         |log, rep| {
-            let summary = fgn_replay::summary::summarize(&log.parsed);
+            let summary = fgn_tools::summary::summarize(&log.parsed);
             report_fault(&log.name, &summary, rep);
             report_strict_warnings(&log.name, &summary, rep);
             (log.name, summary)

@@ -1,11 +1,11 @@
 //! `fgn stats`: per game kind, the results (W/D/L, outcomes, reasons), the
 //! lengths and each player's record, over every distinct game of the
 //! paths; with `--duplicates`, the groups of files that hold the same
-//! game. The accumulation is `fgn_replay::archive`'s.
+//! game. The accumulation is `fgn_tools::archive`'s.
 
 use std::path::PathBuf;
 
-use fgn_replay::archive::{Duplicates, GameStats, Record, Stats};
+use fgn_tools::archive::{Duplicates, GameStats, Record, Stats};
 
 use crate::cmd_select::each_summary;
 use crate::out::outln;
@@ -73,7 +73,7 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates, rep: &Reporter<'
                 g.outcomes_unchecked
             );
         }
-        let list = |counts: &[fgn_replay::archive::Count]| {
+        let list = |counts: &[fgn_tools::archive::Count]| {
             counts
                 .iter()
                 .map(|c| format!("{} {}", c.value, c.games))

@@ -206,7 +206,7 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
             if !log.parsed.is_ok() {
                 return None;
             }
-            let summary = fgn_replay::summary::summarize(&log.parsed);
+            let summary = fgn_tools::summary::summarize(&log.parsed);
             crate::cmd_select::report_strict_warnings(&log.name, &summary, rep);
             let file = file_name(&log.input);
             let doc = JsonDocument::new(&log.parsed.document.game, file.as_deref(), Some(&summary));
@@ -325,7 +325,7 @@ fn check_log_hash(doc: &serde_json::Value, game: fgn_notation::Game) -> Result<f
     match doc.get("summary").and_then(|s| s.get("log_hash")) {
         None | Some(serde_json::Value::Null) => Ok(game),
         Some(serde_json::Value::String(listed)) => {
-            let actual = fgn_replay::loghash::log_hash(&game).to_string();
+            let actual = fgn_tools::loghash::log_hash(&game).to_string();
             if *listed == actual {
                 Ok(game)
             } else {

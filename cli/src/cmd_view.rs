@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use fgn_notation::diagnostic::Diagnostic;
 use fgn_notation::{Color, Document, Parsed};
-use fgn_replay::tools::align::hidden_fault;
-use fgn_replay::tools::verify_view::{verify_view, Difference};
 use fgn_replay::ViewError;
+use fgn_tools::align::hidden_fault;
+use fgn_tools::verify_view::{verify_view, Difference};
 
 use crate::cmd_replay::{check, Checked};
 use crate::cmd_syntax::parse_all;

@@ -615,7 +615,7 @@ fn parse_reason(s: &str) -> Result<fgn_notation::Reason, String> {
 }
 
 fn parse_date(s: &str) -> Result<String, String> {
-    if fgn_replay::archive::is_date_bound(s) {
+    if fgn_tools::archive::is_date_bound(s) {
         Ok(s.to_string())
     } else {
         Err("expected YYYY, YYYY-MM or YYYY-MM-DD".into())
@@ -726,13 +726,13 @@ fn run_on(
             duplicates,
             paths,
         } => {
-            use fgn_replay::summary::Status;
+            use fgn_tools::summary::Status;
             let statuses = match (valid, invalid) {
                 (true, _) => vec![Status::Valid],
                 (_, true) => vec![Status::Invalid],
                 _ => Vec::new(),
             };
-            let filter = fgn_replay::archive::Filter {
+            let filter = fgn_tools::archive::Filter {
                 games: game.iter().map(|g| g.name().to_string()).collect(),
                 players: player.clone(),
                 white: white.clone(),

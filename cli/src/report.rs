@@ -372,7 +372,7 @@ impl<'r> Reporter<'r> {
         outcomes_checked: Option<bool>,
     ) {
         if self.format == Format::Json {
-            let (phase, decision) = match phase.map(fgn_replay::summary::phase_parts) {
+            let (phase, decision) = match phase.map(fgn_tools::summary::phase_parts) {
                 Some((name, decision)) => (Some(name), decision),
                 None => (None, None),
             };

@@ -36,7 +36,7 @@ pub fn turn_text(replay: &Replay) -> String {
 }
 
 /// What is said of a rule error that
-/// [`hidden_fault`](fgn_replay::tools::align::hidden_fault) keeps from `side`.
+/// [`hidden_fault`](fgn_tools::align::hidden_fault) keeps from `side`.
 pub fn hidden_fault_message(name: &str, side: Color) -> String {
     format!(
         "the log breaks a rule at an event {} may not see, so its view ends before it; \

@@ -4,7 +4,7 @@
 #![no_main]
 
 use arbitrary::Unstructured;
-use fgn_replay::append::check;
+use fgn_tools::append::check;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(planned.appended.events, parsed.document.game.events.len());
             assert_eq!(
                 planned.appended.log_hash,
-                fgn_replay::loghash::chain(&parsed.document.game).log_hash()
+                fgn_tools::loghash::chain(&parsed.document.game).log_hash()
             );
         }
         // Every event of the played game's tail applies after the head, so

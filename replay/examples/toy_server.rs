@@ -21,7 +21,7 @@
 //! A refused line is reported on standard error, `stdin:LINE:COLUMN:`
 //! followed by the syntax error or by the rule id, the event and the rule
 //! error, and the game goes on unchanged. An accepted event is appended to
-//! FILE durably (`fgn_replay::append::append`: locked, checked against the
+//! FILE durably (`fgn_tools::append::append`: locked, checked against the
 //! file, written and synced), followed by the world events the referee
 //! owes after it, derived from the seed (`Replay::owed_world_events`:
 //! spawns, damage rolls, clones, reveals, the result, the seed). An event
@@ -50,8 +50,8 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 
 use fgn_notation::{parse, Color, Event, Game, Header, Seed, Tag};
-use fgn_replay::append::append;
 use fgn_replay::{locate, validate, Phase, Replay, Turn, ViewWriter};
+use fgn_tools::append::append;
 
 /// The default game's header.
 const DEFAULT_HEADER: &str = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n";

@@ -783,8 +783,8 @@ impl<E: Game> Session<E> {
 mod tests {
     use fgn_notation::{Action, Actor, BoardSize, Check, Clock, Color, Event, MoveNumber};
 
+    use crate::gen::{generate, Options, Rate, Rates};
     use crate::ruleset::{Board, SurvivalRules};
-    use crate::tools::gen::{generate, Options, Rate, Rates};
     use crate::{Replay, Ruleset};
 
     /// The events to try in place of `event`: itself, and copies with a

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 
 use fgn_notation::json::JsonDocument;
 use fgn_notation::{parse, parse_in_runs, Color, Game};
-use fgn_replay::summary::{summarize, Summary};
-use fgn_replay::{is_canonical, loghash, validate, view, Replay, Validation};
+use fgn_replay::{is_canonical, validate, view, Replay, Validation};
+use fgn_tools::loghash;
+use fgn_tools::summary::{summarize, Summary};
 
 use crate::best_of;
 use crate::corpora::Corpus;

@@ -539,7 +539,7 @@ mod tests {
     /// leave a clock reading on the largest board costing the board).
     #[test]
     fn a_state_hashed_from_its_cut_bytes_and_any_progress_is_the_whole_states_hash() {
-        use crate::tools::gen::{generate, Options};
+        use crate::gen::{generate, Options};
         use fgn_notation::GameKind;
         let games = [
             GameKind::SurvivalChess,

@@ -71,7 +71,7 @@ pub(crate) trait Parameters: Default + Serialize + serde::de::DeserializeOwned {
 
     /// Appends the header tags that carry these parameters: one per
     /// parameter that differs from the default and that a tag can set
-    /// (what a generated game's header writes, [`crate::tools::gen::parameter_tags`]).
+    /// (what a generated game's header writes, [`crate::gen::parameter_tags`]).
     fn write_tags(&self, tags: &mut Vec<Tag>);
 }
 

@@ -12,7 +12,8 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use fgn_notation::{parse, Action, Color, Seed};
-use fgn_replay::{loghash, replayable, validate, view, Viewer};
+use fgn_replay::{replayable, validate, view, Viewer};
+use fgn_tools::loghash;
 
 const GAMES: [&str; 4] = [
     "survival-chess",

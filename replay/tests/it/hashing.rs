@@ -89,7 +89,7 @@ fn the_log_chain_matches_the_independent_vectors() {
     // Comments, spacing and upper-case squares are not part of the log.
     let text =
         "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w C3-d4   ; opening\n1 b f6-g5 {t=2.25}\n";
-    let chain = fgn_replay::loghash::chain(&game_of(text));
+    let chain = fgn_tools::loghash::chain(&game_of(text));
     let hex = |d: fgn_replay::Digest| d.to_string().trim_start_matches("blake3:").to_string();
     assert_eq!(hex(chain.header), vector("log-header "));
     assert_eq!(hex(chain.events[0]), vector("log-event-1 "));
@@ -124,7 +124,7 @@ fn markers_left_out_and_upper_case_squares_hash_alike() {
         b.canonical_text(),
         "the test must change the spelling"
     );
-    assert_eq!(fgn_replay::loghash::chain(&a), fgn_replay::loghash::chain(&b));
+    assert_eq!(fgn_tools::loghash::chain(&a), fgn_tools::loghash::chain(&b));
 }
 
 #[test]
@@ -132,19 +132,19 @@ fn any_change_to_an_event_changes_the_log_hash_and_a_prefix_has_the_prefix_chain
     let original = game_of(include_str!(
         "../../../corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn"
     ));
-    let full = fgn_replay::loghash::chain(&original);
+    let full = fgn_tools::loghash::chain(&original);
     for n in [0, 1, original.events.len() / 2] {
         let mut prefix = original.clone();
         prefix.events.truncate(n);
-        let p = fgn_replay::loghash::chain(&prefix);
+        let p = fgn_tools::loghash::chain(&prefix);
         assert_eq!(p.header, full.header);
         assert_eq!(p.events[..], full.events[..n]);
     }
     let mut changed = original.clone();
     let last = changed.events.len() - 1;
     changed.events[last].clock_ms = Some(fgn_notation::Clock(999_999));
-    assert_ne!(fgn_replay::loghash::chain(&changed).log_hash(), full.log_hash());
+    assert_ne!(fgn_tools::loghash::chain(&changed).log_hash(), full.log_hash());
     let mut header = original.clone();
     header.header.tags[0].value.push(' ');
-    assert_ne!(fgn_replay::loghash::chain(&header).header, full.header);
+    assert_ne!(fgn_tools::loghash::chain(&header).header, full.header);
 }

@@ -511,11 +511,11 @@ fn altering_any_digit_of_a_salt_in_the_corpus_fails_at_an_outcome() {
 fn the_log_hash_covers_the_salts() {
     let game = magic_game(2);
     let changed = altered(&game, Color::Black, 0).unwrap();
-    let (a, b) = (fgn_replay::loghash::chain(&game), fgn_replay::loghash::chain(&changed));
+    let (a, b) = (fgn_tools::loghash::chain(&game), fgn_tools::loghash::chain(&changed));
     assert_ne!(a.log_hash(), b.log_hash());
     assert_eq!(
-        fgn_replay::loghash::header_value(&game),
-        fgn_replay::loghash::header_value(&changed)
+        fgn_tools::loghash::header_value(&game),
+        fgn_tools::loghash::header_value(&changed)
     );
 }
 

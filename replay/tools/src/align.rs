@@ -13,14 +13,14 @@
 
 use fgn_notation::{Actor, Color, Game};
 
-use crate::{replayable, Place, Replay, RuleError, StartError, ViewError, ViewWriter};
+use fgn_replay::{replayable, Place, Replay, RuleError, StartError, ViewError, ViewWriter};
 
 /// How the compared events of a log stand in the full log that replays
 /// them.
 ///
 /// ```
 /// use fgn_notation::{parse, Color};
-/// use fgn_replay::tools::align::{made_view, replay_points};
+/// use fgn_tools::align::{made_view, replay_points};
 ///
 /// let doc = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n1 b d6-c5\n").document;
 /// let made = made_view(&doc.game, Color::White).unwrap();
@@ -125,7 +125,7 @@ pub struct MadeView {
 }
 
 /// The view of `full` for `side`, ending at its first rule error as
-/// [`crate::view::write_view`] writes it (the replay of its positions
+/// [`fgn_replay::view::write_view`] writes it (the replay of its positions
 /// reports the error), with where each of its events comes from.
 pub fn made_view(full: &Game, side: Color) -> Result<MadeView, ViewError> {
     let mut writer = ViewWriter::new(&full.header, side)?;
@@ -170,7 +170,7 @@ pub fn made_view(full: &Game, side: Color) -> Result<MadeView, ViewError> {
 ///
 /// ```
 /// use fgn_notation::{parse, Color};
-/// use fgn_replay::tools::align::hidden_fault;
+/// use fgn_tools::align::hidden_fault;
 /// use fgn_replay::validate;
 ///
 /// let doc = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n1 b c3-d4\n").document;
@@ -275,7 +275,7 @@ mod tests {
         let from_full = replay_points(&full, &made.alignment, n, &points, Some(Color::White)).expect("a start");
         let from_file = replay_points(&made.view, &file_alignment, n, &points, None).expect("a start");
         assert_eq!((from_full.applied, from_file.applied), (n, n));
-        let knows = |r: &Replay| r.knowledge(crate::Viewer::White);
+        let knows = |r: &Replay| r.knowledge(fgn_replay::Viewer::White);
         for (a, b) in from_full.at.iter().zip(&from_file.at) {
             assert_eq!(knows(a), knows(b));
         }

@@ -4,7 +4,7 @@
 
 use fgn_notation::{Color, Document, Game};
 
-use crate::{view, ViewError};
+use fgn_replay::{view, ViewError};
 
 /// Where a view file parts from the expected view: the line of the view
 /// file and what was expected there.
@@ -24,7 +24,7 @@ pub struct Difference {
 ///
 /// ```
 /// use fgn_notation::{parse, Color};
-/// use fgn_replay::tools::verify_view::verify_view;
+/// use fgn_tools::verify_view::verify_view;
 ///
 /// let full = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n1 b d6-c5\n").document;
 /// let mut text = String::new();
@@ -101,7 +101,7 @@ mod tests {
 
     fn text(full: &Game, side: Color) -> String {
         let mut text = String::new();
-        crate::view::write_view(full, side, &mut text).expect("a view");
+        fgn_replay::view::write_view(full, side, &mut text).expect("a view");
         text
     }
 

@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use fgn_notation::{Color, Game, GameKind, Header, Outcome, Tag};
 use serde::Serialize;
 
-use crate::ruleset::parameter_tags;
-use crate::{Digest, Phase, Replay};
+use fgn_replay::ruleset::parameter_tags;
+use fgn_replay::{Digest, Phase, Replay};
 
 /// Whether RULES.md gives leaderboard points for `game` (survival-chess
 /// only, section 1).
@@ -35,7 +35,7 @@ pub fn is_vk_id(id: &str) -> bool {
 /// `vk:1001` (and `vk:000` is `vk:0`). `None` when `id` is not a VK id.
 ///
 /// ```
-/// use fgn_replay::standings::normal_vk_id;
+/// use fgn_tools::standings::normal_vk_id;
 /// assert_eq!(normal_vk_id("vk:01001").as_deref(), Some("vk:1001"));
 /// assert_eq!(normal_vk_id("vk:000").as_deref(), Some("vk:0"));
 /// assert_eq!(normal_vk_id("vk:"), None);
@@ -84,7 +84,7 @@ pub fn game_key(game: &Game) -> Digest {
         header: Header { tags },
         events: game.events.clone(),
     };
-    crate::tools::loghash::log_hash(&key)
+    crate::loghash::log_hash(&key)
 }
 
 /// How one game ended for one player.

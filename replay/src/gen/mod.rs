@@ -29,6 +29,8 @@
 //! assert_eq!(generate(&options).unwrap(), game);
 //! ```
 
+pub(crate) mod rng;
+
 use std::fmt;
 
 use fgn_notation::{
@@ -38,8 +40,8 @@ use fgn_notation::{
 
 use crate::core::seed::{commitment, salt_events, Salts};
 use crate::ruleset::{self, Ruleset};
-use crate::tools::rng::Rng;
 use crate::{Phase, Replay, RuleError, StartError, Turn};
+use rng::Rng;
 
 /// The blake3 `derive_key` context of a generated game's key, from which
 /// every other value of the game is derived (docs/gen.md, "Seeds").

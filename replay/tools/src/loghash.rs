@@ -7,13 +7,11 @@
 //! What is hashed is the text `fmt` writes: comments and spacing never
 //! count, and spellings NOTATION.md takes for the same event (an upper-case
 //! square, a `+` left out) hash alike, because moves are first completed to
-//! their canonical markers by replaying the log ([`crate::complete_markers`]).
+//! their canonical markers by replaying the log ([`fgn_replay::complete_markers`]).
 
 use fgn_notation::{Action, Color, Event, Game};
 
-use crate::core::hash::Digest;
-use crate::view::{view, ViewError};
-use crate::Completion;
+use fgn_replay::{view, Completion, Digest, ViewError};
 
 /// The derive_key context of the header's value.
 pub const HEADER_CONTEXT: &str = "fgn 2026-12-01 log header v1";
@@ -86,20 +84,20 @@ fn fold_with(previous: Digest, line: &str, input: &mut Vec<u8>) -> Digest {
 /// use fgn_notation::parse;
 ///
 /// let game = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n1 b d6-c5\n").document.game;
-/// let chain = fgn_replay::loghash::chain(&game);
+/// let chain = fgn_tools::loghash::chain(&game);
 /// assert_eq!(chain.events.len(), 2);
 /// assert_eq!(chain.log_hash(), chain.events[1]);
 /// // Each value folds one more event into the one before it.
-/// assert_eq!(fgn_replay::loghash::fold(chain.events[0], "1 b d6-c5"), chain.log_hash());
+/// assert_eq!(fgn_tools::loghash::fold(chain.events[0], "1 b d6-c5"), chain.log_hash());
 /// ```
 pub fn chain(game: &Game) -> Chain {
-    chain_completed(game, &crate::completion(game))
+    chain_completed(game, &fgn_replay::completion(game))
 }
 
 /// The chain of `game` with `completion`'s moves written in place of the
 /// log's: [`chain`] where the completion is known already, as a summary
 /// knows it from the replay that validated the log
-/// ([`crate::validate_completing`]).
+/// ([`fgn_replay::validate_completing`]).
 pub fn chain_completed(game: &Game, completion: &Completion) -> Chain {
     let mut events = Vec::with_capacity(game.events.len());
     let header = fold_completed(game, completion, |value| events.push(value));
@@ -109,7 +107,7 @@ pub fn chain_completed(game: &Game, completion: &Completion) -> Chain {
 /// The log hash of `game`: [`chain`]'s [`Chain::log_hash`] without the
 /// list of every prefix's value.
 pub fn log_hash(game: &Game) -> Digest {
-    log_hash_completed(game, &crate::completion(game))
+    log_hash_completed(game, &fgn_replay::completion(game))
 }
 
 /// The log hash of `game` with `completion`'s moves written in place of the

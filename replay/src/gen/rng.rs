@@ -1,4 +1,4 @@
-//! The one pseudo-random generator of the random game maker (`gen.rs`:
+//! The one pseudo-random generator of the random game maker (`gen/mod.rs`:
 //! games for `fgn gen`, benchmarks and property tests) and of tests. It
 //! picks players' and clocks' choices only: every random outcome of a
 //! game's world comes from `seed.rs`.

@@ -9,8 +9,9 @@ use std::collections::{BTreeMap, HashMap};
 use fgn_notation::{Color, Outcome, Reason};
 use serde::Serialize;
 
-use crate::core::hash::Digest;
-use crate::tools::summary::{Status, Summary};
+use fgn_replay::Digest;
+
+use crate::summary::{Status, Summary};
 
 /// A selection of logs: every criterion given must hold (an empty filter
 /// keeps everything); a list criterion holds when any of its values does.

@@ -5,7 +5,9 @@
 
 use fgn_notation::Document;
 
-use crate::{locate, tag_line, validate_with_params, Params, Place, Rule, RuleError, StartError, Validation, Verdict};
+use fgn_replay::{
+    locate, tag_line, validate_with_params, Params, Place, Rule, RuleError, StartError, Validation, Verdict,
+};
 
 /// A rule error with its line and column in the file and its message as a
 /// reader sees it: led by the event it concerns as the log spells it
@@ -13,7 +15,7 @@ use crate::{locate, tag_line, validate_with_params, Params, Place, Rule, RuleErr
 ///
 /// ```
 /// use fgn_notation::parse;
-/// use fgn_replay::tools::placed::PlacedError;
+/// use fgn_tools::placed::PlacedError;
 /// use fgn_replay::{validate, Rule};
 ///
 /// let doc = parse(b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n1 b c3-d4\n").document;

@@ -28,7 +28,9 @@ use std::path::{Path, PathBuf};
 use fgn_notation::diagnostic::Severity;
 use fgn_notation::{parse, Anchor, Diagnostic, Document, Event, Game, Header, MAX_FILE_BYTES, MAX_LINE_BYTES};
 
-use crate::{loghash, Digest, Place, Replay, RuleError, StartError};
+use fgn_replay::{Digest, Place, Replay, RuleError, StartError};
+
+use crate::loghash;
 
 /// How many characters of a torn line messages show; longer ones end in `…`.
 pub const TORN_SHOWN_CHARS: usize = 80;
@@ -355,7 +357,7 @@ fn remove_leftover(path: &Path) -> Result<Option<u64>, AppendError> {
 /// kept) that the rules accept after the ones before it.
 ///
 /// ```
-/// use fgn_replay::append::{check, AppendError};
+/// use fgn_tools::append::{check, AppendError};
 ///
 /// let log = b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n";
 /// // The first event of a header-only log brings the blank line after the header.
@@ -903,7 +905,7 @@ mod tests {
         assert!(check(over.as_bytes(), &["1 b chat \"gg\""]).is_ok());
         let err = check(over.as_bytes(), &["1 b Kh8-g8"]).unwrap_err();
         assert!(
-            matches!(&err, AppendError::EventRule { error, .. } if error.rule == crate::Rule::AfterResult),
+            matches!(&err, AppendError::EventRule { error, .. } if error.rule == fgn_replay::Rule::AfterResult),
             "{err}"
         );
     }
@@ -980,7 +982,7 @@ mod tests {
         assert_eq!(unique.len(), chats.len());
         let parsed = parse(text.as_bytes());
         assert!(parsed.is_ok() && !parsed.is_torn());
-        let verdict = crate::validate(&parsed.document.game).unwrap();
+        let verdict = fgn_replay::validate(&parsed.document.game).unwrap();
         assert!(verdict.error.is_none(), "{:?}", verdict.error);
     }
 

@@ -23,9 +23,11 @@ use std::collections::BTreeMap;
 use fgn_notation::{Action, Actor, Document, Event, Game, GameKind, Seed};
 use serde::Serialize;
 
-use crate::referee::Referee;
-use crate::ruleset::{Overridden, Params};
-use crate::{locate, tag_line, validate, validate_with_params, Digest, Phase, Place, Replay, RuleError, StartError};
+use fgn_replay::referee::Referee;
+use fgn_replay::ruleset::{Overridden, Params};
+use fgn_replay::{
+    locate, tag_line, validate, validate_with_params, Digest, Phase, Place, Replay, RuleError, StartError,
+};
 
 /// How the game was replayed under the changed rules.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
@@ -226,7 +228,7 @@ pub fn impact(doc: &Document, params: Option<&Params>, resimulate: bool) -> Resu
         tag: Some("Game".into()),
         error: RuleError::at(
             Place::Header,
-            crate::Fault::new(crate::Rule::Header, "the header names no game"),
+            fgn_replay::Fault::new(fgn_replay::Rule::Header, "the header names no game"),
         ),
     })?;
     let before = outcome(doc, validate(game))?;
@@ -282,7 +284,7 @@ pub fn impact(doc: &Document, params: Option<&Params>, resimulate: bool) -> Resu
 }
 
 /// The outcome of a strict replay; an unsupported log is the caller's error.
-fn outcome(doc: &Document, verdict: Result<crate::Verdict, StartError>) -> Result<RunOutcome, StartError> {
+fn outcome(doc: &Document, verdict: Result<fgn_replay::Verdict, StartError>) -> Result<RunOutcome, StartError> {
     match verdict {
         Ok(v) => Ok(RunOutcome {
             valid: v.error.is_none(),
@@ -339,7 +341,7 @@ fn revealed_seed(game: &Game) -> Result<[u8; 32], &'static str> {
         .get("SeedCommit")
         .and_then(|c| fgn_notation::header::parse_seed_commit(c).ok())
         .ok_or("the header commits to no seed")?;
-    if crate::core::seed::commitment(&seed) != commit {
+    if fgn_replay::seed::commitment(&seed) != commit {
         return Err("the revealed seed does not match the header's SeedCommit");
     }
     Ok(seed)
@@ -484,7 +486,7 @@ impl Sim<'_> {
                     line: None,
                     column: None,
                     event: Some(event.to_string()),
-                    rule: crate::Rule::WorldEvent.name(),
+                    rule: fgn_replay::Rule::WorldEvent.name(),
                     message: format!("the referee derived more than {MAX_DERIVED_RUN} world events in a row"),
                 });
             }
@@ -588,12 +590,12 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::ruleset::RulesFile;
+    use fgn_replay::ruleset::RulesFile;
 
     /// The valid corpus logs of `game`, parsed.
     fn corpus(game: &str) -> Vec<(PathBuf, Document)> {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../corpus")
+            .join("../../corpus")
             .join(game)
             .join("valid");
         let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)

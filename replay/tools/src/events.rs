@@ -13,10 +13,10 @@
 use fgn_notation::{Action, Actor, Color, Document, Event, ObjectKind, Outcome, PieceKind, Reason, Square, UnitKind};
 use serde::Serialize;
 
-use crate::changes::{Change, Piece};
-use crate::core::hash::Digest;
-use crate::tools::summary::phase_parts;
-use crate::Replay;
+use fgn_replay::changes::{Change, Piece};
+use fgn_replay::{Digest, Replay};
+
+use crate::summary::phase_parts;
 
 /// One event of a log as a row.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
@@ -470,7 +470,7 @@ pub fn each_row(doc: &Document, file: Option<&str>, mut each: impl FnMut(EventRo
     let game = &doc.game;
     let mut replay = Replay::new(&game.header).ok();
     let name = game.header.get("Game").map(str::to_string);
-    let mut hashes = crate::HashTrail::new(None);
+    let mut hashes = fgn_replay::HashTrail::new(None);
     for (index, event) in game.events.iter().enumerate() {
         let applied = replay.as_mut().map(|r| r.apply_changes(event));
         let mut row = row(file, name.clone(), doc, index, event);

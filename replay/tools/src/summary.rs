@@ -12,10 +12,9 @@ use fgn_notation::diagnostic::Severity;
 use fgn_notation::{Action, Document, Event, Game, Outcome, Parsed, Reason};
 use serde::Serialize;
 
-use crate::core::error::{Place, RuleError};
-use crate::core::hash::Digest;
-use crate::core::progress::Phase;
-use crate::{locate, loghash, tag_line, validate_completing, Completion, StartError};
+use fgn_replay::{locate, tag_line, validate_completing, Completion, Digest, Phase, Place, RuleError, StartError};
+
+use crate::loghash;
 
 /// What a log is, for the rules: the spellings of `fgn validate --format
 /// json`'s `status`.
@@ -94,7 +93,7 @@ pub fn tag_warnings(doc: &Document) -> Vec<Warning> {
     let Some(game) = doc.game.kind() else {
         return Vec::new();
     };
-    crate::ruleset::lookalike_tags(game, &doc.game.header)
+    fgn_replay::ruleset::lookalike_tags(game, &doc.game.header)
         .into_iter()
         .map(|l| Warning {
             kind: WarningKind::ParameterTag,
@@ -166,10 +165,10 @@ pub fn is_move(event: &Event) -> bool {
 
 /// A rule error's message led by the event it concerns as the log spells
 /// it (which names its move number and actor), when it concerns one: the
-/// message of [`crate::tools::placed::PlacedError`], the one wording of
+/// message of [`crate::placed::PlacedError`], the one wording of
 /// rule errors in reports and summaries.
 pub fn rule_message(doc: &Document, error: &RuleError) -> String {
-    crate::tools::placed::PlacedError::new(doc, error).message
+    crate::placed::PlacedError::new(doc, error).message
 }
 
 /// The summary of a log as read: its first syntax error if it has one
