@@ -376,15 +376,6 @@ mod session;
 mod state;
 pub mod view;
 
-// The generator and its Rng lived in `tools/` until the tools became the
-// fgn-tools crate, and the unit tests under `games/` still name them
-// `crate::tools::gen` and `crate::tools::rng`. The lead removes this shim
-// at the merge, when those paths are rewritten to `crate::gen`.
-#[cfg(test)]
-mod tools {
-    pub(crate) use crate::gen::{self, rng};
-}
-
 pub use crate::core::{error, hash, seed};
 
 /// The plain values each game's state and knowledge are made of, as

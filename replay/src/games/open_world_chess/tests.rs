@@ -23,12 +23,12 @@ fn engine(replay: &Replay) -> &OpenWorld {
 
 /// A generated game under `rules` from `seed`, of at most 25 decisions.
 fn random_game(rules: OpenWorldRules, seed: u64) -> fgn_notation::Game {
-    let options = crate::tools::gen::Options {
+    let options = crate::gen::Options {
         plies: 25,
         resign_at_cap: false,
-        ..crate::tools::gen::Options::under(Ruleset::OpenWorld(rules), seed)
+        ..crate::gen::Options::under(Ruleset::OpenWorld(rules), seed)
     };
-    crate::tools::gen::generate(&options).unwrap_or_else(|e| panic!("{e}"))
+    crate::gen::generate(&options).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Parameters that make the shop busy: many merchants, cheap items and

@@ -976,7 +976,7 @@ const FILE_H: u64 = FILE_A << 7;
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::tools::rng::Rng;
+    use crate::gen::rng::Rng;
 
     /// An 8x8 board, or if `small` a random one from 3x3 to 8x8.
     pub(in crate::games::survival_chess) fn board_size(small: bool, rng: &mut Rng) -> BoardSize {

@@ -422,7 +422,7 @@ mod tests {
         let unmoved: Vec<Square> = (0..8)
             .flat_map(|f| [Square::new(f, 1).unwrap(), Square::new(f, 6).unwrap()])
             .collect();
-        let mut rng = crate::tools::rng::Rng::new(42);
+        let mut rng = crate::gen::rng::Rng::new(42);
         for _ in 0..12 {
             let mut b = board_from_placement("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", size, &unmoved).unwrap();
             let mut side = Color::White;
@@ -481,7 +481,7 @@ mod tests {
         // where a wrong bit changes the answer. Games, the corpus's and the
         // random ones above, seldom leave a side so few moves.
         let size = BoardSize { files: 8, ranks: 8 };
-        let mut rng = crate::tools::rng::Rng::new(5);
+        let mut rng = crate::gen::rng::Rng::new(5);
         let (mut kept, mut mates, mut only_off_lines) = (0, 0, 0);
         while kept < 4000 {
             let (mut bits, mailbox) = crowded_placement(size, &mut rng);
@@ -580,7 +580,7 @@ mod tests {
         // now and then wrong; with `assume_moves` (the reply is taken on
         // trust unless the move is marked mate) and without.
         use fgn_notation::{Check, ChessMove};
-        let mut rng = crate::tools::rng::Rng::new(9);
+        let mut rng = crate::gen::rng::Rng::new(9);
         let (mut played, mut left) = (0, 0);
         let kinds = [
             PieceKind::Pawn,
@@ -711,7 +711,7 @@ mod tests {
 
     /// A random position on a bitboard and on a mailbox board: the crowded
     /// position of `Bits`'s tests with one king a side put in.
-    fn crowded_placement(size: BoardSize, rng: &mut crate::tools::rng::Rng) -> (ChessBoard, ChessBoard) {
+    fn crowded_placement(size: BoardSize, rng: &mut crate::gen::rng::Rng) -> (ChessBoard, ChessBoard) {
         let crowded = super::super::bits::tests::crowded(size, rng);
         let (mut bits, mut mailbox) = (ChessBoard::empty(size), ChessBoard::empty_mailbox(size));
         let mut put = |sq: Square, piece: Piece, unmoved: bool| {
@@ -749,7 +749,7 @@ mod tests {
     /// The same random setup on a bitboard and on a mailbox board: a king
     /// and up to 15 more pieces a side, each on its own half, with black
     /// (not to move) out of check, as in a game that starts.
-    fn random_setup(size: BoardSize, rng: &mut crate::tools::rng::Rng) -> (ChessBoard, ChessBoard) {
+    fn random_setup(size: BoardSize, rng: &mut crate::gen::rng::Rng) -> (ChessBoard, ChessBoard) {
         loop {
             let (bits, mailbox) = random_placement(size, rng);
             if !mailbox.in_check(Color::Black) {
@@ -758,7 +758,7 @@ mod tests {
         }
     }
 
-    fn random_placement(size: BoardSize, rng: &mut crate::tools::rng::Rng) -> (ChessBoard, ChessBoard) {
+    fn random_placement(size: BoardSize, rng: &mut crate::gen::rng::Rng) -> (ChessBoard, ChessBoard) {
         let (mut bits, mut mailbox) = (ChessBoard::empty(size), ChessBoard::empty_mailbox(size));
         assert!(matches!(bits.repr, Repr::Bits(_)), "{size} fits the bitboards");
         let half = size.ranks / 2;
@@ -860,7 +860,7 @@ mod tests {
         // classical start; games run until mate or stalemate or 120 plies.
         // Debug builds (`cargo test`) play a third of the games, to stay quick.
         let (games, min_positions) = if cfg!(debug_assertions) { (4, 1000) } else { (12, 3000) };
-        let mut rng = crate::tools::rng::Rng::new(7);
+        let mut rng = crate::gen::rng::Rng::new(7);
         let mut positions = 0;
         for (files, ranks) in [(8, 8), (6, 6), (7, 6), (8, 6), (6, 8), (7, 8)] {
             let size = BoardSize { files, ranks };

@@ -410,7 +410,7 @@ mod tests {
     /// both capture marks, and with the wrong piece letter and promotions,
     /// and moves between random squares (some off the board, some of the
     /// other side's pieces).
-    fn candidates(engine: &Survival, side: Color, rng: &mut crate::tools::rng::Rng) -> Vec<ChessMove> {
+    fn candidates(engine: &Survival, side: Color, rng: &mut crate::gen::rng::Rng) -> Vec<ChessMove> {
         let board = engine.board();
         let mut out = Vec::new();
         for m in board.legal_moves(side) {
@@ -438,7 +438,7 @@ mod tests {
             });
         }
         for _ in 0..20 {
-            let square = |rng: &mut crate::tools::rng::Rng| Square::new(rng.below(10) as u8, rng.below(10) as u8);
+            let square = |rng: &mut crate::gen::rng::Rng| Square::new(rng.below(10) as u8, rng.below(10) as u8);
             let (from, to) = (square(rng), square(rng));
             let piece = PieceKind::ALL[rng.below(6)];
             out.push(ChessMove {
@@ -462,7 +462,7 @@ mod tests {
     #[test]
     fn the_quick_move_agrees_with_the_general_path() {
         let sizes = [(8, 8), (6, 6), (8, 6), (7, 8)];
-        let mut rng = crate::tools::rng::Rng::new(7);
+        let mut rng = crate::gen::rng::Rng::new(7);
         let (mut played, mut refused) = (0usize, 0usize);
         for (i, (files, ranks)) in sizes.into_iter().enumerate() {
             let size = BoardSize { files, ranks };
@@ -473,13 +473,13 @@ mod tests {
                 };
                 // Uniform play, as the old random maker did: no bias toward
                 // captures, so that the games visit quiet positions too.
-                let options = crate::tools::gen::Options {
+                let options = crate::gen::Options {
                     plies: 120,
-                    finish: crate::tools::gen::Rate::NEVER,
+                    finish: crate::gen::Rate::NEVER,
                     resign_at_cap: false,
-                    ..crate::tools::gen::Options::under(crate::Ruleset::Survival(rules), 100 * i as u64 + seed)
+                    ..crate::gen::Options::under(crate::Ruleset::Survival(rules), 100 * i as u64 + seed)
                 };
-                let game = crate::tools::gen::generate(&options).expect("a random survival-chess game");
+                let game = crate::gen::generate(&options).expect("a random survival-chess game");
                 let mut engine = Survival::new(SurvivalRules {
                     board: BoardParam(size),
                     ..SurvivalRules::default()

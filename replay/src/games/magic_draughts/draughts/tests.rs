@@ -379,7 +379,7 @@ fn a_wrong_landing_mid_capture_is_explained_by_the_landings_that_continue() {
     // the way) that lands beyond the piece it jumped, but not where the capture
     // goes on, is told exactly which landings beyond that piece continue it;
     // every other wrong square is simply not a legal move.
-    let mut rng = crate::tools::rng::Rng::new(7);
+    let mut rng = crate::gen::rng::Rng::new(7);
     let dark: Vec<Square> = (0..8u8)
         .flat_map(|rank| (0..8u8).map(move |file| (file, rank)))
         .filter(|(file, rank)| (file + rank) % 2 == 0)
