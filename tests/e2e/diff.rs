@@ -390,5 +390,8 @@ fn the_schema_has_exactly_the_change_kinds_the_account_produces() {
     let magic = parse("[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n\n1 w c3-b4\n1 b d6-c5\n2 w b4:d6\n");
     let (x, y) = (replay_to_end(&plain.game), replay_to_end(&magic.game));
     kinds.add(&state_changes(&x.state(), &y.state(), None));
-    assert_eq!(kinds.seen, in_schema, "produced kinds (left) against the schema's (right)");
+    assert_eq!(
+        kinds.seen, in_schema,
+        "produced kinds (left) against the schema's (right)"
+    );
 }
