@@ -563,8 +563,15 @@ fn long_version() -> String {
 
 /// The command line as clap knows it, with the long version: what parses
 /// the arguments and what completions and the manual page are written from.
+/// It is made once per process and copied for each run: making it (every
+/// command's help, its styles stripped to find the opening sentence) took
+/// more than half the time of the end-to-end tests' corpus loops, which
+/// run fgn thousands of times in one process ([`run`]), as a server may.
 fn command() -> clap::Command {
-    same_opening(Cli::command().long_version(long_version()))
+    static COMMAND: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
+    COMMAND
+        .get_or_init(|| same_opening(Cli::command().long_version(long_version())))
+        .clone()
 }
 
 /// Makes `-h` open with the same sentence as `--help`: clap takes the short

@@ -1,10 +1,12 @@
 //! The command line itself: help, usage errors and exit codes.
 
-use crate::util::{fgn, fgn_in_process, scratch_dir};
+use crate::util::{fgn, fgn_binary, fgn_in_process, scratch_dir};
 
+/// Through the binary: help is exit 0 of the process, with the text on
+/// its standard output.
 #[test]
 fn help_names_every_command() {
-    let out = fgn(&["--help"], b"");
+    let out = fgn_binary(&["--help"], b"");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     for cmd in ["fmt", "json", "from-json", "validate", "show", "leaderboard", "rules"] {
@@ -12,6 +14,9 @@ fn help_names_every_command() {
     }
 }
 
+/// Through the binary: a command line the operating system hands over
+/// that clap refuses, and a path that cannot be read, end the process with
+/// exit status 2.
 #[test]
 fn usage_errors_exit_with_2() {
     for args in [
@@ -20,7 +25,7 @@ fn usage_errors_exit_with_2() {
         &["show", "--at", "x", "-"][..],
         &["validate", "no/such/file.fgn"][..],
     ] {
-        let out = fgn(args, b"");
+        let out = fgn_binary(args, b"");
         assert_eq!(
             out.status.code(),
             Some(2),
@@ -758,17 +763,63 @@ fn a_tag_that_looks_like_a_parameter_is_a_warning_at_its_line() {
     assert_eq!(code, Some(1));
 }
 
-/// The crash loops above run fgn in this process: what such a run writes
-/// and its exit code must be the binary's, byte for byte, or the loops
-/// would prove nothing about the binary. Compared over commands that
-/// read standard input, directories with several jobs, diagnostics in
-/// both formats, a usage error, help and a player's view.
+/// Most tests, the crash loops above and the corpus loops among them, run
+/// fgn in this process (`util::fgn`): what such a run writes and its exit
+/// code must be the binary's, byte for byte, or those tests would prove
+/// nothing about the binary. Compared over commands that read standard
+/// input, directories with several jobs, diagnostics in both formats, a
+/// usage error, help, a player's view, and each command the corpus loops
+/// run on files named relative to the workspace root, as they name them.
 #[test]
 fn a_run_in_this_process_writes_what_the_binary_writes() {
     let root = crate::util::root();
     let log = std::fs::read(root.join("corpus/survival-chess/valid/01-bishop-queen-mate.fgn")).expect("a corpus log");
     let dir = root.join("corpus/magic-draughts").display().to_string();
+    let json = fgn_binary(
+        &["json", "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn"],
+        b"",
+    )
+    .stdout;
+    let gwc = "corpus/great-war-chess/valid/gwc-01-raids-no-charges.fgn";
     let cases: Vec<(Vec<&str>, &[u8])> = vec![
+        (vec!["json", "corpus/syntax-errors/se-01-bad-square.fgn"], b""),
+        (
+            vec!["json", "corpus/magic-draughts/valid/01-plain-capture-all.fgn"],
+            b"",
+        ),
+        (
+            vec![
+                "validate",
+                "--verbose",
+                "corpus/great-war-chess/invalid/gwc-i01-setup-off-own-half.fgn",
+            ],
+            b"",
+        ),
+        (vec!["validate", "--verbose", gwc], b""),
+        (vec!["show", gwc], b""),
+        (vec!["hash", "--as", "black", gwc], b""),
+        (
+            vec!["fmt", "corpus/survival-chess/invalid/01-place-on-opponents-half.fgn"],
+            b"",
+        ),
+        (vec!["from-json", "-"], &json),
+        (vec!["view", "--as", "white", gwc], b""),
+        (
+            vec![
+                "verify-view",
+                "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn",
+                "corpus/open-world-chess/views/owc-01-raid-king-killed.white.fgn",
+            ],
+            b"",
+        ),
+        (
+            vec![
+                "diff",
+                gwc,
+                "corpus/great-war-chess/valid/gwc-02-fortifications-resign.fgn",
+            ],
+            b"",
+        ),
         (vec!["validate", "-"], &log),
         (vec!["--format", "json", "validate", "-"], TORN_WITH_RULE_ERROR),
         (vec!["validate", "-"], TORN_WITH_RULE_ERROR),
@@ -784,7 +835,7 @@ fn a_run_in_this_process_writes_what_the_binary_writes() {
         (vec!["fmt", "--help"], b""),
     ];
     for (args, stdin) in cases {
-        let binary = fgn(&args, stdin);
+        let binary = fgn_binary(&args, stdin);
         let inside = fgn_in_process(&args, stdin).unwrap_or_else(|p| panic!("{args:?} panicked: {p}"));
         assert_eq!(Some(inside.code), binary.status.code(), "{args:?}");
         assert_eq!(

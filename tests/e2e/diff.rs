@@ -6,7 +6,7 @@
 //! docs/fgn-diff.schema.json, whose change kinds are exactly those the
 //! account produces.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use fgn_notation::{Event, Game};
@@ -301,19 +301,34 @@ fn views_compare_as_their_players() {
     assert!(err.contains("black's view"), "{err}");
 }
 
-/// Every change of `doc` and its kind.
-fn kinds_of(
-    changes: &[fgn_replay::Change],
-    schema: &boon::Schemas,
+/// The kinds of the changes seen so far, each change checked against the
+/// schema's `change` definition.
+struct Kinds<'a> {
+    schemas: &'a boon::Schemas,
     index: boon::SchemaIndex,
-    seen: &mut BTreeSet<String>,
-) {
-    for c in changes {
-        let v = serde_json::to_value(c).unwrap();
-        if let Err(e) = schema.validate(&v, index) {
-            panic!("{v} does not validate as a change: {e:#}");
+    seen: BTreeSet<String>,
+    /// Every distinct change already checked, as JSON text: the same change
+    /// comes up thousands of times (the pairs of end positions repeat the
+    /// same squares and settings), and a value that validated once
+    /// validates again, so each is checked once.
+    checked: HashSet<String>,
+}
+
+impl Kinds<'_> {
+    /// Checks every change of `changes` and notes its kind.
+    fn add(&mut self, changes: &[fgn_replay::Change]) {
+        for c in changes {
+            let text = serde_json::to_string(c).unwrap();
+            if self.checked.contains(&text) {
+                continue;
+            }
+            let v: Value = serde_json::from_str(&text).unwrap();
+            if let Err(e) = self.schemas.validate(&v, self.index) {
+                panic!("{v} does not validate as a change: {e:#}");
+            }
+            self.seen.insert(v["type"].as_str().unwrap().to_string());
+            self.checked.insert(text);
         }
-        seen.insert(v["type"].as_str().unwrap().to_string());
     }
 }
 
@@ -340,7 +355,12 @@ fn the_schema_has_exactly_the_change_kinds_the_account_produces() {
     let mut compiler = boon::Compiler::new();
     compiler.add_resource(&loc, value).unwrap();
     let index = compiler.compile(&format!("{loc}#/$defs/change"), &mut schemas).unwrap();
-    let mut seen = BTreeSet::new();
+    let mut kinds = Kinds {
+        schemas: &schemas,
+        index,
+        seen: BTreeSet::new(),
+        checked: HashSet::new(),
+    };
     let mut ends = Vec::new();
     for path in valid_games() {
         let game = parse(&std::fs::read_to_string(&path).unwrap()).game;
@@ -348,31 +368,30 @@ fn the_schema_has_exactly_the_change_kinds_the_account_produces() {
         for e in game.events.iter() {
             let known = [Viewer::White, Viewer::Black].map(|v| replay.knowledge(v));
             let changes = replay.apply_changes(e).unwrap();
-            kinds_of(&changes, &schemas, index, &mut seen);
+            kinds.add(&changes);
             for k in &known {
-                kinds_of(
-                    &knowledge_changes(k, &replay.knowledge(k.viewer), Some(e)),
-                    &schemas,
-                    index,
-                    &mut seen,
-                );
+                kinds.add(&knowledge_changes(k, &replay.knowledge(k.viewer), Some(e)));
             }
         }
         ends.push(replay);
     }
     // What no event changes: the game, the viewer, the board and its
     // settings, which differ only between two games.
-    for a in &ends {
-        for b in &ends {
-            kinds_of(&state_changes(&a.state(), &b.state(), None), &schemas, index, &mut seen);
+    let states: Vec<_> = ends.iter().map(Replay::state).collect();
+    for a in &states {
+        for b in &states {
+            kinds.add(&state_changes(a, b, None));
         }
     }
     let (w, b) = (ends[0].knowledge(Viewer::White), ends[0].knowledge(Viewer::Black));
-    kinds_of(&knowledge_changes(&w, &b, None), &schemas, index, &mut seen);
+    kinds.add(&knowledge_changes(&w, &b, None));
     let plain =
         parse("[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n\n1 w c3-d4\n1 b f6-e5\n2 w d4:f6\n");
     let magic = parse("[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n\n1 w c3-b4\n1 b d6-c5\n2 w b4:d6\n");
     let (x, y) = (replay_to_end(&plain.game), replay_to_end(&magic.game));
-    kinds_of(&state_changes(&x.state(), &y.state(), None), &schemas, index, &mut seen);
-    assert_eq!(seen, in_schema, "produced kinds (left) against the schema's (right)");
+    kinds.add(&state_changes(&x.state(), &y.state(), None));
+    assert_eq!(
+        kinds.seen, in_schema,
+        "produced kinds (left) against the schema's (right)"
+    );
 }

@@ -16,8 +16,29 @@ pub fn corpus() -> PathBuf {
     root().join("corpus")
 }
 
-/// Runs `fgn` with `args` in the workspace root, feeding `stdin`.
+/// Runs `fgn` with `args` in the workspace root, feeding `stdin`: inside
+/// this process ([`fgn_in_process`]), as most tests do. Starting the binary
+/// costs a process each time, and the corpus loops run it thousands of
+/// times; what a run in this process writes and its exit code are the
+/// binary's (`cli::a_run_in_this_process_writes_what_the_binary_writes`).
+/// A run that panics fails the test with the panic's message, as a crash
+/// of the binary would fail it on its exit code.
 pub fn fgn(args: &[&str], stdin: &[u8]) -> Output {
+    use std::os::unix::process::ExitStatusExt;
+    let ran = fgn_in_process(args, stdin).unwrap_or_else(|panic| panic!("fgn {args:?} panicked: {panic}"));
+    Output {
+        // A wait status holds the exit code in its second byte.
+        status: std::process::ExitStatus::from_raw(ran.code << 8),
+        stdout: ran.stdout,
+        stderr: ran.stderr,
+    }
+}
+
+/// Runs the `fgn` binary with `args` in the workspace root, feeding
+/// `stdin`: for what only a process shows (its exit status, standard input
+/// and output as pipes, the command line as the operating system hands it
+/// over).
+pub fn fgn_binary(args: &[&str], stdin: &[u8]) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_fgn"))
         .args(args)
@@ -50,11 +71,12 @@ pub struct InProcess {
     pub stderr: Vec<u8>,
 }
 
-/// Runs fgn inside this process ([`fgn::run`]) with `args` and `stdin`,
-/// for loops of thousands of runs that would each start a process: `Err`
-/// with the panic's message when the run panicked (a worker's panic is
-/// caught by fgn itself and written as the file's internal error).
+/// Runs fgn inside this process ([`fgn::run`]) with `args` and `stdin`, in
+/// the workspace root as the binary runs in [`fgn_binary`]: `Err` with the
+/// panic's message when the run panicked (a worker's panic is caught by
+/// fgn itself and written as the file's internal error).
 pub fn fgn_in_process(args: &[&str], stdin: &[u8]) -> Result<InProcess, String> {
+    in_the_root();
     let mut argv = vec![std::ffi::OsString::from("fgn")];
     argv.extend(args.iter().map(std::ffi::OsString::from));
     let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
@@ -74,6 +96,17 @@ pub fn fgn_in_process(args: &[&str], stdin: &[u8]) -> Result<InProcess, String> 
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".to_owned())
     })
+}
+
+/// Makes the workspace root this process's working folder, once: fgn
+/// reads the relative paths the tests give it (`corpus/...`, which its
+/// messages and the snapshots repeat) from there. The working folder is
+/// the whole process's, so every test of this binary names its own files
+/// by absolute paths ([`root`], [`scratch`]), and a process it starts on
+/// relative paths is given its folder ([`fgn_binary`]).
+fn in_the_root() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| std::env::set_current_dir(root()).expect("the workspace root is a folder"));
 }
 
 /// Every `*.fgn` file below `dir`, sorted.
