@@ -16,7 +16,7 @@
 
 use std::fmt::{Debug, Display};
 
-use fgn_notation::{Action, Actor, ChessMove, Color, Event, GameKind, MoveNumber};
+use fgn_notation::{Action, Actor, ChessMove, Color, Event, Figure, GameKind, MoveNumber, Reason};
 use serde::Serialize;
 
 use crate::core::error::{Fault, Rule};
@@ -319,7 +319,19 @@ pub enum ViewReplay {
     AsLogged,
     /// The opponent's setup, shown at once when both sides are ready, is
     /// placed where it was made (a secret setup with nothing hidden after).
-    SetupRevealed,
+    SetupRevealed {
+        /// The figure a revealed setup's one `place` puts down before the
+        /// others, where the game's rules need it so: `@ setup` lists a
+        /// square's figures in the order of its own, and a figure that
+        /// goes only on an empty square (great-war-chess's fortification)
+        /// would otherwise come after the unit standing on it.
+        placed_first: Option<Figure>,
+        /// The reason of the abort that ends a game when a side is
+        /// readied by its timeout with too little placed (no king, no
+        /// infantry): a view that shows it keeps the opponent's setup
+        /// empty, as the abort says it was.
+        too_little_placed: Reason,
+    },
     /// What the player did not see decides what it sees next (fog of war):
     /// the view cannot be replayed without the full log.
     Never,

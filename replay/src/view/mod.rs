@@ -7,7 +7,7 @@
 //! of the view and a server can stream it ([`ViewWriter`]). [`view`] is the
 //! whole log at once.
 
-use fgn_notation::{Action, Actor, Color, Event, Figure, Game, GameKind, Header, Outcome, Reason, Tag, UnitKind};
+use fgn_notation::{Action, Actor, Color, Event, Game, GameKind, Header, Outcome, Reason, Tag};
 
 use crate::core::error::RuleError;
 use crate::game::{GameView, ViewOf, ViewReplay};
@@ -215,7 +215,13 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
         .kind()
         .map(|g| (g, for_kind!(g, G => <ViewOf<G> as GameView<G>>::REPLAY)));
     match replay {
-        Some((_, ViewReplay::SetupRevealed)) => {
+        Some((
+            _,
+            ViewReplay::SetupRevealed {
+                placed_first,
+                too_little_placed,
+            },
+        )) => {
             for (i, event) in view.events.iter().enumerate() {
                 let (Actor::World, Action::Setup { color, placements }) = (event.actor, &event.action) else {
                     events.push((event.clone(), i));
@@ -231,11 +237,12 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
                     .rposition(|(e, _)| became_ready(e))
                     .unwrap_or(events.len());
                 let origin = events.get(at).map_or(i, |(_, o)| *o);
-                // `@ setup` lists a square's fortification after the infantry
-                // in it, but a fortification goes on an empty square, so the
-                // fortifications are placed first (the sort is stable).
+                // The figure the game needs put down first goes first; the
+                // sort is stable, so the rest keep the order of `@ setup`.
                 let mut placements = placements.clone();
-                placements.sort_by_key(|p| p.figure != Figure::Unit(UnitKind::Fortification));
+                if let Some(first) = placed_first {
+                    placements.sort_by_key(|p| p.figure != first);
+                }
                 let place = Event {
                     n: event.n,
                     actor: Actor::Player(*color),
@@ -249,7 +256,7 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
                 e.actor == Actor::World && matches!(&e.action, Action::Setup { color, .. } if *color == opponent)
             });
             if !revealed {
-                stand_in_for_unrevealed_setup(&header, opponent, &mut events);
+                stand_in_for_unrevealed_setup(&header, opponent, too_little_placed, &mut events);
             }
         }
         Some((g, ViewReplay::Never)) => return Err(ViewError::NotReplayable(g)),
@@ -264,8 +271,8 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
 /// when a view ends in setup with the opponent readied (by its `ready`, or
 /// by the world at `@ timeout` when its setup time ran out) and the view's
 /// own player not. The replay refuses a `ready` with nothing placed, and
-/// aborts the game at a timeout with no king (no infantry in
-/// great-war-chess), yet what was placed is secret to the player and left
+/// aborts the game at a timeout with too little placed (the game's
+/// `too_little_placed` reason: no king, no infantry), yet what was placed is secret to the player and left
 /// out of the player's knowledge, so any legal setup gives the same
 /// knowledge. The stand-in takes the opponent's first legal placement,
 /// again and again, until its `ready` is legal (in survival-chess the
@@ -275,7 +282,12 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
 /// is taken to go on, as a game does whose readied side can start. Where
 /// no such setup is found the events stay as they are, and the replay
 /// reports the refusal.
-fn stand_in_for_unrevealed_setup(header: &Header, opponent: Color, events: &mut Vec<(Event, usize)>) {
+fn stand_in_for_unrevealed_setup(
+    header: &Header,
+    opponent: Color,
+    too_little_placed: Reason,
+    events: &mut Vec<(Event, usize)>,
+) {
     let readied = |e: &Event| match (e.actor, &e.action) {
         (Actor::Player(c), Action::Ready) => c == opponent,
         (Actor::World, Action::Timeout { color }) => *color == opponent,
@@ -285,13 +297,11 @@ fn stand_in_for_unrevealed_setup(header: &Header, opponent: Color, events: &mut 
         return;
     };
     let aborted = |e: &Event| {
-        matches!(
-            e.action,
-            Action::Result {
+        e.action
+            == Action::Result {
                 outcome: Outcome::Abort,
-                reason: Reason::NoKing | Reason::NoInfantry,
+                reason: too_little_placed,
             }
-        )
     };
     if events[at..].iter().any(|(e, _)| aborted(e)) {
         return;

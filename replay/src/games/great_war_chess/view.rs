@@ -2,7 +2,7 @@
 //! setup's ([`crate::core::setup::view_after`]); every move after it is
 //! public and spelled as the log spells it.
 
-use fgn_notation::{Color, Event};
+use fgn_notation::{Color, Event, Figure, Reason, UnitKind};
 
 use super::engine::GreatWar;
 use crate::core::setup::{self, ViewNote};
@@ -17,7 +17,12 @@ pub struct SecretSetup {
 impl GameView<GreatWar> for SecretSetup {
     type Before = ViewNote;
 
-    const REPLAY: ViewReplay = ViewReplay::SetupRevealed;
+    // A fortification goes on an empty square, and `@ setup` lists it
+    // after the infantry in its square.
+    const REPLAY: ViewReplay = ViewReplay::SetupRevealed {
+        placed_first: Some(Figure::Unit(UnitKind::Fortification)),
+        too_little_placed: Reason::NoInfantry,
+    };
 
     fn new(_game: &GreatWar, side: Color) -> SecretSetup {
         SecretSetup { side }

@@ -2,7 +2,7 @@
 //! setup's ([`crate::core::setup::view_after`]), with each move written
 //! canonically, check markers and all.
 
-use fgn_notation::{Action, Actor, Color, Event, Figure, Placement};
+use fgn_notation::{Action, Actor, Color, Event, Figure, Placement, Reason};
 
 use super::engine::Survival;
 use crate::core::setup::{self, ViewNote};
@@ -17,7 +17,10 @@ pub struct SecretSetup {
 impl GameView<Survival> for SecretSetup {
     type Before = ViewNote;
 
-    const REPLAY: ViewReplay = ViewReplay::SetupRevealed;
+    const REPLAY: ViewReplay = ViewReplay::SetupRevealed {
+        placed_first: None,
+        too_little_placed: Reason::NoKing,
+    };
 
     fn new(_game: &Survival, side: Color) -> SecretSetup {
         SecretSetup { side }
