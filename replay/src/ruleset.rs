@@ -70,6 +70,20 @@ pub fn rules_version(game: GameKind) -> &'static str {
     by_game!(game, R => R::RULES_VERSION)
 }
 
+/// Whether the rules give leaderboard points for `game`'s results:
+/// RULES.md gives them for survival-chess alone (section 1,
+/// "Leaderboard").
+///
+/// ```
+/// use fgn_notation::GameKind;
+/// use fgn_replay::ruleset::defines_points;
+/// assert!(defines_points(GameKind::SurvivalChess));
+/// assert!(!defines_points(GameKind::OpenWorldChess));
+/// ```
+pub fn defines_points(game: GameKind) -> bool {
+    by_game!(game, R => R::LEADERBOARD_POINTS)
+}
+
 impl Ruleset {
     /// The defaults of `game`.
     pub fn defaults(game: GameKind) -> Ruleset {

@@ -41,6 +41,12 @@ pub(crate) trait Parameters: Default + Serialize + serde::de::DeserializeOwned {
     const GAME: GameKind;
     /// The rules version the game's engine implements.
     const RULES_VERSION: &'static str;
+    /// Whether the rules give leaderboard points for the game's results
+    /// ([`crate::ruleset::defines_points`]). RULES.md gives them for
+    /// survival-chess alone (section 1, "Leaderboard"); its shared
+    /// conventions carry time limits, resignation and chat over to every
+    /// game, but not the leaderboard.
+    const LEADERBOARD_POINTS: bool = false;
     /// Which header tags set each parameter, by the parameter's field
     /// name, in field order; a parameter no tag sets has none (see
     /// [`parameter_tags`]).

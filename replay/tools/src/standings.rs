@@ -7,22 +7,20 @@
 //! give nothing, and only logs that validate count (the caller's check).
 //! Its shared conventions carry time limits, resignation and chat over to
 //! every game, but not the leaderboard, so the other games get no points
-//! here: [`defines_points`] says which games have them, and callers say so
-//! rather than invent a scale.
+//! here: [`defines_points`] (the rules' parameter, from fgn-replay) says
+//! which games have them, and callers say so rather than invent a scale.
 
 use std::collections::BTreeMap;
 
-use fgn_notation::{Color, Game, GameKind, Header, Outcome, Tag};
+use fgn_notation::{Color, Game, Header, Outcome, Tag};
 use serde::Serialize;
 
 use fgn_replay::ruleset::parameter_tags;
 use fgn_replay::{Digest, Phase, Replay};
 
-/// Whether RULES.md gives leaderboard points for `game` (survival-chess
-/// only, section 1).
-pub fn defines_points(game: GameKind) -> bool {
-    game == GameKind::SurvivalChess
-}
+/// Whether the rules give leaderboard points for a game: the rules' own
+/// answer, re-exported where the standings are made.
+pub use fgn_replay::ruleset::defines_points;
 
 /// A VK profile id: `vk:` and decimal digits.
 pub fn is_vk_id(id: &str) -> bool {
@@ -250,6 +248,7 @@ impl Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fgn_notation::GameKind;
 
     fn entry(id: &str, name: &str, finish: Finish) -> Entry {
         Entry {

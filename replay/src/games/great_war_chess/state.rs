@@ -1,5 +1,5 @@
-//! great-war-chess through the game API: its state, what each side knows
-//! of it, and the actions the rules allow now.
+//! The state values of great-war-chess, read from the game: its state,
+//! what each side knows of it, and the actions the rules allow now.
 
 use crate::changes::values::Moved;
 use fgn_notation::{Action, Actor, BoardSize, ByColor, Color, Event, Figure, MoveNumber, Placement, Square, UnitKind};

@@ -1,4 +1,5 @@
-//! magic-draughts through the game API. Everything on the board is public,
+//! The state values of magic-draughts, read from the game, and the actions
+//! the rules allow now. Everything on the board is public,
 //! and the numbers are in the state only once the log has revealed them, so
 //! what any viewer knows is the state itself.
 

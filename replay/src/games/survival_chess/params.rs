@@ -73,6 +73,8 @@ impl Default for SurvivalRules {
 impl Parameters for SurvivalRules {
     const GAME: GameKind = GameKind::SurvivalChess;
     const RULES_VERSION: &'static str = "1.0";
+    // RULES.md section 1, "Leaderboard".
+    const LEADERBOARD_POINTS: bool = true;
     const TAGS: &'static [(&'static str, &'static [&'static str])] = &[
         ("board", &["Board"]),
         ("setup_seconds", SETUP_TIME),
