@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use fgn_notation::{GameKind, Header, Tag, TimeControl};
+use fgn_notation::{Color, GameKind, Header, Placement, Tag, TimeControl};
 
 use crate::core::error::{Fault, Rule};
 pub use crate::core::params::{Board, CLASSICAL_BACK_RANK};
@@ -251,6 +251,12 @@ impl Ruleset {
     /// magic-draughts with magic on.
     pub fn has_world_seed(&self) -> bool {
         by_rules!(self, r => r.has_world_seed())
+    }
+
+    /// `color`'s classical army under these rules, for the generator's
+    /// classical setup; `None` in a game that has none.
+    pub(crate) fn classical_army(&self, color: Color) -> Option<Vec<Placement>> {
+        by_rules!(self, r => r.classical_army(color))
     }
 
     /// The time limits of the ruleset.

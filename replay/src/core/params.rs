@@ -79,6 +79,13 @@ pub(crate) trait Parameters: Default + Serialize + serde::de::DeserializeOwned {
     /// parameter that differs from the default and that a tag can set
     /// (what a generated game's header writes, [`crate::gen::parameter_tags`]).
     fn write_tags(&self, tags: &mut Vec<Tag>);
+
+    /// The placements of `color`'s classical army under these parameters,
+    /// for the generator's classical setup ([`crate::gen::Setup::Classical`]):
+    /// `None` for a game that has none.
+    fn classical_army(&self, _color: fgn_notation::Color) -> Option<Vec<fgn_notation::Placement>> {
+        None
+    }
 }
 
 /// The header tags that set each parameter of a secret-setup game's time

@@ -34,8 +34,8 @@ pub(crate) mod rng;
 use std::fmt;
 
 use fgn_notation::{
-    Action, Actor, BoardSize, Check, Clock, Color, Event, Figure, Game, GameKind, Header, MoveNumber, PieceKind,
-    Placement, Salt, Square, Tag, TimeControl,
+    Action, Actor, Check, Clock, Color, Event, Figure, Game, GameKind, Header, MoveNumber, PieceKind, Salt, Tag,
+    TimeControl,
 };
 
 use crate::core::seed::{commitment, salt_events, Salts};
@@ -353,7 +353,7 @@ impl std::error::Error for GenError {}
 /// A random legal game made by `options` (see the module documentation).
 pub fn generate(options: &Options) -> Result<Game, GenError> {
     let game = options.game();
-    if options.setup == Setup::Classical && game != GameKind::SurvivalChess {
+    if options.setup == Setup::Classical && options.rules.classical_army(Color::White).is_none() {
         return Err(GenError::ClassicalSetup(game));
     }
     let world = options.world_seed();
@@ -581,18 +581,15 @@ impl Maker<'_> {
     /// The classical army of each side, one `place` event each, and both
     /// sides ready.
     fn classical_setup(&mut self) -> Result<(), GenError> {
-        let Ruleset::Survival(rules) = &self.options.rules else {
-            return Err(GenError::ClassicalSetup(self.options.game()));
-        };
-        let size = rules.board.0;
         for color in [Color::White, Color::Black] {
+            let Some(placements) = self.options.rules.classical_army(color) else {
+                return Err(GenError::ClassicalSetup(self.options.game()));
+            };
             let clock_ms = self.clock_for(color);
             self.push(Event {
                 n: MoveNumber(0),
                 actor: Actor::Player(color),
-                action: Action::Place {
-                    placements: classical_army(size, color),
-                },
+                action: Action::Place { placements },
                 clock_ms,
             })?;
         }
@@ -820,31 +817,6 @@ fn captures(action: &Action) -> bool {
     }
 }
 
-/// A survival-chess setup for `color` on its own half: the classical army
-/// on its two nearest ranks, centred, with the pawns one rank further in
-/// on boards of 12 ranks or more so that double steps start off the second
-/// rank. A board narrower than eight files gets the army's right-hand part,
-/// which always holds the king (boards have at least six files).
-pub fn classical_army(size: BoardSize, color: Color) -> Vec<Placement> {
-    let shift = (size.files.saturating_sub(8)) / 2;
-    let deep = if size.ranks >= 12 { 1 } else { 0 };
-    let (back, pawns) = match color {
-        Color::White => (0, 1 + deep),
-        Color::Black => (size.ranks - 1, size.ranks - 2 - deep),
-    };
-    let dropped = 8usize.saturating_sub(usize::from(size.files));
-    let mut out = Vec::new();
-    for (i, kind) in ruleset::CLASSICAL_BACK_RANK.into_iter().skip(dropped).enumerate() {
-        let file = shift + i as u8;
-        for (figure, rank) in [(Figure::Piece(kind), back), (Figure::Piece(PieceKind::Pawn), pawns)] {
-            if let Some(square) = Square::new(file, rank) {
-                out.push(Placement { figure, square });
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -878,17 +850,5 @@ mod tests {
         let salts = a.player_salts();
         assert_ne!(salts.white, salts.black);
         assert_eq!(salts.white.map(|s| s.bytes().len()), Some(SALT_BYTES));
-    }
-
-    #[test]
-    fn the_classical_army_stands_on_the_nearest_ranks() {
-        let army = classical_army(BoardSize { files: 8, ranks: 8 }, Color::Black);
-        let text: Vec<String> = army.iter().map(ToString::to_string).collect();
-        assert_eq!(text.len(), 16);
-        assert!(text.contains(&"Ke8".to_string()), "{text:?}");
-        assert!(text.contains(&"Pa7".to_string()), "{text:?}");
-        let narrow = classical_army(BoardSize { files: 6, ranks: 6 }, Color::White);
-        assert!(narrow.iter().any(|p| p.figure == Figure::Piece(PieceKind::King)));
-        assert_eq!(narrow.len(), 12);
     }
 }

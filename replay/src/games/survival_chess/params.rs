@@ -1,14 +1,15 @@
 //! survival-chess's parameters (RULES.md section 1): their defaults, the
 //! header tags that set them, what the rules require of them and the tags
-//! a generated game writes for them. The machinery all games share
+//! a generated game writes for them, and the classical army of the
+//! generator's classical games. The machinery all games share
 //! (rules files, overrides, time tags) is in [`crate::ruleset`].
 
-use fgn_notation::{BoardSize, GameKind, Tag, TimeControl};
+use fgn_notation::{BoardSize, Color, Figure, GameKind, PieceKind, Placement, Square, Tag, TimeControl};
 use serde::{Deserialize, Serialize};
 
 use crate::core::params::{
-    push_tag, setup_board_problem, setup_game_tag, time_control_value, Board, Parameters, Problem, MOVE_TIME,
-    SETUP_TIME,
+    push_tag, setup_board_problem, setup_game_tag, time_control_value, Board, Parameters, Problem, CLASSICAL_BACK_RANK,
+    MOVE_TIME, SETUP_TIME,
 };
 
 /// How many pieces of each kind one side may set up in survival-chess.
@@ -117,6 +118,10 @@ impl Parameters for SurvivalRules {
         }
     }
 
+    fn classical_army(&self, color: Color) -> Option<Vec<Placement>> {
+        Some(classical_army(self.board.0, color))
+    }
+
     fn write_tags(&self, tags: &mut Vec<Tag>) {
         let d = SurvivalRules::default();
         if self.board != d.board {
@@ -125,5 +130,47 @@ impl Parameters for SurvivalRules {
         if let Some(tc) = time_control_value(self.setup_seconds, self.move_seconds) {
             push_tag(tags, "TimeControl", tc);
         }
+    }
+}
+
+/// The setup of the generator's classical games for `color`, on its own half on its own half: the classical army
+/// on its two nearest ranks, centred, with the pawns one rank further in
+/// on boards of 12 ranks or more so that double steps start off the second
+/// rank. A board narrower than eight files gets the army's right-hand part,
+/// which always holds the king (boards have at least six files).
+fn classical_army(size: BoardSize, color: Color) -> Vec<Placement> {
+    let shift = (size.files.saturating_sub(8)) / 2;
+    let deep = if size.ranks >= 12 { 1 } else { 0 };
+    let (back, pawns) = match color {
+        Color::White => (0, 1 + deep),
+        Color::Black => (size.ranks - 1, size.ranks - 2 - deep),
+    };
+    let dropped = 8usize.saturating_sub(usize::from(size.files));
+    let mut out = Vec::new();
+    for (i, kind) in CLASSICAL_BACK_RANK.into_iter().skip(dropped).enumerate() {
+        let file = shift + i as u8;
+        for (figure, rank) in [(Figure::Piece(kind), back), (Figure::Piece(PieceKind::Pawn), pawns)] {
+            if let Some(square) = Square::new(file, rank) {
+                out.push(Placement { figure, square });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_classical_army_stands_on_the_nearest_ranks() {
+        let army = classical_army(BoardSize { files: 8, ranks: 8 }, Color::Black);
+        let text: Vec<String> = army.iter().map(ToString::to_string).collect();
+        assert_eq!(text.len(), 16);
+        assert!(text.contains(&"Ke8".to_string()), "{text:?}");
+        assert!(text.contains(&"Pa7".to_string()), "{text:?}");
+        let narrow = classical_army(BoardSize { files: 6, ranks: 6 }, Color::White);
+        assert!(narrow.iter().any(|p| p.figure == Figure::Piece(PieceKind::King)));
+        assert_eq!(narrow.len(), 12);
     }
 }
