@@ -3,8 +3,8 @@
 //! setup; each turn one movement and one shot, every attack paid for with
 //! a charge and succeeding only with support.
 //!
-//! The modules, in dependency order, bottom to top (each uses only those
-//! above it in this list):
+//! The modules, in dependency order, bottom to top (each uses only
+//! modules listed before it, never one listed after it):
 //! - `params`: the parameters (units, fortifications, charges) and header tags.
 //! - `engine`: the game's type, `GreatWar`, and every rule (setup, moves, shots, support, charges).
 //! - `state`: the state and knowledge values read from `GreatWar`, and the legal actions.

@@ -3,8 +3,8 @@
 //! magic checker casts a spell for its owner at the start of the owner's
 //! next turn. With `magic = false` it is plain Russian draughts.
 //!
-//! The modules, in dependency order, bottom to top (each uses only those
-//! above it in this list):
+//! The modules, in dependency order, bottom to top (each uses only
+//! modules listed before it, never one listed after it):
 //! - `params`: the parameters (magic, the numbers, the revenge ranks) and header tags.
 //! - `draughts`: Russian draughts on 32-square bitboards: board, move generation, move lookup, perft.
 //! - `engine`: the game's type, `MagicDraughts`: checkers, numbers, moves, reveals, spells, seed check.

@@ -10,8 +10,8 @@
 //! some landing square allows it. Its move generator is held to
 //! independent perft counts (`perft.rs`).
 //!
-//! The modules, in dependency order, bottom to top (each uses only those
-//! above it in this list):
+//! The modules, in dependency order, bottom to top (each uses only
+//! modules listed before it, never one listed after it):
 //! - `board`: the padded bit layout, the move value `DMove`, the position `DraughtsBoard`, playing a move.
 //! - `movegen`: every legal move of a position, and perft.
 //! - `moves`: a written move looked up among the legal ones, or why it is not legal.
