@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use fgn_notation::{Color, Document, GameKind};
 use fgn_replay::{Overridden, Params, Replay, RulesFile, StartError, Verdict, Viewer};
-use fgn_tools::align::{hidden_fault, Alignment};
+use fgn_tools::frames::{walk, Every, Stop, WalkError};
 use fgn_tools::placed::{finish_validation, PlacedError};
 
 use crate::cmd_syntax::parse_all;
@@ -412,96 +412,58 @@ pub fn show(
         rep.error(&format!("--at {upto}: the log has {total} events"));
         return;
     }
-    // A player's view is drawn by replaying a full log that gives that
-    // player the same knowledge; `origins` maps its events back to the file's
-    // (`None`: a full log is replayed as it is, neither copied nor mapped,
-    // which held every event twice; issue 36).
-    let (alignment, viewer, is_view) = match file.perspective() {
-        None => (Alignment::identity(), viewer, false),
-        Some(side) => match Alignment::of_view(file) {
-            Err(e) => return rep.unsupported(&name, &e.to_string()),
-            Ok(_) if viewer.color().is_some_and(|c| c != side) => {
-                return rep.error(&format!(
-                    "{name} is {}'s view: it cannot be shown as {}",
-                    side.name(),
-                    viewer_name(viewer)
-                ))
-            }
-            Ok((alignment, side)) => (alignment, Viewer::of(side), true),
-        },
-    };
-    let game = alignment.full(file);
-    let origin = |i: usize| alignment.origin(i);
     let Ok(params) = rules.params(kind) else {
         return rules.refuse_once(kind, rep);
     };
-    let mut replay = match Replay::with_params(&game.header, params) {
-        Ok((r, overridden)) => {
-            report_overrides(&name, &overridden, rep);
-            r
+    let walked = match walk(file, viewer, params, upto, Every::None, |_| {}) {
+        Ok(w) => w,
+        Err(WalkError::View(e)) => return rep.unsupported(&name, &e.to_string()),
+        Err(WalkError::OtherSide { log, asked }) => {
+            return rep.error(&format!(
+                "{name} is {}'s view: it cannot be shown as {}",
+                log.name(),
+                viewer_name(asked)
+            ))
         }
-        Err(StartError::Header { tag, error }) => {
+        Err(WalkError::Start(StartError::Header { tag, error })) => {
             return report_placed(&name, &PlacedError::in_header(&p.document, tag.as_deref(), &error), rep);
         }
     };
-    // A player's last event is written as that player's view writes it
-    // (public events in full, an unseen move as `?`), never hidden.
-    let mut writer = match (is_view, viewer.color()) {
-        (false, Some(c)) => fgn_replay::ViewWriter::new(&game.header, c).ok(),
-        _ => None,
-    };
-    let mut seen = Vec::new();
-    let mut shown = 0;
-    for (i, event) in game.events.iter().enumerate().take_while(|&(i, _)| origin(i) < upto) {
-        if let Some(w) = writer.as_mut() {
-            seen.clear();
-            if w.push(i, event, &mut seen).is_err() {
-                writer = None;
-            }
+    report_overrides(&name, &walked.overridden, rep);
+    let frame = &walked.frame;
+    if let Some(stop) = &walked.stop {
+        // Shown as a player (`--as`) from a full log, an event that
+        // player may not see, or its error's message, would tell what it
+        // hides (as `fgn view` keeps it from the view).
+        match stop {
+            Stop::Hidden(side) => rep.invalid(&name, &hidden_fault_message(&name, *side)),
+            Stop::Fault(error) => report_placed(&name, &PlacedError::new(&p.document, error), rep),
         }
-        if let Err(error) = replay.apply(event) {
-            let error = alignment.to_file(error);
-            // Shown as a player (`--as`) from a full log, an event that
-            // player may not see, or its error's message, would tell what it
-            // hides (as `fgn view` keeps it from the view).
-            match viewer.color().filter(|_| !is_view) {
-                Some(side) if hidden_fault(file, side, &error) => {
-                    rep.invalid(&name, &hidden_fault_message(&name, side))
-                }
-                _ => report_placed(&name, &PlacedError::new(&p.document, &error), rep),
-            }
-            rep.note(&format!(
-                "showing the position after event {}, the last one that applied",
-                origin(i)
-            ));
-            break;
-        }
-        shown = origin(i) + 1;
+        rep.note(&format!(
+            "showing the position after event {}, the last one that applied",
+            frame.applied
+        ));
     }
-    let last = shown.checked_sub(1).map(|i| {
-        let text = match (viewer.color(), &writer) {
-            (None, _) => file.events[i].to_string(),
-            _ if is_view => file.events[i].to_string(),
-            (Some(_), Some(_)) if !seen.is_empty() => {
-                seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-            }
-            (Some(_), _) => format!("(nothing of it is seen from {}'s view)", viewer_name(viewer)),
+    let last = frame.last.as_ref().map(|last| {
+        let text = match last.seen.as_slice() {
+            [] => format!("(nothing of it is seen from {}'s view)", viewer_name(viewer)),
+            seen => seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
         };
-        (text, p.document.event_lines[i])
+        (text, p.document.event_lines[last.index])
     });
     match rep.format {
         Format::Text => {
             let look = render::Look { ascii };
             // The board is painted as standard output is coloured.
             let text = rep.io().painting(Stream::Out, || {
-                render::text(&replay, viewer.color(), shown, last.as_ref(), look)
+                render::text(&frame.seen, frame.applied, last.as_ref(), look)
             });
             rep.print(&text)
         }
         Format::Json => outln!(
             rep,
             "{}",
-            serde_json::to_string_pretty(&render::json(&replay, viewer.color(), shown)).expect("JSON value")
+            serde_json::to_string_pretty(&render::json(&frame.seen, frame.applied)).expect("JSON value")
         ),
     }
 }

@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use fgn_notation::Color;
-use fgn_replay::{Cell, Charset, Picture, Replay, Shade, Viewer};
+use fgn_replay::{Cell, Charset, Picture, Shade};
+use fgn_tools::frames::Seen;
 
 use crate::out::{Paint, Stream};
 use crate::texts::{status_text, turn_text};
@@ -99,8 +99,9 @@ fn board(picture: &Picture, look: Look) -> String {
 /// The position as text: the board with coordinates, then who is to move,
 /// check, spells and the result. A player's view is drawn from what it
 /// knows, the full view from the state.
-pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
-    let picture = replay.picture(viewer.map(Viewer::of));
+pub fn text(seen: &Seen, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
+    let picture = seen.picture();
+    let progress = seen.progress();
     let mut out = board(&picture, look);
     let _ = writeln!(out);
     match last {
@@ -111,36 +112,28 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
             let _ = writeln!(out, "at the start (no events)");
         }
     }
-    let _ = writeln!(out, "{}", turn_text(replay));
+    let _ = writeln!(out, "{}", turn_text(progress));
     for note in &picture.notes {
         let _ = writeln!(out, "{note}");
     }
-    let salts = &replay.progress().salts;
+    let salts = &progress.salts;
     if fgn_replay::seed::is_salted(salts) {
         // Salts are public: every viewer is shown both.
         let text = |s: &Option<fgn_notation::Salt>| s.map_or("none".to_string(), |s| s.to_string());
         let _ = writeln!(out, "salts: white {}, black {}", text(&salts.white), text(&salts.black));
     }
-    let _ = writeln!(out, "result: {}", status_text(replay.phase()));
+    let _ = writeln!(out, "result: {}", status_text(progress.status));
     let _ = writeln!(
         out,
         "{}: {}",
-        if viewer.is_some() {
+        if seen.is_knowledge() {
             "knowledge hash"
         } else {
             "state hash"
         },
-        hash(replay, viewer)
+        seen.hash()
     );
     out
-}
-
-/// The state hash, or for a player the hash of what it knows.
-fn hash(replay: &Replay, viewer: Option<Color>) -> fgn_replay::Digest {
-    match viewer {
-        None => replay.state_hash(),
-        Some(c) => replay.knowledge_hash(Viewer::of(c)),
-    }
 }
 
 /// The version of `fgn show --format json`'s document. Version 1 (before
@@ -151,21 +144,21 @@ const SHOW_VERSION: u32 = 2;
 
 /// The position as JSON: the serialised state (or, for a player, what it
 /// knows) with its hash (docs/json.md, "fgn show").
-pub fn json(replay: &Replay, viewer: Option<Color>, shown: usize) -> serde_json::Value {
-    match viewer {
-        None => serde_json::json!({
+pub fn json(seen: &Seen, shown: usize) -> serde_json::Value {
+    match seen {
+        Seen::State(state) => serde_json::json!({
             "format": "fgn-show",
             "version": SHOW_VERSION,
             "events_applied": shown,
-            "state_hash": replay.state_hash(),
-            "state": replay.state(),
+            "state_hash": seen.hash(),
+            "state": state,
         }),
-        Some(c) => serde_json::json!({
+        Seen::Knowledge(knowledge) => serde_json::json!({
             "format": "fgn-show",
             "version": SHOW_VERSION,
             "events_applied": shown,
-            "knowledge_hash": replay.knowledge_hash(Viewer::of(c)),
-            "knowledge": replay.knowledge(Viewer::of(c)),
+            "knowledge_hash": seen.hash(),
+            "knowledge": knowledge,
         }),
     }
 }
@@ -175,7 +168,7 @@ mod tests {
     use super::*;
 
     /// A corpus log replayed to its end.
-    fn replayed(file: &str) -> Replay {
+    fn replayed(file: &str) -> fgn_replay::Replay {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../corpus")
             .join(file);
@@ -183,6 +176,11 @@ mod tests {
         let verdict = fgn_replay::validate(&parsed.document.game).expect("a game with an engine");
         assert!(verdict.error.is_none(), "{file} is valid");
         verdict.replay
+    }
+
+    /// The whole state of a replay, as `fgn show` draws it without `--as`.
+    fn whole(replay: &fgn_replay::Replay) -> Seen {
+        Seen::State(Box::new(replay.state()))
     }
 
     /// The board's lines: from the file letters to the file letters.
@@ -197,7 +195,7 @@ mod tests {
     fn open_world_squares_keep_one_width_whatever_the_hp() {
         let replay = replayed("open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn");
         for look in [Look { ascii: false }, Look { ascii: true }] {
-            let text = text(&replay, None, 0, None, look);
+            let text = text(&whole(&replay), 0, None, look);
             let lines = board_lines(&text);
             assert!(lines.iter().any(|l| l.contains("10 ")), "a two-digit HP:\n{text}");
             assert!(!text.contains("♚10♝"), "{text}");
@@ -222,7 +220,7 @@ mod tests {
     #[test]
     fn one_coin_is_singular() {
         let replay = replayed("open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn");
-        let text = text(&replay, None, 0, None, Look::default());
+        let text = text(&whole(&replay), 0, None, Look::default());
         assert!(text.contains("black has 1 coin\n"), "{text}");
         assert!(text.contains("white has 0 coins\n"), "{text}");
     }
@@ -231,12 +229,12 @@ mod tests {
     #[test]
     fn the_draughts_board_has_a_legend() {
         let replay = replayed("magic-draughts/valid/01-plain-capture-all.fgn");
-        let drawn = text(&replay, None, 0, None, Look::default());
+        let drawn = text(&whole(&replay), 0, None, Look::default());
         assert!(
             drawn.contains("pieces: ⛀ white man, ⛁ white king, ⛂ black man, ⛃ black king"),
             "{drawn}"
         );
-        let ascii = text(&replay, None, 0, None, Look { ascii: true });
+        let ascii = text(&whole(&replay), 0, None, Look { ascii: true });
         assert!(
             ascii.contains("pieces: w white man, W white king, b black man, B black king"),
             "{ascii}"
@@ -255,7 +253,7 @@ mod tests {
             sq("a1"),
             Occupant {
                 label: Some("10".into()),
-                ..Occupant::chess(Color::White, fgn_notation::PieceKind::King)
+                ..Occupant::chess(fgn_notation::Color::White, fgn_notation::PieceKind::King)
             },
         );
         if let Some(cell) = picture.cell_mut(sq("c2")) {
@@ -284,7 +282,7 @@ mod tests {
             "great-war-chess/valid/gwc-01-raids-no-charges.fgn",
         ] {
             let replay = replayed(file);
-            let drawn = text(&replay, None, 0, None, Look { ascii: true });
+            let drawn = text(&whole(&replay), 0, None, Look { ascii: true });
             let board = board_lines(&drawn).join("\n");
             assert!(board.is_ascii(), "{file}:\n{board}");
         }

@@ -5,7 +5,7 @@
 //! wording.
 
 use fgn_notation::Color;
-use fgn_replay::{Phase, Replay, Turn};
+use fgn_replay::{Phase, Progress, Turn};
 
 /// The result a phase stands for, as reports write it (`1-0 mate`, `in progress`).
 pub fn status_text(phase: Phase) -> String {
@@ -17,14 +17,15 @@ pub fn status_text(phase: Phase) -> String {
     }
 }
 
-/// Whose turn it is, or that the game is decided, as `fgn show` writes it.
-pub fn turn_text(replay: &Replay) -> String {
-    match replay.phase() {
+/// Whose turn it is, or that the game is decided, as `fgn show` writes it
+/// from the progress a viewer knows.
+pub fn turn_text(progress: &Progress) -> String {
+    match progress.status {
         Phase::Over(_) => return "the game is over".into(),
         Phase::ResultDue(_) => return "the game is decided; the log owes its result".into(),
         Phase::Playing | Phase::AwaitingExtra { .. } => {}
     }
-    match replay.turn() {
+    match progress.turn {
         Some(Turn::Setup { ready }) => {
             let who = |r: bool| if r { "ready" } else { "setting up" };
             format!("setup (white {}, black {})", who(ready.white), who(ready.black))

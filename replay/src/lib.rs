@@ -730,13 +730,13 @@ impl Replay {
     /// The state hash now: blake3 over the canonical bytes of [`Replay::state`]
     /// (docs/hashing.md).
     pub fn state_hash(&self) -> Digest {
-        hash::digest(hash::STATE_CONTEXT, &self.state()).expect("states hold no floats")
+        self.state().hash()
     }
 
     /// The hash of what `viewer` knows now: a player's hash never covers
     /// what the player cannot see.
     pub fn knowledge_hash(&self, viewer: Viewer) -> Digest {
-        hash::digest(hash::KNOWLEDGE_CONTEXT, &self.knowledge(viewer)).expect("knowledge holds no floats")
+        self.knowledge(viewer).hash()
     }
 
     /// Every player action the rules allow as the next event, for each side

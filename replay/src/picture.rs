@@ -5,16 +5,15 @@ use crate::core::picture::Picture;
 use crate::core::viewer::Viewer;
 use crate::game::Game;
 use crate::games::each_game;
-use crate::{KnownPosition, Position, Replay};
+use crate::{Knowledge, KnownPosition, Position, Replay, State};
 
 impl Replay {
     /// The position now as a [`Picture`]: the state's with `viewer`
     /// `None`, else what `viewer` knows of it (its view: a setup still
     /// secret left out, in open-world-chess the fog).
     ///
-    /// The notes on the turn under way (check, the moves left) follow the
-    /// game's progress, which is public: they go when the game is decided,
-    /// for every viewer.
+    /// The picture is [`State::picture`]'s or [`Knowledge::picture`]'s:
+    /// drawn from the value alone.
     ///
     /// ```
     /// use fgn_notation::{parse, Color, Square};
@@ -33,13 +32,33 @@ impl Replay {
     /// assert_eq!(white.notes, ["(hidden until both are ready: black's setup)"]);
     /// ```
     pub fn picture(&self, viewer: Option<Viewer>) -> Picture {
-        let in_play = self.progress().turn.is_some();
         match viewer {
-            None => each_game!(Position, &self.state().position, G, p => G::state_picture(p, in_play)),
-            Some(viewer) => {
-                each_game!(KnownPosition, &self.knowledge(viewer).position, G, k => G::knowledge_picture(k, in_play))
-            }
+            None => self.state().picture(),
+            Some(viewer) => self.knowledge(viewer).picture(),
         }
+    }
+}
+
+impl State {
+    /// The position as a [`Picture`], drawn from this value alone. The
+    /// notes on the turn under way (check, the moves left) follow the
+    /// state's progress: they go when the game is decided.
+    pub fn picture(&self) -> Picture {
+        let in_play = self.progress.turn.is_some();
+        each_game!(Position, &self.position, G, p => G::state_picture(p, in_play))
+    }
+}
+
+impl Knowledge {
+    /// What the viewer knows, as a [`Picture`] drawn from this value alone,
+    /// so that a player's view file, which has no full log behind it, is
+    /// drawn as the full log's replay draws it. The notes on the turn
+    /// follow the progress as the viewer knows it: a player who cannot
+    /// know that the game is decided (a king dead of a damage roll in the
+    /// fog) is shown the turn it knows.
+    pub fn picture(&self) -> Picture {
+        let in_play = self.progress.turn.is_some();
+        each_game!(KnownPosition, &self.position, G, k => G::knowledge_picture(k, in_play))
     }
 }
 
@@ -64,11 +83,14 @@ mod tests {
         replay
     }
 
-    /// White's king died of a damage roll in black's fog: white's knowledge
-    /// still has black to move, but the picture notes no moves left, as
-    /// `fgn show --as white` never did once the game was decided.
+    /// A king died of a damage roll that white did not see (issue 37):
+    /// the game is decided, but white's knowledge still has a turn under
+    /// way, and white's picture notes the moves left in it, as white knows
+    /// them, where the whole picture, decided, notes none. (It used to
+    /// follow the replay's progress, which told white what it could not
+    /// know.)
     #[test]
-    fn the_notes_on_the_turn_follow_the_replays_progress() {
+    fn the_notes_on_the_turn_follow_the_viewers_progress() {
         let replay = replayed("open-world-chess/valid/owc-08-damage-ramp-king-dies-of-damage.fgn", 101);
         assert!(replay.progress().turn.is_none(), "the game is decided");
         let white = Viewer::of(Color::White);
@@ -76,9 +98,9 @@ mod tests {
             replay.knowledge(white).progress.turn.is_some(),
             "white does not know it"
         );
-        let picture = replay.picture(Some(white));
-        assert_eq!(picture.notes, ["white has 0 coins"]);
-        let before = replayed("open-world-chess/valid/owc-08-damage-ramp-king-dies-of-damage.fgn", 99);
-        assert!(before.picture(Some(white)).notes[0].starts_with("moves left in this turn: "));
+        let moves_left = |notes: &[String]| notes.iter().any(|n| n.starts_with("moves left in this turn: "));
+        assert!(moves_left(&replay.picture(Some(white)).notes));
+        assert!(!moves_left(&replay.picture(None).notes));
+        assert_eq!(replay.picture(Some(white)), replay.knowledge(white).picture());
     }
 }

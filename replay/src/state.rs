@@ -6,6 +6,7 @@
 use fgn_notation::GameKind;
 use serde::Serialize;
 
+use crate::core::hash::{self, Digest};
 use crate::core::progress::Progress;
 use crate::core::viewer::Viewer;
 use crate::game::{KnowledgeOf, StateOf};
@@ -53,4 +54,20 @@ pub struct Knowledge {
     pub progress: Progress,
     /// The position as the viewer knows it.
     pub position: KnownPosition,
+}
+
+impl State {
+    /// The state hash: blake3 over the canonical bytes of this state
+    /// (docs/hashing.md), [`crate::Replay::state_hash`]'s.
+    pub fn hash(&self) -> Digest {
+        hash::digest(hash::STATE_CONTEXT, self).expect("states hold no floats")
+    }
+}
+
+impl Knowledge {
+    /// The knowledge hash: blake3 over the canonical bytes of what the
+    /// viewer knows (docs/hashing.md), [`crate::Replay::knowledge_hash`]'s.
+    pub fn hash(&self) -> Digest {
+        hash::digest(hash::KNOWLEDGE_CONTEXT, self).expect("knowledge holds no floats")
+    }
 }

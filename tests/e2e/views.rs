@@ -336,3 +336,24 @@ fn a_square_off_the_board_is_a_rule_error_for_every_command_as_a_player() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// Regression (issue 37): `fgn show --as white` drew the turn and the
+/// result from the referee's replay, so after a king died of a damage roll
+/// white did not see, it told white "the game is decided" and the result
+/// due. A player is shown the turn and result it knows, the one its
+/// knowledge (and its hash) holds.
+#[test]
+fn show_as_a_player_tells_only_the_turn_and_result_it_knows() {
+    let file = "corpus/open-world-chess/valid/owc-08-damage-ramp-king-dies-of-damage.fgn";
+    let shown = |viewer: &str| {
+        let out = fgn(&["show", "--at", "101", "--as", viewer, file], b"");
+        assert!(out.status.success(), "{}", stderr(&out));
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let all = shown("all");
+    assert!(all.contains("the game is decided"), "{all}");
+    let white = shown("white");
+    assert!(!white.contains("decided"), "{white}");
+    assert!(white.contains("result: in progress"), "{white}");
+    assert!(white.contains(" to move"), "{white}");
+}

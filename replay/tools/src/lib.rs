@@ -2,7 +2,8 @@
 //! concern: durable appends to a log file ([`append`], docs/append.md),
 //! a log's [`summary`] (its verdict, players, result, hashes and
 //! warnings), [`archive`] filters and statistics over summaries, a log as
-//! flat [`events`] rows, leaderboard [`standings`], a log replayed under
+//! flat [`events`] rows, a log's positions as one viewer saw them, event by
+//! event ([`frames`]), leaderboard [`standings`], a log replayed under
 //! changed rules ([`impact`], docs/impact.md), the [`loghash`] chain over a
 //! log's canonical text, a player's view aligned with the full log that
 //! replays it ([`align`]), rule errors located and worded once
@@ -84,6 +85,7 @@ pub mod align;
 pub mod append;
 pub mod archive;
 pub mod events;
+pub mod frames;
 pub mod impact;
 pub mod loghash;
 pub mod placed;
