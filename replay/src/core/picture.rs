@@ -284,8 +284,9 @@ impl Picture {
     }
 
     /// Notes the setups the viewer cannot see yet (`sides`, white first),
-    /// as every game with a secret setup does: their squares are drawn
-    /// empty.
+    /// as every game with a secret setup does; the games shade the squares
+    /// they may stand on unknown beside it (the secret setup's
+    /// `hide_setups`).
     pub fn note_hidden_setups(&mut self, sides: &[Color]) {
         if !sides.is_empty() {
             let who: Vec<&str> = sides.iter().map(|c| c.name()).collect();
