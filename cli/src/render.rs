@@ -49,8 +49,9 @@ fn figures_text(cell: &Cell, charset: Charset) -> String {
 /// squares are one space apart, so a file's letter stands above the first
 /// column of each of its squares whatever the squares hold. A square with
 /// nothing on it is filled with the shade mark when shaded (dimmed), else
-/// dotted, except the light squares of a checkered board, which stay blank
-/// so that the grid stays readable when large.
+/// dotted, light and dark squares alike (docs/cli.md): a dot under every
+/// file letter keeps each column easy to follow down a large board, which
+/// blank light squares did not.
 fn board(picture: &Picture, look: Look) -> String {
     let charset = look.charset();
     let width = picture
@@ -75,8 +76,6 @@ fn board(picture: &Picture, look: Look) -> String {
                 (text, false)
             } else if shaded {
                 (charset.shade_mark().to_string().repeat(width), true)
-            } else if picture.checkered && (f + r) % 2 == 1 {
-                (" ".to_string(), false)
             } else {
                 (charset.empty_mark().to_string(), false)
             };
@@ -243,9 +242,10 @@ mod tests {
         );
     }
 
-    /// The renderer's own rules, on a picture no game made: blank light
-    /// squares only on a checkered board, shaded squares filled to the
-    /// width the widest label sets, legend lines only in their charset.
+    /// The renderer's own rules, on a picture no game made: every empty
+    /// square dotted, checkered or not (docs/cli.md), shaded squares filled
+    /// to the width the widest label sets, legend lines only in their
+    /// charset.
     #[test]
     fn a_picture_is_drawn_by_its_cells_alone() {
         use fgn_replay::{Occupant, Text};
@@ -271,7 +271,7 @@ mod tests {
         let drawn = board(&picture, Look::default());
         assert_eq!(
             drawn,
-            "     a   b   c\n  2      ·   ░░░ 2\n  1  ♔10     ·   1\n     a   b   c\n"
+            "     a   b   c\n  2  ·   ·   ░░░ 2\n  1  ♔10 ·   ·   1\n     a   b   c\n"
         );
     }
 
