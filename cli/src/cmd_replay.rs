@@ -383,7 +383,8 @@ pub fn show(
     at: Option<usize>,
     viewer: Viewer,
     rules_file: Option<&Path>,
-    ascii: bool,
+    look: render::Look,
+    svg: bool,
     rep: &mut Reporter,
 ) {
     let rules = match load_rules(rules_file, rep.io()) {
@@ -489,9 +490,33 @@ pub fn show(
         };
         (text, p.document.event_lines[i])
     });
+    // The last event's squares, as the text names the event: a player
+    // shown a full log is shown the squares of what it saw of the event,
+    // without the squares that came into its sight (`@ see`), which are
+    // not the move.
+    let highlight = shown
+        .checked_sub(1)
+        .map_or_else(Vec::new, |i| match (viewer.color(), &writer) {
+            (None, _) => file.events[i].action.squares(),
+            _ if is_view => file.events[i].action.squares(),
+            (Some(_), Some(_)) => seen
+                .iter()
+                .filter(|e| !matches!(e.action, fgn_notation::Action::See { .. }))
+                .flat_map(|e| e.action.squares())
+                .collect(),
+            (Some(_), None) => Vec::new(),
+        });
     match rep.format {
+        Format::Text if svg => rep.print(&render::svg(
+            &replay,
+            viewer.color(),
+            &name,
+            shown,
+            last.as_ref(),
+            highlight,
+            look,
+        )),
         Format::Text => {
-            let look = render::Look { ascii };
             // The board is painted as standard output is coloured.
             let text = rep.io().painting(Stream::Out, || {
                 render::text(&replay, viewer.color(), shown, last.as_ref(), look)

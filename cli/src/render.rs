@@ -1,6 +1,7 @@
 //! Drawing a replayed position for `fgn show`: text for the terminal, JSON
-//! for programs. The board is the library's picture of the position
-//! ([`fgn_replay::Picture`]); nothing here knows a game.
+//! for programs, an SVG board (fgn-tools' `svg` module). The board is the
+//! library's picture of the position ([`fgn_replay::Picture`]); nothing
+//! here knows a game.
 
 use std::fmt::Write as _;
 
@@ -10,14 +11,24 @@ use fgn_replay::{Cell, Charset, Picture, Replay, Shade, Viewer};
 use crate::out::{Paint, Stream};
 use crate::texts::{status_text, turn_text};
 
-/// How boards are drawn: symbols or ASCII letters.
+/// How boards are drawn: symbols or ASCII letters, from which side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Look {
     /// Letters instead of chess and draughts symbols (`--ascii`).
     pub ascii: bool,
+    /// From black's side (`true`) or white's (`false`), as `--flip` and
+    /// `--no-flip` say; `None`: from the side of the player it is drawn
+    /// for, black's for black, white's for white and for everyone.
+    pub flip: Option<bool>,
 }
 
 impl Look {
+    /// Whether a board drawn for `viewer` (`None`: everyone) is drawn
+    /// from black's side.
+    pub fn flipped(self, viewer: Option<Color>) -> bool {
+        self.flip.unwrap_or(viewer == Some(Color::Black))
+    }
+
     /// `text` dimmed when standard output is coloured (`--color`):
     /// coordinates and fog, so that the pieces stand out.
     fn dim(self, text: &str) -> String {
@@ -52,7 +63,7 @@ fn figures_text(cell: &Cell, charset: Charset) -> String {
 /// dotted, light and dark squares alike (docs/cli.md): a dot under every
 /// file letter keeps each column easy to follow down a large board, which
 /// blank light squares did not.
-fn board(picture: &Picture, look: Look) -> String {
+fn board(picture: &Picture, look: Look, flip: bool) -> String {
     let charset = look.charset();
     let width = picture
         .cells
@@ -60,14 +71,24 @@ fn board(picture: &Picture, look: Look) -> String {
         .map(|c| figures_text(c, charset).chars().count())
         .fold(picture.square_width, usize::max);
     let mut out = String::new();
-    let letters: String = (0..picture.files)
-        .map(|f| format!(" {:<width$}", char::from(b'a'.saturating_add(f))))
+    // From black's side rank 1 is on top and the files run from the last.
+    let files: Vec<u8> = match flip {
+        false => (0..picture.files).collect(),
+        true => (0..picture.files).rev().collect(),
+    };
+    let ranks: Vec<u8> = match flip {
+        false => (0..picture.ranks).rev().collect(),
+        true => (0..picture.ranks).collect(),
+    };
+    let letters: String = files
+        .iter()
+        .map(|&f| format!(" {:<width$}", char::from(b'a'.saturating_add(f))))
         .collect();
     let letters = look.dim(letters.trim_end());
     let _ = writeln!(out, "    {letters}");
-    for r in (0..picture.ranks).rev() {
+    for &r in &ranks {
         let _ = write!(out, "{}", look.dim(&format!("{:>3} ", r + 1)));
-        for f in 0..picture.files {
+        for &f in &files {
             let index = usize::from(r) * usize::from(picture.files) + usize::from(f);
             let cell = picture.cells.get(index);
             let text = cell.map(|c| figures_text(c, charset)).unwrap_or_default();
@@ -100,7 +121,7 @@ fn board(picture: &Picture, look: Look) -> String {
 /// knows, the full view from the state.
 pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
     let picture = replay.picture(viewer.map(Viewer::of));
-    let mut out = board(&picture, look);
+    let mut out = board(&picture, look, look.flipped(viewer));
     let _ = writeln!(out);
     match last {
         Some((event, line)) => {
@@ -132,6 +153,36 @@ pub fn text(replay: &Replay, viewer: Option<Color>, shown: usize, last: Option<&
         hash(replay, viewer)
     );
     out
+}
+
+/// The position as an SVG board (fgn-tools' `svg` module): the picture
+/// [`text`] draws, from the side `look` says, with `highlight` (the last
+/// event's squares) outlined, a heading that names the file, the side and
+/// the last event, and below the board the picture's legend and notes,
+/// whose turn it is and the result.
+pub fn svg(
+    replay: &Replay,
+    viewer: Option<Color>,
+    name: &str,
+    shown: usize,
+    last: Option<&(String, u32)>,
+    highlight: Vec<fgn_notation::Square>,
+    look: Look,
+) -> String {
+    let mut picture = replay.picture(viewer.map(Viewer::of));
+    picture.note(turn_text(replay));
+    picture.note(format!("result: {}", status_text(replay.phase())));
+    let side = viewer.map_or("all", Color::name);
+    let when = match last {
+        Some((event, line)) => format!("after event {shown} (line {line}): {event}"),
+        None => "at the start (no events)".to_string(),
+    };
+    let options = fgn_tools::svg::SvgOptions {
+        flip: look.flipped(viewer),
+        highlight,
+        title: Some(format!("{name} as {side}, {when}")),
+    };
+    fgn_tools::svg::board(&picture, &options)
 }
 
 /// The state hash, or for a player the hash of what it knows.
@@ -195,7 +246,13 @@ mod tests {
     #[test]
     fn open_world_squares_keep_one_width_whatever_the_hp() {
         let replay = replayed("open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn");
-        for look in [Look { ascii: false }, Look { ascii: true }] {
+        for look in [
+            Look::default(),
+            Look {
+                ascii: true,
+                ..Look::default()
+            },
+        ] {
             let text = text(&replay, None, 0, None, look);
             let lines = board_lines(&text);
             assert!(lines.iter().any(|l| l.contains("10 ")), "a two-digit HP:\n{text}");
@@ -235,7 +292,16 @@ mod tests {
             drawn.contains("pieces: ⛀ white man, ⛁ white king, ⛂ black man, ⛃ black king"),
             "{drawn}"
         );
-        let ascii = text(&replay, None, 0, None, Look { ascii: true });
+        let ascii = text(
+            &replay,
+            None,
+            0,
+            None,
+            Look {
+                ascii: true,
+                ..Look::default()
+            },
+        );
         assert!(
             ascii.contains("pieces: w white man, W white king, b black man, B black king"),
             "{ascii}"
@@ -262,13 +328,20 @@ mod tests {
             cell.shade = Shade::Unknown;
         }
         picture.legend.push(Text::ascii_only("letters"));
-        let drawn = board(&picture, Look { ascii: true });
+        let drawn = board(
+            &picture,
+            Look {
+                ascii: true,
+                ..Look::default()
+            },
+            false,
+        );
         assert_eq!(
             drawn,
             "     a   b   c\n  2  .   .   ### 2\n  1  K10 .   .   1\n     a   b   c\nletters\n"
         );
         picture.checkered = true;
-        let drawn = board(&picture, Look::default());
+        let drawn = board(&picture, Look::default(), false);
         assert_eq!(
             drawn,
             "     a   b   c\n  2  ·   ·   ░░░ 2\n  1  ♔10 ·   ·   1\n     a   b   c\n"
@@ -284,7 +357,16 @@ mod tests {
             "great-war-chess/valid/gwc-01-raids-no-charges.fgn",
         ] {
             let replay = replayed(file);
-            let drawn = text(&replay, None, 0, None, Look { ascii: true });
+            let drawn = text(
+                &replay,
+                None,
+                0,
+                None,
+                Look {
+                    ascii: true,
+                    ..Look::default()
+                },
+            );
             let board = board_lines(&drawn).join("\n");
             assert!(board.is_ascii(), "{file}:\n{board}");
         }
