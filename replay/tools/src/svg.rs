@@ -11,8 +11,9 @@
 //! # What it promises
 //!
 //! - Standalone and offline: an `xmlns`, a `viewBox` and a `width` and
-//!   `height` (one unit a pixel, so a 6x6 board is about 300 pixels wide
-//!   and a 26x26 board about 1100; it scales without loss either way). It
+//!   `height` (one unit a pixel, a square 40, so a 6x6 board is about 300
+//!   pixels wide and a 26x26 board about 1100, or as wide as the longest
+//!   line of text; it scales without loss either way). It
 //!   references nothing outside itself: no fonts, images, scripts or
 //!   styles are fetched, and it has no `id`s, no `<style>` and no
 //!   `<defs>`, so that several boards can sit in one HTML page without
