@@ -383,7 +383,8 @@ pub fn show(
     at: Option<usize>,
     viewer: Viewer,
     rules_file: Option<&Path>,
-    ascii: bool,
+    look: render::Look,
+    svg: bool,
     rep: &mut Reporter,
 ) {
     let rules = match load_rules(rules_file, rep.io()) {
@@ -451,9 +452,27 @@ pub fn show(
         };
         (text, p.document.event_lines[last.index])
     });
+    // The last event's squares, as the text names the event: a player
+    // shown a full log is shown the squares of what it saw of the event,
+    // without the squares that came into its sight (`@ see`), which are
+    // not the move.
+    let highlight: Vec<fgn_notation::Square> = frame.last.as_ref().map_or_else(Vec::new, |last| {
+        last.seen
+            .iter()
+            .filter(|e| !matches!(e.action, fgn_notation::Action::See { .. }))
+            .flat_map(|e| e.action.squares())
+            .collect()
+    });
     match rep.format {
+        Format::Text if svg => rep.print(&render::svg(
+            &frame.seen,
+            &name,
+            frame.applied,
+            last.as_ref(),
+            highlight,
+            look,
+        )),
         Format::Text => {
-            let look = render::Look { ascii };
             // The board is painted as standard output is coloured.
             let text = rep.io().painting(Stream::Out, || {
                 render::text(&frame.seen, frame.applied, last.as_ref(), look)
