@@ -7,7 +7,8 @@
 //! changed rules ([`impact`], docs/impact.md), the [`loghash`] chain over a
 //! log's canonical text, a player's view aligned with the full log that
 //! replays it ([`align`]), rule errors located and worded once
-//! ([`placed`]) and verify-view's comparison ([`verify_view`]).
+//! ([`placed`]), verify-view's comparison ([`verify_view`]) and a board
+//! picture drawn as an SVG document ([`svg`]).
 //!
 //! They are a crate of their own so that the compiler, not review, keeps
 //! them to `fgn_replay`'s public surface: a tool can do nothing a game
@@ -91,4 +92,5 @@ pub mod loghash;
 pub mod placed;
 pub mod standings;
 pub mod summary;
+pub mod svg;
 pub mod verify_view;

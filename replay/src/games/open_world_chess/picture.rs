@@ -6,7 +6,7 @@ use fgn_notation::{Color, ObjectKind, Square};
 
 use super::state::{OpenWorldKnowledge, OpenWorldState, Public};
 use crate::changes::values::{MovingPiece, OwedOutcome};
-use crate::core::picture::{count, Occupant, Picture, Shade, Text, CHESS_LETTERS};
+use crate::core::picture::{count, Charset, Occupant, Picture, Shade, Text, CHESS_LETTERS};
 
 /// A piece with its HP written after it (`♘5`, `♚10`).
 fn piece(color: Color, kind: fgn_notation::PieceKind, hp: u64) -> Occupant {
@@ -16,16 +16,32 @@ fn piece(color: Color, kind: fgn_notation::PieceKind, hp: u64) -> Occupant {
     }
 }
 
+/// An object's mark with symbols and in ASCII: letters with symbols,
+/// where no piece is a letter, and in ASCII marks that no piece, merchant
+/// (`M`) or square mark (`.`, `#`) uses, since there `r` and `k` would be
+/// black's rook and king.
+const fn object_marks(o: ObjectKind) -> (char, char) {
+    match o {
+        ObjectKind::Regen => ('r', '+'),
+        ObjectKind::Hp => ('h', '^'),
+        ObjectKind::Damage => ('d', '!'),
+        ObjectKind::Kinghp => ('k', '*'),
+        ObjectKind::Clone => ('c', '&'),
+        ObjectKind::Coin => ('$', '$'),
+    }
+}
+
 fn object(o: ObjectKind) -> Occupant {
-    let letter = match o {
-        ObjectKind::Regen => 'r',
-        ObjectKind::Hp => 'h',
-        ObjectKind::Damage => 'd',
-        ObjectKind::Kinghp => 'k',
-        ObjectKind::Clone => 'c',
-        ObjectKind::Coin => '$',
-    };
-    Occupant::letter(None, o.name(), letter)
+    let (unicode, ascii) = object_marks(o);
+    Occupant {
+        owner: None,
+        kind: o.name().to_string(),
+        glyph: Text {
+            unicode: unicode.to_string(),
+            ascii: ascii.to_string(),
+        },
+        label: None,
+    }
 }
 
 fn merchant() -> Occupant {
@@ -48,8 +64,17 @@ fn board(public: &Public, mut cell: impl FnMut(Square) -> (Option<Occupant>, Sha
         .legend
         .push(Text::ascii_only(format!("{CHESS_LETTERS}, each with its HP")));
     picture.legend.push(Text::by(|charset| {
+        let marks: Vec<String> = ObjectKind::ALL
+            .iter()
+            .map(|&kind| {
+                let (unicode, ascii) = object_marks(kind);
+                let mark = if charset == Charset::Ascii { ascii } else { unicode };
+                format!("{mark} {}", kind.name())
+            })
+            .collect();
         format!(
-            "objects: r regen, h hp, d damage, k kinghp, c clone, $ coin; M merchant; {} fog or unseen",
+            "objects: {}; M merchant; {} fog or unseen",
+            marks.join(", "),
             charset.shade_mark()
         )
     }));
@@ -272,7 +297,7 @@ mod tests {
         assert_eq!(picture.square_width, 2);
         assert_eq!(
             picture.legend[1].get(Charset::Ascii),
-            "objects: r regen, h hp, d damage, k kinghp, c clone, $ coin; M merchant; # fog or unseen"
+            "objects: + regen, ^ hp, ! damage, * kinghp, & clone, $ coin; M merchant; # fog or unseen"
         );
         assert_eq!(
             picture.notes,
@@ -328,7 +353,7 @@ mod tests {
             "its own piece, wherever"
         );
         assert_eq!(shown(&picture, "g4"), ("R7".into(), Shade::Clear));
-        assert_eq!(shown(&picture, "h5"), ("d".into(), Shade::Clear));
+        assert_eq!(shown(&picture, "h5"), ("!".into(), Shade::Clear));
         assert_eq!(shown(&picture, "d3"), ("M".into(), Shade::Unknown));
         assert_eq!(
             shown(&picture, "a1"),
@@ -344,5 +369,22 @@ mod tests {
                 "black's queen (9 HP) waits on its path for the world's damage roll, on its way to f5",
             ]
         );
+    }
+
+    /// Regression (issue 37): in ASCII the objects `r` and `k` read as
+    /// black's rook and king. Every object's ASCII mark is one no piece,
+    /// merchant or square mark uses, and no two objects share one.
+    #[test]
+    fn ascii_object_marks_clash_with_nothing_else_on_the_board() {
+        let taken: String = "KQRBNPkqrbnpM"
+            .chars()
+            .chain([Charset::Ascii.empty_mark(), Charset::Ascii.shade_mark()])
+            .collect();
+        let marks: Vec<char> = ObjectKind::ALL.iter().map(|&o| object_marks(o).1).collect();
+        for (i, mark) in marks.iter().enumerate() {
+            assert!(!taken.contains(*mark), "{mark}");
+            assert!(!marks[..i].contains(mark), "{mark} twice");
+            assert_eq!(object(ObjectKind::ALL[i]).glyph.get(Charset::Ascii), mark.to_string());
+        }
     }
 }
