@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use fgn_notation::{Color, Document, GameKind};
 use fgn_replay::{Overridden, Params, Replay, RulesFile, StartError, Verdict, Viewer};
-use fgn_tools::frames::{walk, Every, Stop, WalkError};
+use fgn_tools::frames::{walk, Every, Last, Stop, WalkError};
 use fgn_tools::placed::{finish_validation, PlacedError};
 
 use crate::cmd_syntax::parse_all;
@@ -444,13 +444,10 @@ pub fn show(
             frame.applied
         ));
     }
-    let last = frame.last.as_ref().map(|last| {
-        let text = match last.seen.as_slice() {
-            [] => format!("(nothing of it is seen from {}'s view)", viewer_name(viewer)),
-            seen => seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
-        };
-        (text, p.document.event_lines[last.index])
-    });
+    let last = frame
+        .last
+        .as_ref()
+        .map(|last| (last_text(last, viewer), p.document.event_lines[last.index]));
     match rep.format {
         Format::Text => {
             let look = render::Look { ascii };
@@ -468,7 +465,16 @@ pub fn show(
     }
 }
 
+/// A frame's last event as `viewer` saw it: its lines, or that it saw
+/// nothing of it.
+pub fn last_text(last: &Last, viewer: Viewer) -> String {
+    match last.seen.as_slice() {
+        [] => format!("(nothing of it is seen from {}'s view)", viewer_name(viewer)),
+        seen => seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
+    }
+}
+
 /// A viewer as `--as` names it.
-fn viewer_name(viewer: Viewer) -> &'static str {
+pub fn viewer_name(viewer: Viewer) -> &'static str {
     viewer.color().map_or("all", Color::name)
 }
