@@ -542,8 +542,13 @@ fn site_page(
         }
         Err(_) => None,
     };
+    // In the index, a file found in a directory is named from there.
+    let shown = match (input, base) {
+        (Input::File(p), Some(b)) => p.strip_prefix(b).map_or(name, |below| below.display().to_string()),
+        _ => name,
+    };
     Row {
-        name,
+        name: shown,
         page,
         summary: Some(summary),
         problem,
