@@ -383,7 +383,8 @@ pub fn show(
     at: Option<usize>,
     viewer: Viewer,
     rules_file: Option<&Path>,
-    ascii: bool,
+    look: render::Look,
+    svg: bool,
     rep: &mut Reporter,
 ) {
     let rules = match load_rules(rules_file, rep.io()) {
@@ -448,12 +449,26 @@ pub fn show(
         .last
         .as_ref()
         .map(|last| (last_text(last, viewer), p.document.event_lines[last.index]));
+    // Whose position it is: a view file's own player whatever `--as`.
+    let side = file.perspective().or(viewer.color());
+    let highlight = frame
+        .last
+        .as_ref()
+        .map_or_else(Vec::new, |last| last_squares(last, file, viewer));
     match rep.format {
+        Format::Text if svg => rep.print(&render::svg(
+            &frame.seen,
+            side,
+            &name,
+            frame.applied,
+            last.as_ref(),
+            highlight,
+            look,
+        )),
         Format::Text => {
-            let look = render::Look { ascii };
             // The board is painted as standard output is coloured.
             let text = rep.io().painting(Stream::Out, || {
-                render::text(&frame.seen, frame.applied, last.as_ref(), look)
+                render::text(&frame.seen, side, frame.applied, last.as_ref(), look)
             });
             rep.print(&text)
         }
@@ -472,6 +487,19 @@ pub fn last_text(last: &Last, viewer: Viewer) -> String {
         [] => format!("(nothing of it is seen from {}'s view)", viewer_name(viewer)),
         seen => seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
     }
+}
+
+/// The squares of a frame's last event to outline, as [`last_text`] names
+/// the event: a player drawn from a full log is shown the squares of what
+/// it saw of the event, without the squares that came into its sight
+/// (`@ see`), which are not the move.
+pub fn last_squares(last: &Last, file: &fgn_notation::Game, viewer: Viewer) -> Vec<fgn_notation::Square> {
+    let from_full_log = viewer.color().is_some() && file.perspective().is_none();
+    last.seen
+        .iter()
+        .filter(|e| !(from_full_log && matches!(e.action, fgn_notation::Action::See { .. })))
+        .flat_map(|e| e.action.squares())
+        .collect()
 }
 
 /// A viewer as `--as` names it.

@@ -36,7 +36,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use out::{outln, ColorChoice, Host, Output, Stream};
-use report::{Format, Reporter};
+use report::{FormatArg, Reporter};
 
 /// Check, format, convert and replay FGN (Fog Game Notation) game logs.
 ///
@@ -52,9 +52,10 @@ struct Cli {
     /// How to write: `text` for people; `json` for programs, with
     /// diagnostics as one JSON object per line on standard error and, for a
     /// command that has a result, the result as JSON on standard output
-    /// (docs/json.md §17 lists every output and its schema).
-    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
-    format: Format,
+    /// (docs/json.md §17 lists every output and its schema); `svg`, for
+    /// `show` only, the board as an SVG document (diagnostics as text).
+    #[arg(long, value_enum, global = true, default_value_t = FormatArg::Text)]
+    format: FormatArg,
 
     /// How many files to work on at once when a command reads many; the
     /// default is one per core. Output is the same, in the same order,
@@ -186,7 +187,9 @@ enum Command {
     /// The board as text (symbols, or letters with --ascii), the last event
     /// and whose turn it is or the result; with --as white or black, only
     /// what that player knows. --format json writes the state (or the
-    /// player's knowledge) and its hash (docs/json.md §11). A log that
+    /// player's knowledge) and its hash (docs/json.md §11); --format svg
+    /// the board as an SVG document, the last event's squares outlined
+    /// (docs/cli.md, "show: SVG boards"). A log that
     /// breaks a rule is drawn up to the faulty event, and the rule error is
     /// reported (exit 1).
     Show {
@@ -205,6 +208,13 @@ enum Command {
         /// b n p for black; w W b B for draughts) instead of symbols.
         #[arg(long)]
         ascii: bool,
+        /// Draw the board from black's side (rank 1 on top, the files
+        /// reversed); the default for --as black and for black's view file.
+        #[arg(long, overrides_with = "no_flip")]
+        flip: bool,
+        /// Draw the board from white's side, even for black.
+        #[arg(long)]
+        no_flip: bool,
         /// A log file or `-`.
         #[arg(value_name = "FILE")]
         path: PathBuf,
@@ -734,9 +744,15 @@ fn run_on(
     };
     io.settle(cli.color, cli.jobs);
     let io = &io;
-    let mut rep = Reporter::new(io, cli.format);
+    let mut rep = Reporter::new(io, cli.format.format());
     rep.quiet = cli.quiet;
     rep.strict = cli.strict;
+    // Only `show` draws a board; every other command reads `--format` as
+    // text or JSON, so an SVG is refused here, once, for all of them.
+    if cli.format == FormatArg::Svg && !matches!(cli.command, Command::Show { .. }) {
+        rep.error("--format svg draws a board: only `fgn show` writes it");
+        return io.ended().unwrap_or(rep.status as u8);
+    }
     match &cli.command {
         Command::Fmt {
             check,
@@ -796,8 +812,19 @@ fn run_on(
             viewer,
             rules,
             ascii,
+            flip,
+            no_flip,
             path,
-        } => cmd_replay::show(path, *at, viewer.viewer(), rules.as_deref(), *ascii, &mut rep),
+        } => {
+            let flip = match (flip, no_flip) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            };
+            let look = render::Look { ascii: *ascii, flip };
+            let svg = cli.format == FormatArg::Svg;
+            cmd_replay::show(path, *at, viewer.viewer(), rules.as_deref(), look, svg, &mut rep)
+        }
         Command::Html {
             viewer,
             rules,

@@ -1,23 +1,35 @@
 //! Drawing a replayed position for `fgn show`: text for the terminal, JSON
-//! for programs. The board is the library's picture of the position
-//! ([`fgn_replay::Picture`]); nothing here knows a game.
+//! for programs, an SVG board (fgn-tools' `svg` module). The board is the
+//! library's picture of the position ([`fgn_replay::Picture`]); nothing
+//! here knows a game.
 
 use std::fmt::Write as _;
 
+use fgn_notation::Color;
 use fgn_replay::{Cell, Charset, Picture, Shade};
 use fgn_tools::frames::Seen;
 
 use crate::out::{Paint, Stream};
 use crate::texts::{status_text, turn_text};
 
-/// How boards are drawn: symbols or ASCII letters.
+/// How boards are drawn: symbols or ASCII letters, from which side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Look {
     /// Letters instead of chess and draughts symbols (`--ascii`).
     pub ascii: bool,
+    /// From black's side (`true`) or white's (`false`), as `--flip` and
+    /// `--no-flip` say; `None`: from the side of the player it is drawn
+    /// for, black's for black, white's for white and for everyone.
+    pub flip: Option<bool>,
 }
 
 impl Look {
+    /// Whether a board drawn for `viewer` (`None`: everyone) is drawn
+    /// from black's side.
+    pub fn flipped(self, viewer: Option<Color>) -> bool {
+        self.flip.unwrap_or(viewer == Some(Color::Black))
+    }
+
     /// `text` dimmed when standard output is coloured (`--color`):
     /// coordinates and fog, so that the pieces stand out.
     fn dim(self, text: &str) -> String {
@@ -49,9 +61,10 @@ fn figures_text(cell: &Cell, charset: Charset) -> String {
 /// squares are one space apart, so a file's letter stands above the first
 /// column of each of its squares whatever the squares hold. A square with
 /// nothing on it is filled with the shade mark when shaded (dimmed), else
-/// dotted, except the light squares of a checkered board, which stay blank
-/// so that the grid stays readable when large.
-fn board(picture: &Picture, look: Look) -> String {
+/// dotted, light and dark squares alike (docs/cli.md): a dot under every
+/// file letter keeps each column easy to follow down a large board, which
+/// blank light squares did not.
+fn board(picture: &Picture, look: Look, flip: bool) -> String {
     let charset = look.charset();
     let width = picture
         .cells
@@ -59,14 +72,24 @@ fn board(picture: &Picture, look: Look) -> String {
         .map(|c| figures_text(c, charset).chars().count())
         .fold(picture.square_width, usize::max);
     let mut out = String::new();
-    let letters: String = (0..picture.files)
-        .map(|f| format!(" {:<width$}", char::from(b'a'.saturating_add(f))))
+    // From black's side rank 1 is on top and the files run from the last.
+    let files: Vec<u8> = match flip {
+        false => (0..picture.files).collect(),
+        true => (0..picture.files).rev().collect(),
+    };
+    let ranks: Vec<u8> = match flip {
+        false => (0..picture.ranks).rev().collect(),
+        true => (0..picture.ranks).collect(),
+    };
+    let letters: String = files
+        .iter()
+        .map(|&f| format!(" {:<width$}", char::from(b'a'.saturating_add(f))))
         .collect();
     let letters = look.dim(letters.trim_end());
     let _ = writeln!(out, "    {letters}");
-    for r in (0..picture.ranks).rev() {
+    for &r in &ranks {
         let _ = write!(out, "{}", look.dim(&format!("{:>3} ", r + 1)));
-        for f in 0..picture.files {
+        for &f in &files {
             let index = usize::from(r) * usize::from(picture.files) + usize::from(f);
             let cell = picture.cells.get(index);
             let text = cell.map(|c| figures_text(c, charset)).unwrap_or_default();
@@ -75,8 +98,6 @@ fn board(picture: &Picture, look: Look) -> String {
                 (text, false)
             } else if shaded {
                 (charset.shade_mark().to_string().repeat(width), true)
-            } else if picture.checkered && (f + r) % 2 == 1 {
-                (" ".to_string(), false)
             } else {
                 (charset.empty_mark().to_string(), false)
             };
@@ -99,9 +120,9 @@ fn board(picture: &Picture, look: Look) -> String {
 /// The position as text: the board with coordinates, then who is to move,
 /// check, spells and the result. A player's view is drawn from what it
 /// knows, the full view from the state.
-pub fn text(seen: &Seen, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
+pub fn text(seen: &Seen, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
     let picture = seen.picture();
-    let mut out = board(&picture, look);
+    let mut out = board(&picture, look, look.flipped(viewer));
     let _ = writeln!(out);
     let _ = writeln!(out, "{}", caption(shown, last));
     for line in facts(seen, &picture) {
@@ -149,6 +170,32 @@ pub fn hash_name(seen: &Seen) -> &'static str {
     } else {
         "state hash"
     }
+}
+
+/// The position as an SVG board (fgn-tools' `svg` module): the picture
+/// [`text`] draws, from the side `look` says, with `highlight` (the last
+/// event's squares) outlined, a heading that names the file, the side and
+/// the last event, and below the board the picture's legend and notes,
+/// whose turn it is and the result.
+pub fn svg(
+    seen: &Seen,
+    viewer: Option<Color>,
+    name: &str,
+    shown: usize,
+    last: Option<&(String, u32)>,
+    highlight: Vec<fgn_notation::Square>,
+    look: Look,
+) -> String {
+    let mut picture = seen.picture();
+    picture.note(turn_text(seen.progress()));
+    picture.note(format!("result: {}", status_text(seen.progress().status)));
+    let side = viewer.map_or("all", Color::name);
+    let options = fgn_tools::svg::SvgOptions {
+        flip: look.flipped(viewer),
+        highlight,
+        title: Some(format!("{name} as {side}, {}", caption(shown, last))),
+    };
+    fgn_tools::svg::board(&picture, &options)
 }
 
 /// The version of `fgn show --format json`'s document. Version 1 (before
@@ -209,8 +256,14 @@ mod tests {
     #[test]
     fn open_world_squares_keep_one_width_whatever_the_hp() {
         let replay = replayed("open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn");
-        for look in [Look { ascii: false }, Look { ascii: true }] {
-            let text = text(&whole(&replay), 0, None, look);
+        for look in [
+            Look::default(),
+            Look {
+                ascii: true,
+                ..Look::default()
+            },
+        ] {
+            let text = text(&whole(&replay), None, 0, None, look);
             let lines = board_lines(&text);
             assert!(lines.iter().any(|l| l.contains("10 ")), "a two-digit HP:\n{text}");
             assert!(!text.contains("♚10♝"), "{text}");
@@ -235,7 +288,7 @@ mod tests {
     #[test]
     fn one_coin_is_singular() {
         let replay = replayed("open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn");
-        let text = text(&whole(&replay), 0, None, Look::default());
+        let text = text(&whole(&replay), None, 0, None, Look::default());
         assert!(text.contains("black has 1 coin\n"), "{text}");
         assert!(text.contains("white has 0 coins\n"), "{text}");
     }
@@ -244,21 +297,31 @@ mod tests {
     #[test]
     fn the_draughts_board_has_a_legend() {
         let replay = replayed("magic-draughts/valid/01-plain-capture-all.fgn");
-        let drawn = text(&whole(&replay), 0, None, Look::default());
+        let drawn = text(&whole(&replay), None, 0, None, Look::default());
         assert!(
             drawn.contains("pieces: ⛀ white man, ⛁ white king, ⛂ black man, ⛃ black king"),
             "{drawn}"
         );
-        let ascii = text(&whole(&replay), 0, None, Look { ascii: true });
+        let ascii = text(
+            &whole(&replay),
+            None,
+            0,
+            None,
+            Look {
+                ascii: true,
+                ..Look::default()
+            },
+        );
         assert!(
             ascii.contains("pieces: w white man, W white king, b black man, B black king"),
             "{ascii}"
         );
     }
 
-    /// The renderer's own rules, on a picture no game made: blank light
-    /// squares only on a checkered board, shaded squares filled to the
-    /// width the widest label sets, legend lines only in their charset.
+    /// The renderer's own rules, on a picture no game made: every empty
+    /// square dotted, checkered or not (docs/cli.md), shaded squares filled
+    /// to the width the widest label sets, legend lines only in their
+    /// charset.
     #[test]
     fn a_picture_is_drawn_by_its_cells_alone() {
         use fgn_replay::{Occupant, Text};
@@ -275,16 +338,23 @@ mod tests {
             cell.shade = Shade::Unknown;
         }
         picture.legend.push(Text::ascii_only("letters"));
-        let drawn = board(&picture, Look { ascii: true });
+        let drawn = board(
+            &picture,
+            Look {
+                ascii: true,
+                ..Look::default()
+            },
+            false,
+        );
         assert_eq!(
             drawn,
             "     a   b   c\n  2  .   .   ### 2\n  1  K10 .   .   1\n     a   b   c\nletters\n"
         );
         picture.checkered = true;
-        let drawn = board(&picture, Look::default());
+        let drawn = board(&picture, Look::default(), false);
         assert_eq!(
             drawn,
-            "     a   b   c\n  2      ·   ░░░ 2\n  1  ♔10     ·   1\n     a   b   c\n"
+            "     a   b   c\n  2  ·   ·   ░░░ 2\n  1  ♔10 ·   ·   1\n     a   b   c\n"
         );
     }
 
@@ -297,7 +367,16 @@ mod tests {
             "great-war-chess/valid/gwc-01-raids-no-charges.fgn",
         ] {
             let replay = replayed(file);
-            let drawn = text(&whole(&replay), 0, None, Look { ascii: true });
+            let drawn = text(
+                &whole(&replay),
+                None,
+                0,
+                None,
+                Look {
+                    ascii: true,
+                    ..Look::default()
+                },
+            );
             let board = board_lines(&drawn).join("\n");
             assert!(board.is_ascii(), "{file}:\n{board}");
         }

@@ -18,6 +18,29 @@ pub enum Format {
     Json,
 }
 
+/// What `--format` asks for: a [`Format`] for every command, or an SVG
+/// board, which only `fgn show` draws (its diagnostics are text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum FormatArg {
+    /// For people.
+    #[default]
+    Text,
+    /// For programs.
+    Json,
+    /// An SVG board (`fgn show` only).
+    Svg,
+}
+
+impl FormatArg {
+    /// How diagnostics and results are written: text for an SVG board.
+    pub fn format(self) -> Format {
+        match self {
+            FormatArg::Json => Format::Json,
+            FormatArg::Text | FormatArg::Svg => Format::Text,
+        }
+    }
+}
+
 /// The exit status of a run, the worst that happened: 0 success, 1 an
 /// input is invalid, 2 a usage or I/O error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]

@@ -911,6 +911,63 @@ impl fmt::Display for Action {
 }
 
 impl Action {
+    /// The squares this action names, in the order it writes them: what a
+    /// drawing of the position after it marks as the last move. A chess
+    /// move's `from` and `to` where known (a view's `?` names none), a
+    /// draughts move's whole path, a great-war-chess movement's or shot's
+    /// two squares, the squares of a placement, setup or removal, a
+    /// purchase's target, a world event's square (spawn, damage, clone,
+    /// reveal, `see`), and a spell's squares. Syntax only: nothing is
+    /// checked against a board, and an action that names no square
+    /// (`ready`, `resign`, chat, a result, `?`, a spell that names a file
+    /// or none) gives none.
+    ///
+    /// ```
+    /// use fgn_notation::{Action, Square};
+    ///
+    /// let squares = |line: &str| -> Vec<String> {
+    ///     let header = "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n\n";
+    ///     let game = fgn_notation::parse(format!("{header}{line}\n").as_bytes()).document.game;
+    ///     game.events[0].action.squares().iter().map(Square::to_string).collect()
+    /// };
+    /// assert_eq!(squares("1 w c3:e5:c7"), ["c3", "e5", "c7"]);
+    /// assert_eq!(squares("1 w spell 1 c"), Vec::<String>::new());
+    /// ```
+    pub fn squares(&self) -> Vec<Square> {
+        match self {
+            Action::Place { placements } | Action::Setup { placements, .. } => {
+                placements.iter().map(|p| p.square).collect()
+            }
+            Action::Move(m) => m.from.into_iter().chain(m.to).collect(),
+            Action::Buy { square, .. } => square.iter().copied().collect(),
+            Action::Remove { square, .. }
+            | Action::Spawn { square, .. }
+            | Action::Damage { square, .. }
+            | Action::Clone { square }
+            | Action::Reveal { square, .. }
+            | Action::See { square, .. } => vec![*square],
+            Action::March(m) => vec![m.from, m.to],
+            Action::Shot { from, to } => vec![*from, *to],
+            Action::Draughts { path, .. } => path.squares().to_vec(),
+            Action::Spell(spell) => match spell {
+                Spell::Potion { from, to } | Spell::Charm { from, to } => vec![*from, *to],
+                Spell::Firebird { square } => vec![*square],
+                Spell::Revenge { squares } => squares.clone(),
+                Spell::Skip { .. } | Spell::Fury { .. } => Vec::new(),
+            },
+            Action::Ready
+            | Action::End
+            | Action::Resign
+            | Action::Chat { .. }
+            | Action::Extra { .. }
+            | Action::Timeout { .. }
+            | Action::Result { .. }
+            | Action::Seed { .. }
+            | Action::Salt { .. }
+            | Action::Hidden => Vec::new(),
+        }
+    }
+
     /// Whether [`Action::push_short`] writes this action: every action of
     /// bounded length (at most [`MAX_PATH`] squares, which is 63 bytes), all
     /// but chat, seeds, salts, views' `see` and `setup`, and placements or
@@ -1189,5 +1246,51 @@ mod tests {
         assert_eq!(read[..8], [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef]);
         assert_eq!(parse_hex32(&all[1..]), None, "63 digits");
         assert_eq!(parse_hex32(&format!("{all}0")), None, "65 digits");
+    }
+
+    /// The squares each kind of action names, read from event lines of
+    /// every game (and of a view, for `?` squares and `see`).
+    #[test]
+    fn an_action_names_its_squares_in_writing_order() {
+        let squares = |game: &str, perspective: &str, line: &str| -> Vec<String> {
+            let text = format!("[Game \"{game}\"]\n[Rules \"1.0\"]\n{perspective}\n{line}\n");
+            let parsed = crate::parse(text.as_bytes());
+            assert!(parsed.is_ok(), "{line}: {:?}", parsed.diagnostics);
+            let action = &parsed.document.game.events[0].action;
+            action.squares().iter().map(Square::to_string).collect()
+        };
+        let view = "[Perspective \"black\"]\n";
+        for (game, perspective, line, expected) in [
+            ("survival-chess", "", "1 w e2-e4", &["e2", "e4"][..]),
+            ("survival-chess", "", "1 w Ke1xf2+", &["e1", "f2"]),
+            ("survival-chess", "", "0 w place Ke1 Pe2", &["e1", "e2"]),
+            ("survival-chess", "", "0 w remove e2", &["e2"]),
+            ("survival-chess", "", "0 w ready", &[]),
+            ("survival-chess", "", "1 w resign", &[]),
+            ("survival-chess", view, "0 @ setup w Ke1 Qd1", &["e1", "d1"]),
+            ("open-world-chess", view, "1 w N?-c6", &["c6"]),
+            ("open-world-chess", view, "1 w Nb8-?", &["b8"]),
+            ("open-world-chess", view, "1 w ?", &[]),
+            ("open-world-chess", view, "1 @ see a4 bN:5", &["a4"]),
+            ("open-world-chess", view, "1 w buy drain ?", &[]),
+            ("open-world-chess", "", "1 w buy range e2", &["e2"]),
+            ("open-world-chess", "", "1 w buy curse", &[]),
+            ("open-world-chess", "", "0 @ spawn g5 damage", &["g5"]),
+            ("open-world-chess", "", "1 @ damage d4 3", &["d4"]),
+            ("open-world-chess", "", "1 @ clone f5", &["f5"]),
+            ("great-war-chess", "", "1 w ICb2-b7", &["b2", "b7"]),
+            ("great-war-chess", "", "1 w Ad1*d6", &["d1", "d6"]),
+            ("great-war-chess", "", "0 w remove Cb2", &["b2"]),
+            ("magic-draughts", "", "1 w c3:e5:c7", &["c3", "e5", "c7"]),
+            ("magic-draughts", "", "1 w c3-d4", &["c3", "d4"]),
+            ("magic-draughts", "", "1 @ reveal e5 2", &["e5"]),
+            ("magic-draughts", "", "1 w spell 2 d6 h2", &["d6", "h2"]),
+            ("magic-draughts", "", "1 w spell 4 c7", &["c7"]),
+            ("magic-draughts", "", "1 w spell 5 a1 c1", &["a1", "c1"]),
+            ("magic-draughts", "", "1 w spell 1 c", &[]),
+            ("magic-draughts", "", "1 w spell 3 skip", &[]),
+        ] {
+            assert_eq!(squares(game, perspective, line), expected, "{game}: {line}");
+        }
     }
 }

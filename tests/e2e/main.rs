@@ -20,5 +20,6 @@ mod parallel;
 mod replay_cmds;
 mod schema;
 mod show_json;
+mod show_svg;
 mod toy_server;
 mod views;

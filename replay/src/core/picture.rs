@@ -48,8 +48,7 @@ pub enum Charset {
 }
 
 impl Charset {
-    /// The mark of an empty square that is drawn at all: a dark one on a
-    /// checkered board, any one on the others.
+    /// The mark of an empty square, light or dark, that no shade covers.
     pub const fn empty_mark(self) -> char {
         match self {
             Charset::Unicode => '·',
@@ -212,8 +211,9 @@ pub struct Picture {
     /// The number of ranks (1..).
     pub ranks: u8,
     /// Whether the board's squares alternate dark and light (a1 dark), as
-    /// chess and draughts boards do; a text drawing marks only the dark
-    /// empty squares so that a large board stays readable.
+    /// chess and draughts boards do: a drawing in colour (SVG) shows it,
+    /// the text drawing dots every empty square alike so that each column
+    /// stays easy to follow on a large board.
     pub checkered: bool,
     /// The fewest characters a square takes in a text drawing: every
     /// square is as wide as this or as its widest square's text, whichever
@@ -284,8 +284,9 @@ impl Picture {
     }
 
     /// Notes the setups the viewer cannot see yet (`sides`, white first),
-    /// as every game with a secret setup does: their squares are drawn
-    /// empty.
+    /// as every game with a secret setup does; the games shade the squares
+    /// they may stand on unknown beside it (the secret setup's
+    /// `hide_setups`).
     pub fn note_hidden_setups(&mut self, sides: &[Color]) {
         if !sides.is_empty() {
             let who: Vec<&str> = sides.iter().map(|c| c.name()).collect();

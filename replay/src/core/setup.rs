@@ -7,6 +7,7 @@
 use fgn_notation::{Action, Actor, BoardSize, ByColor, Color, Event, MoveNumber, Placement, Square};
 
 use crate::core::error::{Fault, Rule};
+use crate::core::picture::{Picture, Shade};
 use crate::core::progress::Turn;
 use crate::core::viewer::Viewer;
 
@@ -38,6 +39,21 @@ pub(crate) fn own_half(size: BoardSize, side: Color) -> impl Iterator<Item = Squ
     (0..size.ranks)
         .flat_map(move |r| (0..size.files).filter_map(move |f| Square::new(f, r)))
         .filter(move |&sq| in_own_half(size, side, sq))
+}
+
+/// Draws in a viewer's `picture` of a board of `size` the setups it
+/// cannot see yet (`sides`, white first): their halves, where the hidden
+/// pieces may stand, are shaded [`Shade::Unknown`] rather than drawn as
+/// empty, and a note names them.
+pub(crate) fn hide_setups(picture: &mut Picture, size: BoardSize, sides: &[Color]) {
+    for &side in sides {
+        for square in own_half(size, side) {
+            if let Some(cell) = picture.cell_mut(square) {
+                cell.shade = Shade::Unknown;
+            }
+        }
+    }
+    picture.note_hidden_setups(sides);
 }
 
 /// Checks that `side`'s `action` is one of the setup's and may come now:

@@ -11,8 +11,9 @@
 //! # What it promises
 //!
 //! - Standalone and offline: an `xmlns`, a `viewBox` and a `width` and
-//!   `height` (one unit a pixel, so a 6x6 board is about 300 pixels wide
-//!   and a 26x26 board about 1100; it scales without loss either way). It
+//!   `height` (one unit a pixel, a square 40, so a 6x6 board is about 300
+//!   pixels wide and a 26x26 board about 1100, or as wide as the longest
+//!   line of text; it scales without loss either way). It
 //!   references nothing outside itself: no fonts, images, scripts or
 //!   styles are fetched, and it has no `id`s, no `<style>` and no
 //!   `<defs>`, so that several boards can sit in one HTML page without
@@ -95,7 +96,10 @@ const LINE: u32 = 18;
 /// characters' mean width, so that the drawing is wide enough for its
 /// longest line.
 const TEXT_SIZE: u32 = 13;
-const CHAR_WIDTH: f64 = 7.6;
+const CHAR_WIDTH: f64 = 7.2;
+/// The same for the heading, in bold and larger.
+const TITLE_SIZE: u32 = 15;
+const TITLE_CHAR_WIDTH: f64 = 9.2;
 /// The fonts glyphs and text are written in: fonts with the chess and
 /// draughts symbols first, and the generic family last, so that any
 /// system finds one.
@@ -118,14 +122,11 @@ pub fn board(picture: &Picture, options: &SvgOptions) -> String {
     let heading = options.title.as_ref().map_or(0, |_| LINE + 6);
     let board_width = files * SQUARE + 2 * MARGIN;
     let board_height = ranks * SQUARE + 2 * MARGIN;
-    let longest = lines
-        .iter()
-        .chain(options.title.iter())
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(0);
+    let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let title = options.title.as_ref().map_or(0, |t| t.chars().count());
     // The text's estimated width, rounded up, with the margin either side.
-    let text_width = (longest as f64 * CHAR_WIDTH).ceil() as u32 + 2 * MARGIN;
+    let estimate = (longest as f64 * CHAR_WIDTH).max(title as f64 * TITLE_CHAR_WIDTH);
+    let text_width = estimate.ceil() as u32 + 2 * MARGIN;
     let width = board_width.max(text_width);
     let text_lines = u32::try_from(lines.len()).unwrap_or(u32::MAX / LINE);
     let height = heading + board_height + text_lines * LINE + if lines.is_empty() { 0 } else { 8 };
@@ -144,7 +145,7 @@ pub fn board(picture: &Picture, options: &SvgOptions) -> String {
     if let Some(title) = &options.title {
         let _ = writeln!(
             out,
-            "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"15\" font-weight=\"bold\" fill=\"#000000\">{}</text>",
+            "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"{TITLE_SIZE}\" font-weight=\"bold\" fill=\"#000000\">{}</text>",
             LINE,
             escape(title)
         );

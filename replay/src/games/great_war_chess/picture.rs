@@ -57,10 +57,11 @@ impl GreatWarState {
 
 impl GreatWarKnowledge {
     /// What the viewer knows as a picture: the position without the
-    /// setups it cannot see yet, which a note names.
+    /// setups it cannot see yet, whose halves are shaded unknown and which
+    /// a note names.
     pub(crate) fn picture(&self) -> Picture {
         let mut picture = self.position.picture();
-        picture.note_hidden_setups(&self.hidden_setups);
+        crate::core::setup::hide_setups(&mut picture, self.position.board, &self.hidden_setups);
         picture
     }
 }
@@ -71,7 +72,7 @@ mod tests {
 
     use super::super::{Moved, Stack};
     use super::*;
-    use crate::core::picture::Charset;
+    use crate::core::picture::{Charset, Shade};
 
     fn sq(name: &str) -> Square {
         name.parse().expect("a square")
@@ -149,5 +150,14 @@ mod tests {
                 "(hidden until both are ready: white's setup)"
             ]
         );
+        // White's half (ranks 1..4 of 8) is unknown, not drawn as empty.
+        for cell in &picture.cells {
+            let expected = if cell.square.rank_index() < 4 {
+                Shade::Unknown
+            } else {
+                Shade::Clear
+            };
+            assert_eq!(cell.shade, expected, "{}", cell.square);
+        }
     }
 }

@@ -24,10 +24,11 @@ impl SurvivalState {
 
 impl SurvivalKnowledge {
     /// What the viewer knows as a picture: the position without the
-    /// setups it cannot see yet, which a note names.
+    /// setups it cannot see yet, whose halves are shaded unknown and which
+    /// a note names.
     pub(crate) fn picture(&self, in_play: bool) -> Picture {
         let mut picture = self.position.picture(in_play);
-        picture.note_hidden_setups(&self.hidden_setups);
+        crate::core::setup::hide_setups(&mut picture, self.position.board, &self.hidden_setups);
         picture
     }
 }
@@ -105,9 +106,17 @@ mod tests {
             hidden_setups: vec![Color::Black],
             position: position(false),
         };
-        assert_eq!(
-            knowledge.picture(true).notes,
-            ["(hidden until both are ready: black's setup)"]
-        );
+        let picture = knowledge.picture(true);
+        assert_eq!(picture.notes, ["(hidden until both are ready: black's setup)"]);
+        // Black's half (ranks 5..8 of 8) is unknown, not drawn as empty;
+        // white's stays clear.
+        for cell in &picture.cells {
+            let expected = if cell.square.rank_index() >= 4 {
+                Shade::Unknown
+            } else {
+                Shade::Clear
+            };
+            assert_eq!(cell.shade, expected, "{}", cell.square);
+        }
     }
 }
