@@ -20,7 +20,7 @@ use fgn_tools::summary::{summarize, Status as SummaryStatus, Summary};
 use fgn_tools::svg::{board, SvgOptions};
 use serde::Serialize;
 
-use crate::cmd_replay::{last_text, load_rules, report_overrides, report_placed, viewer_name, Rules};
+use crate::cmd_replay::{last_squares, last_text, load_rules, report_overrides, report_placed, viewer_name, Rules};
 use crate::inputs::{walk as walk_inputs, Input, InputError};
 use crate::pipeline::report_syntax;
 use crate::render;
@@ -331,11 +331,15 @@ fn frame_data(doc: &Document, frame: &Frame, viewer: Viewer, flip: bool, boards:
         .last
         .as_ref()
         .and_then(|last| doc.event_lines.get(last.index).copied());
-    // The last move's squares are not outlined yet: they come from
-    // `Action::squares`, which the SVG work adds to fgn-notation.
+    // The last event's squares are outlined as `fgn show --format svg`
+    // outlines them.
+    let highlight = frame
+        .last
+        .as_ref()
+        .map_or_else(Vec::new, |last| last_squares(last, &doc.game, viewer));
     let options = SvgOptions {
         flip,
-        highlight: Vec::new(),
+        highlight,
         title: None,
     };
     let shown = match (&seen, line) {

@@ -2,9 +2,11 @@
 // every perspective its page offers and from a view file, stepped through
 // with the keyboard, the log and the perspective switch. At each stop the
 // page must show what `fgn show` says of the same event and viewer: the
-// same words (caption, turn, notes, result, hash) and the same hash as
-// `fgn show --format json`; the board shown must be that frame's. No
-// request may leave the page, and nothing may fail in it.
+// same words (caption, turn, notes, result, hash), the same hash as
+// `fgn show --format json` and the same squares (what each holds, its
+// shade, the last move outlined, in the same order, so flipped alike) as
+// `fgn show --format svg`. No request may leave the page, and nothing may
+// fail in it.
 import assert from "node:assert/strict";
 import { fgn, launch, page } from "./lib.mjs";
 
@@ -40,7 +42,16 @@ function shown(file, at, as) {
   const doc = JSON.parse(json.stdout);
   const hash = doc.state_hash ?? doc.knowledge_hash;
   const hashName = doc.state_hash ? "state hash" : "knowledge hash";
-  return { words, hash, hashName };
+  const svg = fgn(["--format", "svg", ...args]);
+  assert.equal(svg.code, 0, svg.stderr);
+  const unescape = (t) =>
+    t.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+  const squares = [
+    ...svg.stdout.matchAll(
+      /<g class="square" data-square="([^"]*)" data-shade="([^"]*)" data-figures="([^"]*)"( data-highlight="true")?/g,
+    ),
+  ].map((m) => [m[1], m[2], unescape(m[3]), m[4] ? "highlight" : ""].join("|"));
+  return { words, hash, hashName, squares };
 }
 
 /** What the page shows now. */
@@ -51,7 +62,7 @@ async function onPage(tab) {
     const frame = Number(document.body.dataset.frame);
     const squares = (root) =>
       [...root.querySelectorAll("g.square")].map((g) =>
-        [g.dataset.square, g.dataset.shade, g.dataset.figures].join("|"),
+        [g.dataset.square, g.dataset.shade, g.dataset.figures, g.dataset.highlight === "true" ? "highlight" : ""].join("|"),
       );
     const embedded = document.createElement("div");
     embedded.innerHTML = data.boards[perspective.frames[frame].board].map((n) => data.lines[n]).join("\n");
@@ -86,16 +97,21 @@ async function check(tab, file, at, as, where) {
   assert.deepEqual([page.caption, ...page.facts], want.words, label);
   assert.equal(page.hash, want.hash, label);
   assert.equal(page.hashName, want.hashName, label);
-  assert.ok(page.squares.length > 0, label);
+  assert.ok(want.squares.length > 0, label);
+  assert.deepEqual(page.squares, want.squares, `${label}: the squares`);
   assert.deepEqual(page.squares, page.frameSquares, label);
   assert.ok(page.boardText > 0, `${label}: the board as text`);
   assert.equal(page.current, at, `${label}: the log marks the event`);
   assert.equal(page.slider, at, label);
   assert.ok(page.live.startsWith(page.caption), `${label}: announced`);
   checks += 1;
+  if (page.squares.some((sq) => sq.endsWith("|highlight"))) outlined += 1;
 }
 
 let checks = 0;
+// Positions whose last move is outlined (not the starts, nor events a
+// player did not see): many.
+let outlined = 0;
 const requests = [];
 const failures = [];
 const browser = await launch();
@@ -202,4 +218,5 @@ await browser.close();
 const strays = requests.filter((url) => !opened.includes(url));
 assert.deepEqual(strays, [], "requests that left the page");
 assert.deepEqual(failures, [], "errors in the pages");
+assert.ok(outlined >= checks / 4, `the last move outlined in only ${outlined} of ${checks} positions`);
 console.log(`browser test: ${checks} positions checked on ${opened.length} pages, ${requests.length} requests (the pages themselves), no errors`);
