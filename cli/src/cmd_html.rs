@@ -25,7 +25,7 @@ use crate::inputs::{walk as walk_inputs, Input, InputError};
 use crate::pipeline::report_syntax;
 use crate::render;
 use crate::report::{Reporter, Status};
-use crate::texts::hidden_fault_message;
+use crate::texts::{hidden_fault_message, status_text};
 
 /// The page around the data: HTML, then its style and script, inlined.
 const PAGE: &str = include_str!("html/page.html");
@@ -632,7 +632,8 @@ fn index_page(rows: &[Row]) -> String {
                 Some(reason) => format!("{} {}", outcome.text(), reason.name()),
                 None => outcome.text().to_string(),
             },
-            (None, Some(phase)) => phase.replace('-', " "),
+            // Replayed and not decided: playing, or awaiting an extra.
+            (None, Some(_)) => status_text(fgn_replay::Phase::Playing),
             (None, None) => String::new(),
         });
         let (class, status) = match (s.map(|s| s.status), &row.page) {

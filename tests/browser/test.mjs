@@ -68,6 +68,11 @@ async function onPage(tab) {
     embedded.innerHTML = data.boards[perspective.frames[frame].board].map((n) => data.lines[n]).join("\n");
     const hash = document.getElementById("hash");
     const current = document.querySelectorAll("#log li.current");
+    const inView = (item) => {
+      const shown = document.getElementById("log").getBoundingClientRect();
+      const rect = item.getBoundingClientRect();
+      return rect.top >= shown.top - 1 && rect.bottom <= shown.bottom + 1;
+    };
     return {
       perspective: perspective.name,
       frame,
@@ -81,6 +86,7 @@ async function onPage(tab) {
       boardText: document.getElementById("board-text").children.length,
       live: document.getElementById("live").textContent,
       current: current.length === 1 ? [...current[0].parentNode.children].indexOf(current[0]) : -1,
+      currentInView: current.length === 1 && inView(current[0]),
       slider: Number(document.getElementById("event-slider").value),
       perspectives: [...document.querySelectorAll("input[name=perspective]")].map((i) => i.value),
     };
@@ -102,6 +108,7 @@ async function check(tab, file, at, as, where) {
   assert.deepEqual(page.squares, page.frameSquares, label);
   assert.ok(page.boardText > 0, `${label}: the board as text`);
   assert.equal(page.current, at, `${label}: the log marks the event`);
+  assert.ok(page.currentInView, `${label}: the log shows the event`);
   assert.equal(page.slider, at, label);
   assert.ok(page.live.startsWith(page.caption), `${label}: announced`);
   checks += 1;
@@ -194,6 +201,26 @@ for (const game of games) {
     await stepThrough(view, game.view, side);
     await view.close();
   }
+}
+
+// The keyboard alone: Tab reaches the controls in order, each button has
+// a name, and Enter on "forward" steps.
+{
+  const file = games[0].full;
+  const tab = await open(page([file]).url);
+  const names = await tab.$$eval("button", (buttons) =>
+    buttons.map((b) => (b.getAttribute("aria-label") ?? b.textContent).trim()),
+  );
+  assert.ok(names.every((n) => n.length > 0), "every button has a name");
+  let focused = "";
+  for (let i = 0; i < 12 && focused !== "forward"; i++) {
+    await tab.keyboard.press("Tab");
+    focused = await tab.evaluate(() => document.activeElement?.id ?? "");
+  }
+  assert.equal(focused, "forward", "Tab reaches the forward button");
+  await tab.keyboard.press("Enter");
+  await check(tab, file, 1, "all", "Enter on forward");
+  await tab.close();
 }
 
 // An invalid log: replayed up to the faulty event, with fgn validate's

@@ -99,6 +99,19 @@
     });
   }
 
+  // Scrolls the log, and nothing else, so that `item` is in view
+  // (scrollIntoView would scroll the page too, and move where Tab starts).
+  function scrollLogTo(item) {
+    var log = byId("log");
+    var top = item.offsetTop;
+    var bottom = top + item.offsetHeight;
+    if (top < log.scrollTop) {
+      log.scrollTop = top;
+    } else if (bottom > log.scrollTop + log.clientHeight) {
+      log.scrollTop = bottom - log.clientHeight;
+    }
+  }
+
   function show(i) {
     var all = frames();
     var k = Math.max(0, Math.min(all.length - 1, i));
@@ -133,7 +146,7 @@
       if (button) {
         if (on) { button.setAttribute("aria-current", "step"); } else { button.removeAttribute("aria-current"); }
       }
-      if (on && items[n].scrollIntoView) { items[n].scrollIntoView({ block: "nearest" }); }
+      if (on) { scrollLogTo(items[n]); }
     }
     var result = f.facts.filter(function (l) { return l.indexOf("result: ") === 0; })[0] || "";
     byId("live").textContent = f.caption + ". " + result;
