@@ -333,10 +333,7 @@ fn frame_data(doc: &Document, frame: &Frame, viewer: Viewer, flip: bool, boards:
         .and_then(|last| doc.event_lines.get(last.index).copied());
     // The last event's squares are outlined as `fgn show --format svg`
     // outlines them.
-    let highlight = frame
-        .last
-        .as_ref()
-        .map_or_else(Vec::new, |last| last_squares(last, &doc.game, viewer));
+    let highlight = frame.last.as_ref().map_or_else(Vec::new, last_squares);
     let options = SvgOptions {
         flip,
         highlight,

@@ -449,16 +449,10 @@ pub fn show(
         .last
         .as_ref()
         .map(|last| (last_text(last, viewer), p.document.event_lines[last.index]));
-    // Whose position it is: a view file's own player whatever `--as`.
-    let side = file.perspective().or(viewer.color());
-    let highlight = frame
-        .last
-        .as_ref()
-        .map_or_else(Vec::new, |last| last_squares(last, file, viewer));
+    let highlight = frame.last.as_ref().map_or_else(Vec::new, last_squares);
     match rep.format {
         Format::Text if svg => rep.print(&render::svg(
             &frame.seen,
-            side,
             &name,
             frame.applied,
             last.as_ref(),
@@ -468,7 +462,7 @@ pub fn show(
         Format::Text => {
             // The board is painted as standard output is coloured.
             let text = rep.io().painting(Stream::Out, || {
-                render::text(&frame.seen, side, frame.applied, last.as_ref(), look)
+                render::text(&frame.seen, frame.applied, last.as_ref(), look)
             });
             rep.print(&text)
         }
@@ -489,15 +483,14 @@ pub fn last_text(last: &Last, viewer: Viewer) -> String {
     }
 }
 
-/// The squares of a frame's last event to outline, as [`last_text`] names
-/// the event: a player drawn from a full log is shown the squares of what
-/// it saw of the event, without the squares that came into its sight
-/// (`@ see`), which are not the move.
-pub fn last_squares(last: &Last, file: &fgn_notation::Game, viewer: Viewer) -> Vec<fgn_notation::Square> {
-    let from_full_log = viewer.color().is_some() && file.perspective().is_none();
+/// The last event's squares, as [`last_text`] names the event: a player
+/// shown a full log is shown the squares of what it saw of the event,
+/// without the squares that came into its sight (`@ see`), which are not
+/// the move.
+pub fn last_squares(last: &Last) -> Vec<fgn_notation::Square> {
     last.seen
         .iter()
-        .filter(|e| !(from_full_log && matches!(e.action, fgn_notation::Action::See { .. })))
+        .filter(|e| !matches!(e.action, fgn_notation::Action::See { .. }))
         .flat_map(|e| e.action.squares())
         .collect()
 }

@@ -120,9 +120,9 @@ fn board(picture: &Picture, look: Look, flip: bool) -> String {
 /// The position as text: the board with coordinates, then who is to move,
 /// check, spells and the result. A player's view is drawn from what it
 /// knows, the full view from the state.
-pub fn text(seen: &Seen, viewer: Option<Color>, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
+pub fn text(seen: &Seen, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
     let picture = seen.picture();
-    let mut out = board(&picture, look, look.flipped(viewer));
+    let mut out = board(&picture, look, look.flipped(viewer(seen)));
     let _ = writeln!(out);
     let _ = writeln!(out, "{}", caption(shown, last));
     for line in facts(seen, &picture) {
@@ -172,6 +172,15 @@ pub fn hash_name(seen: &Seen) -> &'static str {
     }
 }
 
+/// The side a position is drawn for: the player whose knowledge it is,
+/// `None` for the whole state and for everyone's knowledge.
+fn viewer(seen: &Seen) -> Option<Color> {
+    match seen {
+        Seen::State(_) => None,
+        Seen::Knowledge(k) => k.viewer.color(),
+    }
+}
+
 /// The position as an SVG board (fgn-tools' `svg` module): the picture
 /// [`text`] draws, from the side `look` says, with `highlight` (the last
 /// event's squares) outlined, a heading that names the file, the side and
@@ -179,7 +188,6 @@ pub fn hash_name(seen: &Seen) -> &'static str {
 /// whose turn it is and the result.
 pub fn svg(
     seen: &Seen,
-    viewer: Option<Color>,
     name: &str,
     shown: usize,
     last: Option<&(String, u32)>,
@@ -187,8 +195,10 @@ pub fn svg(
     look: Look,
 ) -> String {
     let mut picture = seen.picture();
-    picture.note(turn_text(seen.progress()));
-    picture.note(format!("result: {}", status_text(seen.progress().status)));
+    let progress = seen.progress();
+    picture.note(turn_text(progress));
+    picture.note(format!("result: {}", status_text(progress.status)));
+    let viewer = viewer(seen);
     let side = viewer.map_or("all", Color::name);
     let options = fgn_tools::svg::SvgOptions {
         flip: look.flipped(viewer),
@@ -263,7 +273,7 @@ mod tests {
                 ..Look::default()
             },
         ] {
-            let text = text(&whole(&replay), None, 0, None, look);
+            let text = text(&whole(&replay), 0, None, look);
             let lines = board_lines(&text);
             assert!(lines.iter().any(|l| l.contains("10 ")), "a two-digit HP:\n{text}");
             assert!(!text.contains("♚10♝"), "{text}");
@@ -288,7 +298,7 @@ mod tests {
     #[test]
     fn one_coin_is_singular() {
         let replay = replayed("open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn");
-        let text = text(&whole(&replay), None, 0, None, Look::default());
+        let text = text(&whole(&replay), 0, None, Look::default());
         assert!(text.contains("black has 1 coin\n"), "{text}");
         assert!(text.contains("white has 0 coins\n"), "{text}");
     }
@@ -297,14 +307,13 @@ mod tests {
     #[test]
     fn the_draughts_board_has_a_legend() {
         let replay = replayed("magic-draughts/valid/01-plain-capture-all.fgn");
-        let drawn = text(&whole(&replay), None, 0, None, Look::default());
+        let drawn = text(&whole(&replay), 0, None, Look::default());
         assert!(
             drawn.contains("pieces: ⛀ white man, ⛁ white king, ⛂ black man, ⛃ black king"),
             "{drawn}"
         );
         let ascii = text(
             &whole(&replay),
-            None,
             0,
             None,
             Look {
@@ -369,7 +378,6 @@ mod tests {
             let replay = replayed(file);
             let drawn = text(
                 &whole(&replay),
-                None,
                 0,
                 None,
                 Look {
