@@ -15,9 +15,13 @@ const games = [
     full: "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
     view: "corpus/survival-chess/views/01-bishop-queen-mate.white.fgn",
   },
-  // open-world-chess view files cannot be drawn yet (`fgn show` refuses
-  // them); the full log is tested from all three perspectives.
-  { full: "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn" },
+  // An open-world-chess view file is drawn once views of that game stand
+  // alone; until then fgn refuses it as unsupported (see below).
+  {
+    full: "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn",
+    view: "corpus/open-world-chess/views/owc-01-raid-king-killed.white.fgn",
+    viewMayBeUnsupported: true,
+  },
   {
     full: "corpus/great-war-chess/valid/gwc-01-raids-no-charges.fgn",
     view: "corpus/great-war-chess/views/gwc-01-raids-no-charges.white.fgn",
@@ -116,6 +120,7 @@ async function check(tab, file, at, as, where) {
 }
 
 let checks = 0;
+const unsupportedViews = [];
 // Positions whose last move is outlined (not the starts, nor events a
 // player did not see): many.
 let outlined = 0;
@@ -192,7 +197,16 @@ for (const game of games) {
   await stepThrough(black, game.full, "black");
   await black.close();
   // A view file offers its own side only.
-  if (game.view) {
+  if (game.view && game.viewMayBeUnsupported && fgn(["html", game.view]).code !== 0) {
+    // Not drawable yet: refused as unsupported (exit 2), as `fgn show`
+    // refuses it, never a broken page. Once it is drawable, the branch
+    // below steps through it like every other view file.
+    const refused = fgn(["html", game.view]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /unsupported: .*cannot be replayed on its own/);
+    assert.equal(refused.stdout, "");
+    unsupportedViews.push(game.view);
+  } else if (game.view) {
     const side = game.view.match(/\.(white|black)\.fgn$/)[1];
     const view = await open(page([game.view]).url);
     const state = await onPage(view);
@@ -247,3 +261,6 @@ assert.deepEqual(strays, [], "requests that left the page");
 assert.deepEqual(failures, [], "errors in the pages");
 assert.ok(outlined >= checks / 4, `the last move outlined in only ${outlined} of ${checks} positions`);
 console.log(`browser test: ${checks} positions checked on ${opened.length} pages, ${requests.length} requests (the pages themselves), no errors`);
+for (const view of unsupportedViews) {
+  console.log(`browser test: ${view} cannot be drawn yet (fgn says unsupported); its full log was checked from every side`);
+}
