@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use fgn_notation::{Color, Document, GameKind};
 use fgn_replay::{Overridden, Params, Replay, RulesFile, StartError, Verdict, Viewer};
-use fgn_tools::frames::{walk, Every, Stop, WalkError};
+use fgn_tools::frames::{walk, Every, Last, Stop, WalkError};
 use fgn_tools::placed::{finish_validation, PlacedError};
 
 use crate::cmd_syntax::parse_all;
@@ -445,24 +445,11 @@ pub fn show(
             frame.applied
         ));
     }
-    let last = frame.last.as_ref().map(|last| {
-        let text = match last.seen.as_slice() {
-            [] => format!("(nothing of it is seen from {}'s view)", viewer_name(viewer)),
-            seen => seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
-        };
-        (text, p.document.event_lines[last.index])
-    });
-    // The last event's squares, as the text names the event: a player
-    // shown a full log is shown the squares of what it saw of the event,
-    // without the squares that came into its sight (`@ see`), which are
-    // not the move.
-    let highlight: Vec<fgn_notation::Square> = frame.last.as_ref().map_or_else(Vec::new, |last| {
-        last.seen
-            .iter()
-            .filter(|e| !matches!(e.action, fgn_notation::Action::See { .. }))
-            .flat_map(|e| e.action.squares())
-            .collect()
-    });
+    let last = frame
+        .last
+        .as_ref()
+        .map(|last| (last_text(last, viewer), p.document.event_lines[last.index]));
+    let highlight = frame.last.as_ref().map_or_else(Vec::new, last_squares);
     match rep.format {
         Format::Text if svg => rep.print(&render::svg(
             &frame.seen,
@@ -487,7 +474,28 @@ pub fn show(
     }
 }
 
+/// A frame's last event as `viewer` saw it: its lines, or that it saw
+/// nothing of it.
+pub fn last_text(last: &Last, viewer: Viewer) -> String {
+    match last.seen.as_slice() {
+        [] => format!("(nothing of it is seen from {}'s view)", viewer_name(viewer)),
+        seen => seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
+    }
+}
+
+/// The last event's squares, as [`last_text`] names the event: a player
+/// shown a full log is shown the squares of what it saw of the event,
+/// without the squares that came into its sight (`@ see`), which are not
+/// the move.
+pub fn last_squares(last: &Last) -> Vec<fgn_notation::Square> {
+    last.seen
+        .iter()
+        .filter(|e| !matches!(e.action, fgn_notation::Action::See { .. }))
+        .flat_map(|e| e.action.squares())
+        .collect()
+}
+
 /// A viewer as `--as` names it.
-fn viewer_name(viewer: Viewer) -> &'static str {
+pub fn viewer_name(viewer: Viewer) -> &'static str {
     viewer.color().map_or("all", Color::name)
 }

@@ -13,6 +13,7 @@ mod cmd_diff;
 mod cmd_events;
 mod cmd_gen;
 mod cmd_hash;
+mod cmd_html;
 mod cmd_impact;
 mod cmd_leaderboard;
 mod cmd_replay;
@@ -217,6 +218,38 @@ enum Command {
         /// A log file or `-`.
         #[arg(value_name = "FILE")]
         path: PathBuf,
+    },
+    /// Write a game as a self-contained HTML page that replays it.
+    ///
+    /// The page steps through the log event by event (buttons, the Left and
+    /// Right arrow keys, Home and End, the event number, a click on a line
+    /// of the log) and shows the board as an SVG drawing, the log with the
+    /// current event marked, whose turn it is, the result and the state or
+    /// knowledge hash, as `fgn show` words them. Without --as it holds every
+    /// viewer the file allows, with a switch: everything, white's view and
+    /// black's view of a full log; only its own player's of a view file.
+    /// With --as it holds that viewer's frames alone, so that it can be
+    /// given to that player. A log that breaks a rule is replayed up to the
+    /// faulty event and the page shows the diagnostic (exit 1), as far as
+    /// the viewer may see it. The page loads nothing from anywhere: its
+    /// style, script and data are inline. A directory or several files
+    /// make a site: --out DIR gets an index.html that lists every file
+    /// (game, players, date, result, validity, or why it could not be read)
+    /// and links to a page per game. See docs/cli.md.
+    Html {
+        /// Only this viewer's frames (default: every viewer the file allows).
+        #[arg(long = "as", value_enum)]
+        viewer: Option<cmd_replay::ViewerArg>,
+        /// Replay under changed parameters (a rules file as for validate).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Write the page to this file instead of standard output; for a
+        /// directory or several files, the directory of the site.
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+        /// A log file or `-`; or directories and files, with --out DIR.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
     },
     /// Print standings by RULES.md, each game apart.
     ///
@@ -792,6 +825,18 @@ fn run_on(
             let svg = cli.format == FormatArg::Svg;
             cmd_replay::show(path, *at, viewer.viewer(), rules.as_deref(), look, svg, &mut rep)
         }
+        Command::Html {
+            viewer,
+            rules,
+            out,
+            paths,
+        } => cmd_html::html(
+            paths,
+            viewer.map(cmd_replay::ViewerArg::viewer),
+            rules.as_deref(),
+            out.as_deref(),
+            &mut rep,
+        ),
         Command::Impact {
             rules,
             resimulate,

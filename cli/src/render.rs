@@ -122,39 +122,54 @@ fn board(picture: &Picture, look: Look, flip: bool) -> String {
 /// knows, the full view from the state.
 pub fn text(seen: &Seen, shown: usize, last: Option<&(String, u32)>, look: Look) -> String {
     let picture = seen.picture();
-    let progress = seen.progress();
     let mut out = board(&picture, look, look.flipped(viewer(seen)));
     let _ = writeln!(out);
+    let _ = writeln!(out, "{}", caption(shown, last));
+    for line in facts(seen, &picture) {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// Which event a position comes after, as `fgn show` says it: `last` is
+/// the event as the viewer saw it and its line.
+pub fn caption(shown: usize, last: Option<&(String, u32)>) -> String {
     match last {
-        Some((event, line)) => {
-            let _ = writeln!(out, "after event {shown} (line {line}): {event}");
-        }
-        None => {
-            let _ = writeln!(out, "at the start (no events)");
-        }
+        Some((event, line)) => format!("after event {shown} (line {line}): {event}"),
+        None => "at the start (no events)".to_string(),
     }
-    let _ = writeln!(out, "{}", turn_text(progress));
-    for note in &picture.notes {
-        let _ = writeln!(out, "{note}");
-    }
+}
+
+/// What `fgn show` says of a position below its board, one line each:
+/// whose turn it is, the picture's notes, the salts, the result and the
+/// hash. `fgn html` shows the same lines beside its board.
+pub fn facts(seen: &Seen, picture: &Picture) -> Vec<String> {
+    let progress = seen.progress();
+    let mut lines = vec![turn_text(progress)];
+    lines.extend(picture.notes.iter().cloned());
     let salts = &progress.salts;
     if fgn_replay::seed::is_salted(salts) {
         // Salts are public: every viewer is shown both.
         let text = |s: &Option<fgn_notation::Salt>| s.map_or("none".to_string(), |s| s.to_string());
-        let _ = writeln!(out, "salts: white {}, black {}", text(&salts.white), text(&salts.black));
+        lines.push(format!(
+            "salts: white {}, black {}",
+            text(&salts.white),
+            text(&salts.black)
+        ));
     }
-    let _ = writeln!(out, "result: {}", status_text(progress.status));
-    let _ = writeln!(
-        out,
-        "{}: {}",
-        if seen.is_knowledge() {
-            "knowledge hash"
-        } else {
-            "state hash"
-        },
-        seen.hash()
-    );
-    out
+    lines.push(format!("result: {}", status_text(progress.status)));
+    lines.push(format!("{}: {}", hash_name(seen), seen.hash()));
+    lines
+}
+
+/// What a position's hash is called: the state hash of the whole state,
+/// the knowledge hash of what a viewer knows.
+pub fn hash_name(seen: &Seen) -> &'static str {
+    if seen.is_knowledge() {
+        "knowledge hash"
+    } else {
+        "state hash"
+    }
 }
 
 /// The side a position is drawn for: the player whose knowledge it is,
@@ -185,14 +200,10 @@ pub fn svg(
     picture.note(format!("result: {}", status_text(progress.status)));
     let viewer = viewer(seen);
     let side = viewer.map_or("all", Color::name);
-    let when = match last {
-        Some((event, line)) => format!("after event {shown} (line {line}): {event}"),
-        None => "at the start (no events)".to_string(),
-    };
     let options = fgn_tools::svg::SvgOptions {
         flip: look.flipped(viewer),
         highlight,
-        title: Some(format!("{name} as {side}, {when}")),
+        title: Some(format!("{name} as {side}, {}", caption(shown, last))),
     };
     fgn_tools::svg::board(&picture, &options)
 }

@@ -12,6 +12,7 @@ mod corpus;
 mod diff;
 mod gen;
 mod hashing;
+mod html;
 mod impact;
 mod leaderboard;
 mod limits;
