@@ -52,7 +52,7 @@ fn read_one(path: &Path, rep: &mut Reporter) -> Option<(String, Vec<u8>, Documen
 /// sees; otherwise only that there is one (see [`hidden_fault`]).
 fn report_view_error(name: &str, doc: &Document, side: Color, error: &ViewError, rep: &mut Reporter) {
     match error {
-        ViewError::NotReplayable(_) => rep.unsupported(name, &error.to_string()),
+        ViewError::NotReplayable(_) | ViewError::NotRead(_) => rep.unsupported(name, &error.to_string()),
         ViewError::OtherSide { .. } => rep.error(&format!("{name}: {error}")),
         ViewError::Rule { error, .. } if hidden_fault(&doc.game, side, error) => {
             rep.invalid(name, &hidden_fault_message(name, side))

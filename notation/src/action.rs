@@ -222,7 +222,9 @@ impl ObjectKind {
     }
 }
 
-/// A piece seen in a perspective view: colour, kind and HP (`bN:5`).
+/// A piece seen in a perspective view: colour, kind and HP (`bN:5`), and
+/// for the viewer's own piece its maximum HP too (`wN:5/7`), which its
+/// owner always knows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeenPiece {
@@ -232,6 +234,19 @@ pub struct SeenPiece {
     pub piece: PieceKind,
     /// Its hit points.
     pub hp: u64,
+    /// Its maximum hit points, written for the viewer's own pieces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+}
+
+impl std::fmt::Display for SeenPiece {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}:{}", self.color, self.piece, self.hp)?;
+        if let Some(max) = self.max {
+            write!(f, "/{max}")?;
+        }
+        Ok(())
+    }
 }
 
 /// A great-war-chess movement: `ICb2-b7`, `Ib2xb3`.
@@ -842,7 +857,8 @@ pub enum Action {
     Spell(Spell),
     /// `?`: a turn of the opponent of which the viewer saw nothing.
     Hidden,
-    /// `@ see e5 bN:5`: what a perspective's viewer finds on a square.
+    /// `@ see e5 bN:5`: what a perspective's viewer finds on a square;
+    /// `@ see e5 ?`: the square goes out of the viewer's sight.
     See {
         /// The square.
         square: Square,
@@ -852,6 +868,23 @@ pub enum Action {
         /// An object there, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         object: Option<ObjectKind>,
+        /// The square is out of sight now (`?`): nothing is said of it
+        /// until it is seen again. Never with a piece or an object.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hidden: bool,
+    },
+    /// `@ coins 7`: the viewer's own coins, in a view, whenever they change.
+    Coins {
+        /// How many coins the viewer has now.
+        count: u64,
+    },
+    /// `@ held d4`: the viewer's own move waits for the world's outcome
+    /// owed on `d4` (a damage roll on its path or at its target, or a
+    /// clone's square), in a view; the move is not over until the
+    /// outcome comes.
+    Held {
+        /// The square of the outcome owed.
+        square: Square,
     },
     /// `@ setup b Ke12 Qd12`: a side's setup, shown in a view when both are ready.
     Setup {
@@ -887,10 +920,18 @@ impl fmt::Display for Action {
                 }
                 Ok(())
             }
-            Action::See { square, piece, object } => {
+            Action::See {
+                square,
+                piece,
+                object,
+                hidden,
+            } => {
                 write!(f, "see {square}")?;
+                if *hidden {
+                    return f.write_str(" ?");
+                }
                 if let Some(p) = piece {
-                    write!(f, " {}{}:{}", p.color, p.piece, p.hp)?;
+                    write!(f, " {p}")?;
                 }
                 if let Some(o) = object {
                     write!(f, " {}", o.name())?;
@@ -900,6 +941,8 @@ impl fmt::Display for Action {
                 }
                 Ok(())
             }
+            Action::Coins { count } => write!(f, "coins {count}"),
+            Action::Held { square } => write!(f, "held {square}"),
             Action::Setup { color, placements } => {
                 write!(f, "setup {color}")?;
                 write_placements(f, placements)
@@ -945,7 +988,8 @@ impl Action {
             | Action::Damage { square, .. }
             | Action::Clone { square }
             | Action::Reveal { square, .. }
-            | Action::See { square, .. } => vec![*square],
+            | Action::See { square, .. }
+            | Action::Held { square } => vec![*square],
             Action::March(m) => vec![m.from, m.to],
             Action::Shot { from, to } => vec![*from, *to],
             Action::Draughts { path, .. } => path.squares().to_vec(),
@@ -964,6 +1008,7 @@ impl Action {
             | Action::Result { .. }
             | Action::Seed { .. }
             | Action::Salt { .. }
+            | Action::Coins { .. }
             | Action::Hidden => Vec::new(),
         }
     }
@@ -980,6 +1025,8 @@ impl Action {
             | Action::Seed { .. }
             | Action::Salt { .. }
             | Action::See { .. }
+            | Action::Coins { .. }
+            | Action::Held { .. }
             | Action::Setup { .. } => false,
             _ => true,
         }
@@ -1106,6 +1153,8 @@ impl Action {
             | Action::Seed { .. }
             | Action::Salt { .. }
             | Action::See { .. }
+            | Action::Coins { .. }
+            | Action::Held { .. }
             | Action::Setup { .. } => {}
         }
     }

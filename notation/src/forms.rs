@@ -22,6 +22,8 @@ pub fn check_form(game: GameKind, view: Option<Color>, event: &Event) -> Result<
             | Action::Clone { .. }
             | Action::Reveal { .. }
             | Action::See { .. }
+            | Action::Coins { .. }
+            | Action::Held { .. }
             | Action::Setup { .. }
     );
     let keyword = keyword(action);
@@ -49,14 +51,16 @@ pub fn check_form(game: GameKind, view: Option<Color>, event: &Event) -> Result<
         }
         Action::March(_) | Action::Shot { .. } => game == GameKind::GreatWarChess,
         Action::Draughts { .. } | Action::Reveal { .. } | Action::Spell(_) => game == GameKind::MagicDraughts,
-        Action::Hidden | Action::See { .. } => game == GameKind::OpenWorldChess,
+        Action::Hidden | Action::See { .. } | Action::Coins { .. } | Action::Held { .. } => {
+            game == GameKind::OpenWorldChess
+        }
         Action::Setup { .. } => game.has_setup(),
     };
     if !admitted {
         return Err(format!("`{keyword}` is not an action of {game}"));
     }
     let view_only = match action {
-        Action::Hidden | Action::See { .. } | Action::Setup { .. } => true,
+        Action::Hidden | Action::See { .. } | Action::Coins { .. } | Action::Held { .. } | Action::Setup { .. } => true,
         Action::Move(m) => m.from.is_none() || m.to.is_none(),
         Action::Buy { hidden, .. } => *hidden,
         _ => false,
@@ -67,6 +71,8 @@ pub fn check_form(game: GameKind, view: Option<Color>, event: &Event) -> Result<
             Action::Buy { .. } => "a purchase with a hidden target (`?`)",
             Action::Hidden => "`?` (an unseen turn)",
             Action::See { .. } => "`see`",
+            Action::Coins { .. } => "`coins`",
+            Action::Held { .. } => "`held`",
             _ => "`setup`",
         };
         return Err(format!(
@@ -146,6 +152,17 @@ fn check_shape(game: GameKind, action: &Action) -> Result<(), String> {
         },
         Action::Damage { amount, .. } if *amount == 0 => Err("a damage roll is at least 1".into()),
         Action::See { piece: Some(p), .. } if p.hp == 0 => Err("a seen piece has at least 1 HP".into()),
+        Action::See { piece: Some(p), .. } if p.max == Some(0) => {
+            Err("a seen piece's maximum is at least 1 HP".into())
+        }
+        Action::See {
+            hidden: true,
+            piece,
+            object,
+            ..
+        } if piece.is_some() || object.is_some() => {
+            Err("`see SQUARE ?` says only that the square is out of sight: no piece or object".into())
+        }
         Action::Draughts { path, capture } if !capture && path.squares().len() != 2 => {
             Err("a draughts move without capture has exactly two squares (`c3-d4`); a capture separates its squares with `:` (`d4:b6:d8`)".into())
         }
@@ -179,6 +196,8 @@ pub fn keyword(action: &Action) -> &'static str {
         Action::Spell(_) => "spell",
         Action::Hidden => "?",
         Action::See { .. } => "see",
+        Action::Coins { .. } => "coins",
+        Action::Held { .. } => "held",
         Action::Setup { .. } => "setup",
     }
 }

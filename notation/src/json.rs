@@ -176,8 +176,8 @@ fn is_see(action: &serde_json::Map<String, serde_json::Value>) -> bool {
     action.get("type").and_then(|t| t.as_str()) == Some("see")
 }
 
-/// Version 2's `see`: the seen piece's `color`, `piece` and `hp` as fields
-/// of the action.
+/// Version 2's `see`: the seen piece's `color`, `piece` and `hp` (and an
+/// own piece's `max`) as fields of the action.
 fn flatten_seen_piece(action: &mut serde_json::Map<String, serde_json::Value>) {
     if !is_see(action) {
         return;
@@ -198,15 +198,19 @@ fn nest_seen_piece(index: usize, action: &mut serde_json::Map<String, serde_json
         return Ok(());
     }
     let fields = ["color", "piece", "hp"].map(|k| action.remove(k).filter(|v| !v.is_null()));
-    match fields {
-        [None, None, None] => Ok(()),
-        [Some(color), Some(piece), Some(hp)] => {
-            let seen = serde_json::json!({"color": color, "piece": piece, "hp": hp});
+    let max = action.remove("max").filter(|v| !v.is_null());
+    match (fields, max) {
+        ([None, None, None], None) => Ok(()),
+        ([Some(color), Some(piece), Some(hp)], max) => {
+            let mut seen = serde_json::json!({"color": color, "piece": piece, "hp": hp});
+            if let Some(max) = max {
+                seen["max"] = max;
+            }
             action.insert("piece".into(), seen);
             Ok(())
         }
         _ => Err(format!(
-            "event {} (counting from 1): a seen piece needs \"color\", \"piece\" and \"hp\" together",
+            "event {} (counting from 1): a seen piece needs \"color\", \"piece\" and \"hp\" together (and \"max\" only with them)",
             index + 1
         )),
     }

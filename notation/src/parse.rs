@@ -1384,8 +1384,9 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
         "see" => {
             let square = args.square()?;
             let (mut piece, mut object) = (None, None);
-            let first = args.take("what is seen: empty, an object, or a piece such as bN:5")?;
-            if first.text != "empty" {
+            let first = args.take("what is seen: empty, an object, a piece such as bN:5, or ? (out of sight)")?;
+            let hidden = first.text == "?";
+            if !hidden && first.text != "empty" {
                 let mut pending = Some(first);
                 if let Some(p) = pending.and_then(|t| read_seen_piece(t.text)) {
                     piece = Some(p);
@@ -1398,13 +1399,24 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
                     object = Some(read_object(&t).map_err(|_| {
                         Fault::expected(
                             &t,
-                            "empty, an object kind (regen, hp, damage, kinghp, clone, coin) or a piece such as bN:5",
+                            "empty, an object kind (regen, hp, damage, kinghp, clone, coin), a piece such as bN:5 (an own piece with its maximum: wN:5/7), or ? (out of sight)",
                         )
                     })?);
                 }
             }
-            Action::See { square, piece, object }
+            Action::See {
+                square,
+                piece,
+                object,
+                hidden,
+            }
         }
+        "coins" => {
+            let t = args.take("a count of coins such as 7")?;
+            let count = count_number(t.text).ok_or_else(|| Fault::expected(&t, "a count of coins such as 7"))?;
+            Action::Coins { count }
+        }
+        "held" => Action::Held { square: args.square()? },
         "setup" => {
             let color = args.value()?;
             let list = args.rest();
@@ -1463,7 +1475,7 @@ fn keywords(game: GameKind, actor: Actor) -> String {
             words.push("seed");
         }
         words.extend(match game {
-            GameKind::OpenWorldChess => &["spawn", "damage", "clone", "see"][..],
+            GameKind::OpenWorldChess => &["spawn", "damage", "clone", "see", "coins", "held"][..],
             GameKind::MagicDraughts => &["reveal"][..],
             _ => &["setup"][..],
         });
@@ -1495,6 +1507,15 @@ fn small_number(s: &str) -> Option<u8> {
     s.parse().ok()
 }
 
+/// A count 0..2^64-1 as canonical text writes it: digits without a
+/// leading zero (but `0` itself).
+fn count_number(s: &str) -> Option<u64> {
+    if s.len() > 1 && s.starts_with('0') || s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
 fn read_object(t: &Token<'_>) -> Result<ObjectKind, Fault> {
     ObjectKind::from_name(t.text)
         .ok_or_else(|| Fault::expected(t, "an object kind: regen, hp, damage, kinghp, clone or coin"))
@@ -1509,14 +1530,21 @@ fn read_seen_piece(s: &str) -> Option<SeenPiece> {
         _ => return None,
     };
     let piece = PieceKind::from_char(chars.next()?)?;
-    let hp = chars.as_str().strip_prefix(':')?;
-    if hp.starts_with('0') || hp.is_empty() || !hp.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
+    let points = chars.as_str().strip_prefix(':')?;
+    let (hp, max) = match points.split_once('/') {
+        Some((hp, max)) => (hp, Some(max)),
+        None => (points, None),
+    };
+    // HP is at least 1, and so is a maximum.
+    let count = |s: &str| count_number(s).filter(|&n| n >= 1);
     Some(SeenPiece {
         color,
         piece,
-        hp: hp.parse().ok()?,
+        hp: count(hp)?,
+        max: match max {
+            Some(max) => Some(count(max)?),
+            None => None,
+        },
     })
 }
 
@@ -2332,6 +2360,57 @@ mod tests {
         }
         kind.dedup();
         kind
+    }
+
+    /// The forms an open-world-chess view gained with issue 37: a square
+    /// out of sight (`@ see e5 ?`), an own piece's maximum (`wN:5/7`), the
+    /// viewer's coins and the outcome its own move waits for; each read
+    /// back as written, each refused where it does not belong.
+    #[test]
+    fn a_view_reads_sight_maxima_coins_and_held_moves() {
+        let view = |line: &str| {
+            let text = format!("[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n[Perspective \"white\"]\n\n{line}\n");
+            crate::parse(text.as_bytes())
+        };
+        for line in [
+            "3 @ see e5 ?",
+            "3 @ see e5 wN:5/7",
+            "3 @ see e5 wN:5/7 regen",
+            "3 @ coins 0",
+            "3 @ coins 12",
+            "3 @ held d4",
+        ] {
+            let parsed = view(line);
+            assert!(parsed.is_ok(), "{line}: {:?}", parsed.diagnostics);
+            assert_eq!(parsed.document.game.events[0].to_string(), line);
+        }
+        for (line, expected) in [
+            ("3 @ see e5 ? regen", "expected the end of the event"),
+            ("3 @ see e5 wN:5/0", "a piece such as bN:5"),
+            ("3 @ see e5 wN:5/07", "a piece such as bN:5"),
+            ("3 @ see e5 wN:5/", "a piece such as bN:5"),
+            ("3 @ coins 07", "a count of coins"),
+            ("3 @ coins -1", "a count of coins"),
+            ("3 @ coins", "a count of coins"),
+            ("3 @ held", "square"),
+            ("3 w held d4", "world's action"),
+            ("3 w coins 2", "world's action"),
+        ] {
+            let parsed = view(line);
+            let messages: Vec<&str> = parsed.diagnostics.iter().map(|d| d.message.as_str()).collect();
+            assert!(
+                messages.iter().any(|m| m.contains(expected)),
+                "{line}: expected an error saying {expected:?}, got {messages:?}"
+            );
+        }
+        // In a full log, and in another game's view, they are refused.
+        let full =
+            crate::parse(b"[Game \"open-world-chess\"]\n[Rules \"1.2\"]\n\n3 @ coins 2\n3 @ held d4\n3 @ see e5 ?\n");
+        assert_eq!(full.diagnostics.len(), 3, "{:?}", full.diagnostics);
+        let survival = crate::parse(
+            b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Perspective \"white\"]\n\n3 @ coins 2\n3 @ held d4\n",
+        );
+        assert_eq!(survival.diagnostics.len(), 2, "{:?}", survival.diagnostics);
     }
 
     proptest! {

@@ -141,11 +141,25 @@ fn action() -> impl Strategy<Value = Action> {
         (
             square(),
             prop::option::of(
-                (color(), piece(), 1u64..=u64::MAX).prop_map(|(color, piece, hp)| SeenPiece { color, piece, hp })
+                (color(), piece(), 1u64..=u64::MAX, prop::option::of(1u64..=u64::MAX))
+                    .prop_map(|(color, piece, hp, max)| SeenPiece { color, piece, hp, max })
             ),
             prop::option::of(object())
         )
-            .prop_map(|(square, piece, object)| Action::See { square, piece, object }),
+            .prop_map(|(square, piece, object)| Action::See {
+                square,
+                piece,
+                object,
+                hidden: false
+            }),
+        square().prop_map(|square| Action::See {
+            square,
+            piece: None,
+            object: None,
+            hidden: true
+        }),
+        any::<u64>().prop_map(|count| Action::Coins { count }),
+        square().prop_map(|square| Action::Held { square }),
         (color(), placements()).prop_map(|(color, placements)| Action::Setup { color, placements }),
     ]
 }

@@ -299,6 +299,11 @@ pub trait GameView<G: Game>: Clone + Debug {
     /// gives its player the same knowledge.
     const REPLAY: ViewReplay;
 
+    /// A view of the game read on its own into its player's knowledge,
+    /// for a game whose [`GameView::REPLAY`] is [`ViewReplay::Read`];
+    /// [`Infallible`](std::convert::Infallible) for the others.
+    type Reader: ReadView<G>;
+
     /// The view of `side` at the game's start.
     fn new(game: &G, side: Color) -> Self;
 
@@ -332,9 +337,59 @@ pub enum ViewReplay {
         /// empty, as the abort says it was.
         too_little_placed: Reason,
     },
-    /// What the player did not see decides what it sees next (fog of war):
-    /// the view cannot be replayed without the full log.
-    Never,
+    /// What the player did not see decides what it sees next (fog of war),
+    /// so no full log can stand for the view: the view records every change
+    /// of what its player knows, and is read on its own into the player's
+    /// knowledge ([`crate::view::ViewReader`]).
+    Read,
+}
+
+/// A player's view read on its own, line by line, into what its player
+/// knows ([`ViewReplay::Read`]): the game's part of
+/// [`crate::view::ViewReader`], which reads the shared rules' events
+/// (results, resignations, timeouts, salts) itself.
+pub trait ReadView<G: Game>: Clone + Debug + Sized {
+    /// The reading of a view of `side` at `game`'s start; `None` for a
+    /// game whose views are replayed as full logs.
+    fn start(game: &G, side: Color) -> Option<Self>;
+
+    /// Reads the view's next line (every line: the shared rules' events
+    /// too, which may end a turn). An error says why the line cannot be
+    /// read where it stands.
+    fn read(&mut self, event: &Event) -> Result<(), Fault>;
+
+    /// What the player knows now.
+    fn knowledge(&self) -> G::Knowledge;
+
+    /// The turn as the player knows it.
+    fn turn(&self) -> Turn;
+
+    /// The decision the player knows of before the result says it (a king
+    /// seen dying), if any.
+    fn decided(&self) -> Option<Decision>;
+}
+
+/// No reading: the views of a game that replays them as full logs.
+impl<G: Game> ReadView<G> for std::convert::Infallible {
+    fn start(_: &G, _: Color) -> Option<Self> {
+        None
+    }
+
+    fn read(&mut self, _: &Event) -> Result<(), Fault> {
+        match *self {}
+    }
+
+    fn knowledge(&self) -> G::Knowledge {
+        match *self {}
+    }
+
+    fn turn(&self) -> Turn {
+        match *self {}
+    }
+
+    fn decided(&self) -> Option<Decision> {
+        match *self {}
+    }
 }
 
 /// The state a game hands out ([`Game::State`]).

@@ -406,7 +406,7 @@ use game::Game as _;
 pub use ruleset::{Overridden, Params, RulesFile, Ruleset};
 use session::Session;
 pub use state::{Knowledge, KnownPosition, Position, State};
-pub use view::{replayable, view, ViewError, ViewWriter};
+pub use view::{replayable, view, ViewError, ViewReader, ViewWriter};
 
 /// docs/snapshot-testing.md, included so that the Rust code in it is
 /// compiled and run as doctests: the document's example of snapshot-testing

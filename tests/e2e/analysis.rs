@@ -258,13 +258,11 @@ fn from_json_reads_version_1_documents() {
     );
     let (code, text, err) = run(&["from-json", &one.display().to_string()], b"");
     assert_eq!(code, Some(0), "{err}");
-    let (_, canonical, _) = run(
-        &[
-            "fmt",
-            "corpus/open-world-chess/views/owc-04-fog-10x10-in-progress.white.fgn",
-        ],
-        b"",
-    );
+    // The view as fgn wrote it when the fixture was made, kept beside it:
+    // issue 37 added `@ see SQUARE ?`, own pieces' maxima, `@ coins` and
+    // `@ held` to open-world-chess views, so the corpus's views are newer.
+    let old_views = fixtures.join("owc-views");
+    let canonical = std::fs::read_to_string(old_views.join("owc-04-fog-10x10-in-progress.white.fgn")).unwrap();
     let events = |t: &str| {
         t.lines()
             .filter(|l| !l.starts_with('[') && !l.starts_with(';') && !l.is_empty())
@@ -297,7 +295,10 @@ fn from_json_reads_version_1_documents() {
         // each written game is one of the corpus's views, not all of them.
         let written = hashes(&out_dir);
         assert!(written.len() >= 2, "{name}");
-        let views = hashes(&util::corpus().join(game).join("views"));
+        let views = match game {
+            "open-world-chess" => hashes(&old_views),
+            _ => hashes(&util::corpus().join(game).join("views")),
+        };
         assert!(written.is_subset(&views), "{name}: {written:?} not among {views:?}");
     }
 }

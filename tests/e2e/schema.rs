@@ -94,6 +94,10 @@ const SAMPLES: &[(&str, &str)] = &[
 1 @ see e5 bN:5
 1 @ see e6 wQ:12 coin
 1 @ see f6 empty
+1 @ see e7 bQ:7/9
+1 @ see f6 ?
+1 @ coins 3
+1 @ held e4
 "#,
     ),
     (

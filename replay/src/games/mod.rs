@@ -92,11 +92,21 @@ macro_rules! registry {
 
         /// Maps the value `$value` of the per-game enum `$from` to the
         /// same game's variant of `$to`, holding `$body` (with `$x` bound
-        /// to what `$value` holds).
+        /// to what `$value` holds, and with `$g` before `$x`, `$g` naming
+        /// that game's type).
         macro_rules! map_game {
             ($d from:ident, $d value:expr, $d to:ident, $d x:ident => $d body:expr) => {
                 match $d value {
                     $( $d from::$variant($d x) => $d to::$variant($d body), )*
+                }
+            };
+            ($d from:ident, $d value:expr, $d to:ident, $d g:ident, $d x:ident => $d body:expr) => {
+                match $d value {
+                    $( $d from::$variant($d x) => {
+                        #[allow(dead_code)]
+                        type $d g = $game;
+                        $d to::$variant($d body)
+                    } )*
                 }
             };
         }

@@ -16,6 +16,9 @@ use crate::session::Session;
 use crate::Sessions;
 use crate::{Replay, StartError};
 
+mod read;
+pub use read::ViewReader;
+
 /// Why a view cannot be made, or could be made only in part.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ViewError {
@@ -30,9 +33,13 @@ pub enum ViewError {
         /// The side asked for.
         asked: Color,
     },
-    /// The view cannot be replayed on its own: what the player did not see
-    /// of an open-world-chess game decides what the player sees next.
+    /// The view cannot be replayed as a full log: what the player did not
+    /// see of an open-world-chess game decides what the player sees next.
+    /// It is read on its own instead ([`ViewReader`]).
     NotReplayable(GameKind),
+    /// The view is not read on its own: its game replays views as full
+    /// logs ([`replayable`]).
+    NotRead(GameKind),
     /// An event breaks a rule: `view` is the view up to the last event
     /// before it.
     Rule {
@@ -50,7 +57,7 @@ impl ViewError {
     pub fn is_unsupported(&self) -> bool {
         match self {
             ViewError::Start(e) => e.is_unsupported(),
-            ViewError::NotReplayable(_) => true,
+            ViewError::NotReplayable(_) | ViewError::NotRead(_) => true,
             ViewError::OtherSide { .. } | ViewError::Rule { .. } => false,
         }
     }
@@ -68,9 +75,10 @@ impl std::fmt::Display for ViewError {
             ),
             ViewError::NotReplayable(g) => write!(
                 f,
-                "a view of {g} cannot be replayed on its own (moves in the fog decide what comes into sight); \
-                 replay the full log with `--as` instead"
+                "a view of {g} cannot be replayed as a full log (moves in the fog decide what comes into sight); \
+                 it is read on its own"
             ),
+            ViewError::NotRead(g) => write!(f, "a view of {g} is replayed as a full log, not read on its own"),
             ViewError::Rule { error, .. } => error.fmt(f),
         }
     }
@@ -259,7 +267,7 @@ pub fn replayable(view: &Game) -> Result<(Game, Color, Vec<usize>), ViewError> {
                 stand_in_for_unrevealed_setup(&header, opponent, too_little_placed, &mut events);
             }
         }
-        Some((g, ViewReplay::Never)) => return Err(ViewError::NotReplayable(g)),
+        Some((g, ViewReplay::Read)) => return Err(ViewError::NotReplayable(g)),
         _ => events.extend(view.events.iter().cloned().enumerate().map(|(i, e)| (e, i))),
     }
     let (events, origins) = events.into_iter().unzip();
@@ -381,8 +389,11 @@ impl<G: crate::game::Game> Viewing<G> {
 }
 
 game_enum! {
-    /// The replay of the full log, with what the game's view keeps between events.
+    /// The replay of the full log, with what the game's view keeps between
+    /// events. One per view written, so the open-world-chess view's larger
+    /// reading costs nothing worth a box.
     #[derive(Clone, Debug)]
+    #[allow(clippy::large_enum_variant)]
     enum Run(Viewing)
 }
 

@@ -31,6 +31,7 @@ mod corpus_verdicts;
 
 // Players' knowledge and views.
 mod knowledge_leaks;
+mod view_knowledge;
 mod views;
 
 // The generator.

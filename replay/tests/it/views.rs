@@ -476,7 +476,15 @@ fn owc_a_promotion_into_the_fog_does_not_show_the_piece() {
 6 w h7-h8
 "#;
     let game = parsed(log);
-    let last = |side| the_view(&game, side).events.last().map(ToString::to_string);
+    // The move's line, before the observations that follow it (squares
+    // going out of sight as the pawn leaves them).
+    let last = |side| {
+        the_view(&game, side)
+            .events
+            .iter()
+            .rfind(|e| matches!(e.action, fgn_notation::Action::Move(_)))
+            .map(ToString::to_string)
+    };
     assert_eq!(last(Color::White).as_deref(), Some("6 w h7-h8=Q"));
     assert_eq!(last(Color::Black).as_deref(), Some("6 w Ph7-?"));
 }

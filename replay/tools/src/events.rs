@@ -75,6 +75,8 @@ pub struct ActionColumns {
     pub color: Option<Color>,
     /// The HP of a seen piece.
     pub hp: Option<u64>,
+    /// The maximum HP of a seen piece of the viewer's own (in a view).
+    pub max_hp: Option<u64>,
     /// Where a move, march, shot, draughts move or spell starts.
     pub from: Option<Square>,
     /// Where it ends.
@@ -104,6 +106,8 @@ pub struct ActionColumns {
     pub object: Option<ObjectKind>,
     /// A damage roll.
     pub amount: Option<u8>,
+    /// The viewer's coins that `coins` tells (in a view).
+    pub count: Option<u64>,
     /// A revealed number or a spell's number.
     pub number: Option<u8>,
     /// A spell's name.
@@ -233,13 +237,27 @@ impl ActionColumns {
                 "spell"
             }
             Action::Hidden => "hidden",
-            Action::See { square, piece, object } => {
+            Action::See {
+                square,
+                piece,
+                object,
+                hidden,
+            } => {
                 c.square = Some(*square);
                 if let Some(p) = piece {
-                    (c.color, c.piece, c.hp) = (Some(p.color), Some(p.piece), Some(p.hp));
+                    (c.color, c.piece, c.hp, c.max_hp) = (Some(p.color), Some(p.piece), Some(p.hp), p.max);
                 }
                 c.object = *object;
+                c.hidden = Some(*hidden);
                 "see"
+            }
+            Action::Coins { count } => {
+                c.count = Some(*count);
+                "coins"
+            }
+            Action::Held { square } => {
+                c.square = Some(*square);
+                "held"
             }
             Action::Setup { color, placements: p } => {
                 c.color = Some(*color);

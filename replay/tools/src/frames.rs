@@ -35,7 +35,7 @@ use serde::Serialize;
 
 use fgn_replay::{
     Digest, Knowledge, Overridden, Params, Picture, Progress, Replay, RuleError, StartError, State, ViewError,
-    ViewWriter, Viewer,
+    ViewReader, ViewWriter, Viewer,
 };
 
 use crate::align::{hidden_fault, Alignment};
@@ -173,15 +173,20 @@ pub fn walk(
     // file's.
     let (alignment, viewer, is_view) = match file.perspective() {
         None => (Alignment::identity(), viewer, false),
-        Some(_) => {
-            let (alignment, side) = Alignment::of_view(file).map_err(WalkError::View)?;
+        Some(side) => {
             if viewer.color().is_some_and(|c| c != side) {
                 return Err(WalkError::OtherSide {
                     log: side,
                     asked: viewer,
                 });
             }
-            (alignment, Viewer::of(side), true)
+            match Alignment::of_view(file) {
+                Ok((alignment, side)) => (alignment, Viewer::of(side), true),
+                // No full log can stand for a view of open-world-chess: it
+                // is read on its own.
+                Err(ViewError::NotReplayable(_)) => return walk_read(file, params, upto, every, each),
+                Err(e) => return Err(WalkError::View(e)),
+            }
         }
     };
     let full = alignment.full(file);
@@ -255,6 +260,51 @@ pub fn walk(
     }
     Ok(Walked {
         frame: frame_at(done, &replay, &seen_lines),
+        stop,
+        overridden,
+    })
+}
+
+/// [`walk`] over a player's view file that is read on its own
+/// ([`ViewReader`]): each frame is the knowledge its lines give, and a line
+/// that cannot be read stops the walk.
+fn walk_read(
+    file: &Game,
+    params: Option<&Params>,
+    upto: usize,
+    every: Every,
+    mut each: impl FnMut(&Frame),
+) -> Result<Walked, WalkError> {
+    let (mut reader, overridden) = ViewReader::new(&file.header, params).map_err(|e| match e {
+        ViewError::Start(e) => WalkError::Start(e),
+        e => WalkError::View(e),
+    })?;
+    let frame_at = |applied: usize, reader: &ViewReader| Frame {
+        applied,
+        last: applied.checked_sub(1).map(|index| Last {
+            index,
+            seen: vec![file.events[index].clone()],
+        }),
+        seen: Seen::Knowledge(Box::new(reader.knowledge())),
+    };
+    if every == Every::Event {
+        each(&frame_at(0, &reader));
+    }
+    let upto = upto.min(file.events.len());
+    let mut stop = None;
+    let mut done = 0;
+    for (i, event) in file.events[..upto].iter().enumerate() {
+        if let Err(error) = reader.read(i, event) {
+            stop = Some(Stop::Fault(error));
+            break;
+        }
+        done = i + 1;
+        if every == Every::Event {
+            each(&frame_at(done, &reader));
+        }
+    }
+    Ok(Walked {
+        frame: frame_at(done, &reader),
         stop,
         overridden,
     })

@@ -16,6 +16,7 @@ pub struct SecretSetup {
 
 impl GameView<GreatWar> for SecretSetup {
     type Before = ViewNote;
+    type Reader = std::convert::Infallible;
 
     // A fortification goes on an empty square, and `@ setup` lists it
     // after the infantry in its square.

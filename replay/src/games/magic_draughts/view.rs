@@ -12,6 +12,7 @@ pub struct Public;
 
 impl GameView<MagicDraughts> for Public {
     type Before = ();
+    type Reader = std::convert::Infallible;
 
     const REPLAY: ViewReplay = ViewReplay::AsLogged;
 

@@ -187,6 +187,21 @@ impl OpenWorld {
 
     /// The world event the engine waits for: a damage roll on a square, or
     /// a clone's square among candidates.
+    /// The king that died and where, once one has.
+    pub(super) fn fallen(&self) -> Option<(Color, Square)> {
+        self.world.fallen
+    }
+
+    /// The target of the move under way, if any.
+    pub(super) fn moving_to(&self) -> Option<Square> {
+        self.world.transit.as_ref().map(|t| t.to)
+    }
+
+    /// Whose move is under way (in transit: waiting for the world), if any.
+    pub(super) fn moving_color(&self) -> Option<Color> {
+        self.world.transit.as_ref().map(|t| t.unit.color)
+    }
+
     pub(crate) fn owed(&self) -> Option<(Square, Option<Vec<Square>>)> {
         match &self.world.owed {
             Some(Owed::Damage { square, .. }) => Some((*square, None)),

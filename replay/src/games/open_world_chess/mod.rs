@@ -13,6 +13,8 @@
 //! modules listed before it, never one listed after it):
 //!
 //! - `params`: the parameters (rules data) and their header tags.
+//! - `told`: what a player's view has told its player, read from its lines
+//!   literally: the one reading the view's writer and its reader share.
 //! - `engine`: the game's type, [`OpenWorld`], with its data (the world an
 //!   event changes, the seed check's history, the checkpoint) and the
 //!   values that data holds (pieces, square flags, a move's path, the move
@@ -34,7 +36,10 @@
 //!   the game, the legal actions and the progress a viewer knows.
 //! - `referee`: the world event owed first (`OwedEvent`) and the one a
 //!   seed gives next.
-//! - `view`: a player's view in the fog.
+//! - `sight`: what a player finds on the board as its view tells it (the
+//!   squares it sees, their content, what its own move waits for).
+//! - `known`: a player's view read on its own into what the player knows.
+//! - `view`: a player's view in the fog, and its reader (`known`).
 //! - `changes`: the game's part of the account of changes, over `state`'s
 //!   values.
 //! - `picture`: the state and each viewer's knowledge as a picture.
@@ -55,6 +60,7 @@ mod board;
 pub(crate) mod changes;
 mod engine;
 mod game;
+mod known;
 mod light;
 mod outcomes;
 pub(crate) mod params;
@@ -62,9 +68,11 @@ mod picture;
 mod referee;
 mod resolve;
 mod shop;
+mod sight;
 mod state;
 #[cfg(test)]
 mod tests;
+mod told;
 mod turns;
 mod view;
 

@@ -1,58 +1,28 @@
 //! A player's view of open-world-chess (docs/notation.md §6.1): the squares a player
 //! sees, the opponent's moves with their unseen squares as `?`, and `@ see`
 //! observations wherever what the view has said so far is not what the
-//! player sees.
+//! player sees, `@ see SQUARE ?` where a square goes out of sight, the
+//! player's coins (`@ coins`) and the outcomes its own move waits for
+//! (`@ held`): every change of what the player knows, so that the view
+//! can be replayed on its own (`known`).
 
-use fgn_notation::{Action, Actor, ChessMove, Color, Event, ObjectKind, SeenPiece, Square};
+use fgn_notation::{Action, Actor, ChessMove, Color, Event, PieceKind, Square};
 
 use super::engine::OpenWorld;
+use super::sight::{content, held, sees, start_told};
+use super::told::{Spot, Told, ToldPiece};
 use crate::core::progress::Turn;
 use crate::game::{leaves_position, GameView, ViewReplay};
-
-/// What the view says of one square: the piece on it and the object.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Seen {
-    piece: Option<SeenPiece>,
-    object: Option<ObjectKind>,
-}
 
 /// What the view has told its player.
 #[derive(Clone, Debug)]
 pub struct Fog {
-    side: Color,
-    /// For each square the player sees, what the view has said of it (the
-    /// observations and the literal reading of the lines since); `None`
-    /// for a square out of sight, of which the view says nothing now.
-    told: Vec<Option<Seen>>,
+    /// The view's lines so far, read literally: what they say of each
+    /// square in sight, of the player's coins and of its move under way.
+    told: Told,
     /// The squares in sight when the view last observed: what happens on
     /// them is seen happening, even when it puts them out of sight.
     watched: Vec<bool>,
-}
-
-/// The position of `sq` in `told` and `watched`; none for a square off the
-/// board, which a log may name (the rules refuse the event, but the view
-/// reads its squares too).
-fn cell_index(engine: &OpenWorld, sq: Square) -> Option<usize> {
-    let (files, ranks) = engine.size();
-    (sq.file_index() < files && sq.rank_index() < ranks)
-        .then(|| usize::from(sq.rank_index()) * usize::from(files) + usize::from(sq.file_index()))
-}
-
-/// Whether `side` sees `sq`: in sight by the rules, or holding one of its
-/// own pieces (known wherever they stand).
-fn sees(engine: &OpenWorld, side: Color, sq: Square) -> bool {
-    engine.piece(sq).is_some_and(|u| u.color == side) || engine.sees(side, sq)
-}
-
-fn content(engine: &OpenWorld, sq: Square) -> Seen {
-    Seen {
-        piece: engine.piece(sq).map(|u| SeenPiece {
-            color: u.color,
-            piece: u.kind,
-            hp: u.hp,
-        }),
-        object: engine.cell(sq).object,
-    }
 }
 
 /// What the view notes of the game before an event: whether the player
@@ -64,26 +34,27 @@ pub struct Before {
     seen: (bool, bool),
     mover: Option<Color>,
     canonical: Option<ChessMove>,
+    /// The opponent's king that the player's own move attacks, as it
+    /// stood: where the attack kills it, the player sees it die.
+    king_attacked: Option<(Square, Spot)>,
 }
 
 impl GameView<OpenWorld> for Fog {
     type Before = Before;
+    type Reader = super::known::Known;
 
-    const REPLAY: ViewReplay = ViewReplay::Never;
+    const REPLAY: ViewReplay = ViewReplay::Read;
 
     /// The view at the start: the player knows the starting position, so
     /// what it sees of it needs no observation.
     fn new(engine: &OpenWorld, side: Color) -> Fog {
-        let told: Vec<Option<Seen>> = engine
-            .squares()
-            .map(|sq| sees(engine, side, sq).then(|| content(engine, sq)))
-            .collect();
-        let watched = told.iter().map(Option::is_some).collect();
-        Fog { side, told, watched }
+        let told = start_told(engine, side);
+        let watched = told.spots.iter().map(Option::is_some).collect();
+        Fog { told, watched }
     }
 
     fn before(&self, engine: &OpenWorld, event: &Event) -> Before {
-        let side = self.side;
+        let side = self.told.side;
         let (a, b) = named_squares(&event.action);
         let seen = |sq: Option<Square>| sq.is_some_and(|sq| sees(engine, side, sq));
         let mover = match engine.turn_now() {
@@ -94,23 +65,40 @@ impl GameView<OpenWorld> for Fog {
             (Action::Move(m), Actor::Player(p)) => engine.canonical_move(p, m).or(Some(*m)),
             _ => None,
         };
+        // The target of the player's own move: the move's, or that of the
+        // move under way that the event's outcome lets go on.
+        let target = match (&event.action, event.actor) {
+            (Action::Move(m), Actor::Player(p)) if p == side => m.to,
+            _ => engine.moving_to().filter(|_| engine.moving_color() == Some(side)),
+        };
+        let king_attacked = target.and_then(|to| {
+            engine
+                .piece(to)
+                .filter(|u| u.color != side && u.kind == PieceKind::King)?;
+            Some((to, content(engine, side, to)))
+        });
         Before {
             seen: (seen(a), seen(b)),
             mover,
             canonical,
+            king_attacked,
         }
     }
 
-    /// The event as the player could know it (if at all), then the
-    /// observations it calls for.
+    /// The event as the player could know it (if at all), then what it
+    /// changed of what the player knows: the outcome its own move now
+    /// waits for, the squares whose content differs from what the view
+    /// has told (coming into sight too), the squares going out of sight,
+    /// and its coins.
     fn after(&mut self, engine: &OpenWorld, event: &Event, before: Before, out: &mut Vec<Event>) {
-        let side = self.side;
+        let side = self.told.side;
         let (a, b) = named_squares(&event.action);
         let seen = |sq: Option<Square>| sq.is_some_and(|sq| sees(engine, side, sq));
         let Before {
             seen: before,
             mover,
             canonical,
+            king_attacked,
         } = before;
         // A square counts as seen by the event when the player saw it just
         // before or just after: a move into a square it lights is seen
@@ -136,18 +124,33 @@ impl GameView<OpenWorld> for Fog {
             }),
             other => Some(other.clone()),
         };
+        // The opponent's king killed by the player's own attack on a
+        // square out of its sight: the player sees it die there, so the
+        // view first shows it as the attacker found it.
+        if let Some((square, spot)) = king_attacked {
+            let unseen = self.told.index(square).and_then(|i| self.told.spots[i]) != Some(spot);
+            if unseen && engine.fallen() == Some((side.opponent(), square)) {
+                let see = Action::See {
+                    square,
+                    piece: spot.piece.map(ToldPiece::seen),
+                    object: spot.object,
+                    hidden: false,
+                };
+                self.told.read(Actor::World, &see);
+                out.push(Event {
+                    n: event.n,
+                    actor: Actor::World,
+                    action: see,
+                    clock_ms: None,
+                });
+            }
+        }
         if let Some(action) = action {
-            self.read(engine, &action);
+            self.told.read(event.actor, &action);
             out.push(Event {
                 action,
                 ..event.clone()
             });
-        }
-        // While the world still owes an outcome of a move (a damage roll, a
-        // clone's square) the move is not over: what it changes is observed
-        // once it is, so that no half-made move shows.
-        if engine.owed().is_some() {
-            return;
         }
         // A chat or a salt leaves the world as the last look at the board
         // found it (that look ran after the event before, or at the start),
@@ -156,65 +159,56 @@ impl GameView<OpenWorld> for Fog {
         if leaves_position(event) {
             return;
         }
+        // The lines the view adds carry the event's move number and no clock.
+        let mut tell = |told: &mut Told, action: Action| {
+            told.read(Actor::World, &action);
+            out.push(Event {
+                n: event.n,
+                actor: Actor::World,
+                action,
+                clock_ms: None,
+            });
+        };
+        // The player's own move waits for the world: where, so that a view
+        // replayed alone knows the move is not over (and, on the path,
+        // that the piece is off the board).
+        if let Some(square) = held(engine, side) {
+            if self.told.moving.and_then(|mv| mv.held) != Some(square) {
+                tell(&mut self.told, Action::Held { square });
+            }
+        }
         for (i, sq) in engine.squares().enumerate() {
             let in_sight = sees(engine, side, sq);
-            let now = content(engine, sq);
-            // A square watched before the event shows what the event did to
-            // it even as it goes out of sight (a piece of the player's
-            // killed far from the others, an object vanishing with the fog);
-            // after that the view says nothing more of it.
-            if (in_sight || self.watched[i]) && self.told[i] != Some(now) {
-                out.push(Event {
-                    n: event.n,
-                    actor: Actor::World,
-                    action: Action::See {
-                        square: sq,
-                        piece: now.piece,
-                        object: now.object,
-                    },
-                    clock_ms: None,
-                });
+            let now = content(engine, side, sq);
+            let told = self.told.spots[i];
+            let see = |now: Spot, hidden: bool| Action::See {
+                square: sq,
+                piece: now.piece.map(ToldPiece::seen).filter(|_| !hidden),
+                object: now.object.filter(|_| !hidden),
+                hidden,
+            };
+            if in_sight {
+                if told != Some(now) {
+                    tell(&mut self.told, see(now, false));
+                }
+            } else {
+                // A square watched before the event shows what the event
+                // did to it even as it goes out of sight (a piece of the
+                // player's killed far from the others, an object vanishing
+                // with the fog); then it is out of sight, and the view says
+                // nothing more of it until it comes into sight again.
+                if self.watched[i] && told.is_some_and(|t| t != now) {
+                    tell(&mut self.told, see(now, false));
+                }
+                if self.told.spots[i].is_some() {
+                    tell(&mut self.told, see(now, true));
+                }
             }
-            self.told[i] = in_sight.then_some(now);
             self.watched[i] = in_sight;
         }
-    }
-}
-
-impl Fog {
-    /// Reads a line of the view literally, as its player does: a move takes
-    /// the piece as last told, HP and all, from its square to the other
-    /// (promoted if it says so), onto whatever object was there; a piece
-    /// out of the fog is not known until it is observed; a spawn puts its
-    /// object down. Everything else (combat, pick-ups, damage, purchases,
-    /// clones) shows in the observations that follow.
-    fn read(&mut self, engine: &OpenWorld, action: &Action) {
-        match action {
-            Action::Move(m) => {
-                let from = m.from.and_then(|sq| cell_index(engine, sq));
-                let piece = from.and_then(|i| self.told[i]).and_then(|s| s.piece);
-                if let Some(s) = from.and_then(|i| self.told[i].as_mut()) {
-                    s.piece = None;
-                }
-                if let Some(to) = m.to.and_then(|sq| cell_index(engine, sq)) {
-                    self.told[to] = match (self.told[to], piece) {
-                        (Some(s), Some(p)) => Some(Seen {
-                            piece: Some(SeenPiece {
-                                piece: m.promotion.unwrap_or(p.piece),
-                                ..p
-                            }),
-                            object: s.object,
-                        }),
-                        _ => None,
-                    };
-                }
-            }
-            Action::Spawn { square, object } => {
-                if let Some(s) = cell_index(engine, *square).and_then(|i| self.told[i].as_mut()) {
-                    s.object = Some(*object);
-                }
-            }
-            _ => {}
+        let coins = u64::from(engine.coins(side));
+        if self.told.coins != coins {
+            tell(&mut self.told, Action::Coins { count: coins });
         }
     }
 }

@@ -16,6 +16,7 @@ pub struct SecretSetup {
 
 impl GameView<Survival> for SecretSetup {
     type Before = ViewNote;
+    type Reader = std::convert::Infallible;
 
     const REPLAY: ViewReplay = ViewReplay::SetupRevealed {
         placed_first: None,
