@@ -12,8 +12,10 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
+use fgn_notation::Color;
 use fgn_notation::{parse, Document, Game};
-use fgn_replay::{Params, Place, StartError, Viewer};
+use fgn_replay::{Params, Place, StartError, ViewError, ViewWriter, Viewer};
+use fgn_tools::align::hidden_fault;
 use fgn_tools::frames::{walk, Every, Frame, Stop, WalkError};
 use fgn_tools::placed::PlacedError;
 use fgn_tools::summary::{summarize, Status as SummaryStatus, Summary};
@@ -176,6 +178,12 @@ fn page(
         rules.refuse_once(kind, rep);
         return Err(format!("the rules file has no parameters for {kind}"));
     };
+    // A player's page of a full log is the page of that player's view of
+    // it, made as `fgn view` makes it: it holds nothing the player did not
+    // know, not even how many events it saw nothing of, or their lines.
+    if let (None, Some(side)) = (file.perspective(), asked.and_then(Viewer::color)) {
+        return player_page(name, doc, side, params, rep);
+    }
     let mut boards = Boards::default();
     let mut perspectives = Vec::new();
     for (i, viewer) in viewers(file, asked).into_iter().enumerate() {
@@ -186,6 +194,80 @@ fn page(
         title: name.to_string(),
         subtitle: subtitle(file),
         perspectives,
+        lines: boards.lines,
+        boards: boards.boards,
+    };
+    Ok(fill_page(&data))
+}
+
+/// The page of `side`'s view of the full log `doc`: the view made under
+/// `params`, up to the log's first rule error, drawn as a view file is. A
+/// rule error ends it as `fgn view` ends it: told where it is the player's
+/// own event, else only that the log breaks a rule at an event the player
+/// may not see.
+fn player_page(
+    name: &str,
+    doc: &Document,
+    side: Color,
+    params: Option<&Params>,
+    rep: &mut Reporter,
+) -> Result<String, String> {
+    let file = &doc.game;
+    let mut writer = match ViewWriter::with_params(&file.header, side, params) {
+        Ok((writer, _)) => writer,
+        Err(ViewError::Start(StartError::Header { tag, error })) => {
+            let placed = PlacedError::in_header(doc, tag.as_deref(), &error);
+            report_placed(name, &placed, rep);
+            return Err(diagnostic(name, &placed));
+        }
+        Err(e) => {
+            rep.unsupported(name, &e.to_string());
+            return Err(e.to_string());
+        }
+    };
+    let mut text = String::new();
+    for tag in &writer.header().tags {
+        text.push_str(&format!("{tag}\n"));
+    }
+    text.push('\n');
+    let mut lines = Vec::new();
+    let mut fault = None;
+    for (i, event) in file.events.iter().enumerate() {
+        let pushed = writer.push(i, event, &mut lines);
+        for line in lines.drain(..) {
+            line.write_line(&mut text);
+            text.push('\n');
+        }
+        if let Err(error) = pushed {
+            fault = Some(error);
+            break;
+        }
+    }
+    let view = parse(text.as_bytes()).document;
+    let mut boards = Boards::default();
+    let mut perspective = perspective(name, &view, Viewer::of(side), params, true, &mut boards, rep)?;
+    if let Some(error) = fault {
+        let message = if hidden_fault(file, side, &error) {
+            let message = hidden_fault_message(name, side);
+            rep.invalid(name, &message);
+            message
+        } else {
+            let placed = PlacedError::new(doc, &error);
+            report_placed(name, &placed, rep);
+            diagnostic(name, &placed)
+        };
+        perspective.stop.get_or_insert(StopData {
+            event: None,
+            line: None,
+            text: None,
+            message,
+        });
+    }
+    perspective.label = format!("{}'s view", side.name());
+    let data = PageData {
+        title: name.to_string(),
+        subtitle: subtitle(file),
+        perspectives: vec![perspective],
         lines: boards.lines,
         boards: boards.boards,
     };

@@ -23,6 +23,13 @@ export function fgn(args) {
 const pages = mkdtempSync(join(tmpdir(), "fgn-html-"));
 let made = 0;
 
+/** Writes `text` into a file beside the pages; its path. */
+export function scratch(name, text) {
+  const file = join(pages, name);
+  writeFileSync(file, text);
+  return file;
+}
+
 /** Writes the page `fgn html ...args` makes into a file; its file:// URL. */
 export function page(args, { allowInvalid = false } = {}) {
   const run = fgn(["html", ...args]);

@@ -2,7 +2,7 @@
 // at a given event, from a given side. Rerun with
 // `tests/browser/run.sh screenshots` after the page or the boards change.
 import { join } from "node:path";
-import { fgn, launch, page, root } from "./lib.mjs";
+import { launch, page, root } from "./lib.mjs";
 
 const shots = [
   {
@@ -11,15 +11,10 @@ const shots = [
     event: 13,
   },
   {
-    // A player's view in its fog: white's view file once open-world-chess
-    // views can be drawn alone, until then white's knowledge of the full
-    // log (the same position; the event numbers differ, the view having
-    // fewer events).
+    // A player's view in its fog: white's view file, drawn from the file
+    // alone, after black's knight went back into the fog.
     file: "html-open-world-chess-white.png",
     args: ["corpus/open-world-chess/views/owc-04-fog-10x10-in-progress.white.fgn"],
-    otherwise: ["--as", "white", "corpus/open-world-chess/valid/owc-04-fog-10x10-in-progress.fgn"],
-    // The frame after black's knight went back into the fog, whatever
-    // its number in either file.
     after: "2 b Nd4-? {t=69}",
   },
   {
@@ -40,11 +35,7 @@ const context = await browser.newContext({ viewport: { width: 1200, height: 780 
 context.on("request", (r) => {
   if (!r.url().startsWith("file://")) throw new Error(`a request left the page: ${r.url()}`);
 });
-for (let shot of shots) {
-  if (shot.otherwise && fgn(["html", ...shot.args]).code !== 0) {
-    console.log(`fgn html ${shot.args.join(" ")} cannot be drawn yet: taking fgn html ${shot.otherwise.join(" ")}`);
-    shot = { ...shot, args: shot.otherwise };
-  }
+for (const shot of shots) {
   const tab = await context.newPage();
   await tab.goto(page(shot.args).url);
   const event =

@@ -8,19 +8,17 @@
 // `fgn show --format svg`. No request may leave the page, and nothing may
 // fail in it.
 import assert from "node:assert/strict";
-import { fgn, launch, page } from "./lib.mjs";
+import { fgn, launch, page, scratch } from "./lib.mjs";
 
 const games = [
   {
     full: "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
     view: "corpus/survival-chess/views/01-bishop-queen-mate.white.fgn",
   },
-  // An open-world-chess view file is drawn once views of that game stand
-  // alone; until then fgn refuses it as unsupported (see below).
+  // An open-world-chess view file is read on its own (issue 37).
   {
     full: "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn",
     view: "corpus/open-world-chess/views/owc-01-raid-king-killed.white.fgn",
-    viewMayBeUnsupported: true,
   },
   {
     full: "corpus/great-war-chess/valid/gwc-01-raids-no-charges.fgn",
@@ -120,7 +118,6 @@ async function check(tab, file, at, as, where) {
 }
 
 let checks = 0;
-const unsupportedViews = [];
 // Positions whose last move is outlined (not the starts, nor events a
 // player did not see): many.
 let outlined = 0;
@@ -189,24 +186,26 @@ for (const game of games) {
   await tab.locator("#perspective-black").check();
   await check(tab, game.full, 2, "black", "the switch keeps the event");
   await tab.close();
-  // A page made for one player holds that player's frames alone.
+  // A page made for one player is that player's view of the log, as
+  // `fgn view` makes it: it holds nothing the player did not know, not even
+  // how many events it saw nothing of, and each of its positions is what
+  // `fgn show` draws of the view file at the same event.
   const black = await open(page(["--as", "black", game.full]).url);
   const only = await black.evaluate(() => JSON.parse(document.getElementById("fgn-data").textContent).perspectives.map((p) => p.name));
   assert.deepEqual(only, ["black"], game.full);
   assert.equal(await black.locator("#perspectives").isVisible(), false);
-  await stepThrough(black, game.full, "black");
+  const made = fgn(["view", "--as", "black", game.full]);
+  assert.equal(made.code, 0, made.stderr);
+  const madeFile = scratch(`${game.full.replace(/[^a-z0-9]+/g, "-")}.black.fgn`, made.stdout);
+  assert.equal(
+    await black.evaluate(() => JSON.parse(document.getElementById("fgn-data").textContent).perspectives[0].frames.length),
+    made.stdout.split("\n").filter((l) => /^[0-9]/.test(l)).length + 1,
+    `${game.full}: a frame per line of black's view, and the start`,
+  );
+  await stepThrough(black, madeFile, "black");
   await black.close();
   // A view file offers its own side only.
-  if (game.view && game.viewMayBeUnsupported && fgn(["html", game.view]).code !== 0) {
-    // Not drawable yet: refused as unsupported (exit 2), as `fgn show`
-    // refuses it, never a broken page. Once it is drawable, the branch
-    // below steps through it like every other view file.
-    const refused = fgn(["html", game.view]);
-    assert.equal(refused.code, 2, refused.stderr);
-    assert.match(refused.stderr, /unsupported: .*cannot be replayed on its own/);
-    assert.equal(refused.stdout, "");
-    unsupportedViews.push(game.view);
-  } else if (game.view) {
+  if (game.view) {
     const side = game.view.match(/\.(white|black)\.fgn$/)[1];
     const view = await open(page([game.view]).url);
     const state = await onPage(view);
@@ -261,6 +260,3 @@ assert.deepEqual(strays, [], "requests that left the page");
 assert.deepEqual(failures, [], "errors in the pages");
 assert.ok(outlined >= checks / 4, `the last move outlined in only ${outlined} of ${checks} positions`);
 console.log(`browser test: ${checks} positions checked on ${opened.length} pages, ${requests.length} requests (the pages themselves), no errors`);
-for (const view of unsupportedViews) {
-  console.log(`browser test: ${view} cannot be drawn yet (fgn says unsupported); its full log was checked from every side`);
-}

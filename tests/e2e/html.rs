@@ -130,6 +130,25 @@ fn a_view_file_offers_only_its_side_and_as_keeps_the_others_out() {
     assert_eq!(perspectives(&data(&html)), ["white"]);
     // White never saw black's placements: no line of its log names them.
     assert!(!html.contains("0 b place"), "black's setup leaked into white's page");
+    // Regression (issue 37, found in review): the page held a frame for
+    // every event of the full log, so it told white how many events it saw
+    // nothing of, and their lines. A player's page is its view: a frame
+    // for the start and for each of its view's lines, nothing else.
+    assert!(
+        !html.contains("nothing of it is seen"),
+        "white's page counts events it did not see"
+    );
+    let (code, view, err) = run(&["view", "--as", "white", full], b"");
+    assert_eq!(code, Some(0), "{err}");
+    let lines = view
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    let frames = data(&html)["perspectives"][0]["frames"]
+        .as_array()
+        .expect("frames")
+        .len();
+    assert_eq!(frames, lines + 1);
 }
 
 /// An invalid log is replayed up to its faulty event and its page holds

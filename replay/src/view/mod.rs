@@ -401,12 +401,24 @@ impl ViewWriter {
     /// A writer for the view of `side` of the log with `header` (a full
     /// log's header: a view's is refused by the replay).
     pub fn new(header: &Header, side: Color) -> Result<ViewWriter, ViewError> {
-        let replay = Replay::new(header).map_err(ViewError::Start)?;
+        Self::with_params(header, side, None).map(|(writer, _)| writer)
+    }
+
+    /// [`ViewWriter::new`] replaying the full log under `params` (a rules
+    /// file's, which win over the header's parameter tags, as
+    /// [`Replay::with_params`] has them), with the parameters it overrode.
+    pub fn with_params(
+        header: &Header,
+        side: Color,
+        params: Option<&crate::Params>,
+    ) -> Result<(ViewWriter, Vec<crate::Overridden>), ViewError> {
+        let (replay, overridden) = Replay::with_params(header, params).map_err(ViewError::Start)?;
         let run = map_game!(Sessions, replay.sessions, Run, s => Viewing::new(s, side));
-        Ok(ViewWriter {
+        let writer = ViewWriter {
             header: view_header(header, side),
             run,
-        })
+        };
+        Ok((writer, overridden))
     }
 
     /// The view's header: the full log's with `[Perspective "white"]` (or
