@@ -367,3 +367,44 @@ fn show_as_a_player_tells_only_the_turn_and_result_it_knows() {
     assert!(white.contains("result: in progress"), "{white}");
     assert!(white.contains(" to move"), "{white}");
 }
+
+/// A view file read on its own trusts its lines (`fgn verify-view` checks
+/// them against the full log): an open-world-chess view with a line left
+/// out, repeated or moved is drawn or refused, never a crash.
+#[test]
+fn a_damaged_open_world_chess_view_is_drawn_or_refused_never_a_crash() {
+    for path in util::fgn_files(&util::corpus().join("open-world-chess").join("views")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let events: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        for (k, &i) in events.iter().enumerate().step_by(19) {
+            let mut damaged: Vec<Vec<&str>> = Vec::new();
+            let mut without = lines.clone();
+            without.remove(i);
+            damaged.push(without);
+            let mut twice = lines.clone();
+            twice.insert(i, lines[i]);
+            damaged.push(twice);
+            if let Some(&j) = events.get(k + 3) {
+                let mut moved = lines.clone();
+                moved.swap(i, j);
+                damaged.push(moved);
+            }
+            for lines in damaged {
+                let damaged = lines.join("\n") + "\n";
+                for args in [&["show", "-"][..], &["--format", "json", "show", "-"], &["html", "-"]] {
+                    let out = fgn(args, damaged.as_bytes());
+                    let err = stderr(&out);
+                    assert!(
+                        matches!(out.status.code(), Some(0..=2)) && !err.contains("internal error"),
+                        "{} with line {} damaged, {args:?}: {err}",
+                        path.display(),
+                        i + 1
+                    );
+                }
+            }
+        }
+    }
+}
