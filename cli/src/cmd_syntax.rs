@@ -12,13 +12,11 @@ use crate::report::{Reporter, Status};
 /// Reads and parses every input, reporting syntax errors; yields the inputs
 /// that parsed without fault.
 pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, Parsed)> {
-    let (inputs, errors) = collect(paths);
+    let (inputs, errors, empty) = collect(paths, rep.io().hidden());
     for e in &errors {
         rep.error(e);
     }
-    if inputs.is_empty() && errors.is_empty() {
-        rep.error("no .fgn files found in the given paths");
-    }
+    crate::pipeline::report_empty(inputs.is_empty() && errors.is_empty(), &empty, rep);
     let mut out = Vec::new();
     for input in inputs {
         let bytes = match input.read(rep.io()) {

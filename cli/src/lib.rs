@@ -40,8 +40,8 @@ use report::{FormatArg, Reporter};
 
 /// Check, format, convert and replay FGN (Fog Game Notation) game logs.
 ///
-/// PATH arguments may be files, directories (every *.fgn file below them) or
-/// `-` for standard input; FILE arguments one file or `-`. Exit codes: 0
+/// PATH arguments may be files, directories (every *.fgn file below them,
+/// hidden ones left out unless --hidden) or `-` for standard input; FILE arguments one file or `-`. Exit codes: 0
 /// success, 1 some input is invalid (for diff and the verify commands: the
 /// logs differ, the check fails), 2 a usage or I/O error, a file that cannot
 /// be read or parsed where a comparison needs it, or a game that cannot be
@@ -81,6 +81,13 @@ struct Cli {
     /// unless NO_COLOR is set, `always` or `never`.
     #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
+
+    /// Walk into hidden files and directories too (names starting with
+    /// `.`, such as `.git`), which directory walks leave out, as ripgrep
+    /// does. A hidden file or directory named on the command line is always
+    /// read.
+    #[arg(long, global = true)]
+    hidden: bool,
 
     #[command(subcommand)]
     command: Command,
@@ -743,6 +750,7 @@ fn run_on(
         }
     };
     io.settle(cli.color, cli.jobs);
+    io.walk_hidden(cli.hidden);
     let io = &io;
     let mut rep = Reporter::new(io, cli.format.format());
     rep.quiet = cli.quiet;

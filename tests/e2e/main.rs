@@ -23,3 +23,4 @@ mod show_json;
 mod show_svg;
 mod toy_server;
 mod views;
+mod walks;
