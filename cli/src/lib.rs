@@ -104,7 +104,9 @@ enum Command {
         #[arg(long)]
         check: bool,
         /// With --check, also print a unified diff per file from its text
-        /// to its canonical form, on standard output.
+        /// to its canonical form, on standard output. Of a file with CRLF
+        /// line ends (canonical FGN writes LF) a note says so, and the diff
+        /// shows the other changes.
         #[arg(long, requires = "check")]
         diff: bool,
         /// Rewrite files that are not in canonical form, in place.
