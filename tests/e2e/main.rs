@@ -8,6 +8,7 @@ mod util;
 mod analysis;
 mod append;
 mod cli;
+mod commands;
 mod conversions;
 mod corpus;
 mod diff;
