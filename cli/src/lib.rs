@@ -41,11 +41,12 @@ use report::{FormatArg, Reporter};
 /// Check, format, convert and replay FGN (Fog Game Notation) game logs.
 ///
 /// PATH arguments may be files, directories (every *.fgn file below them,
-/// hidden ones left out unless --hidden) or `-` for standard input; FILE arguments one file or `-`. Exit codes: 0
-/// success, 1 some input is invalid (for diff and the verify commands: the
-/// logs differ, the check fails), 2 a usage or I/O error, a file that cannot
-/// be read or parsed where a comparison needs it, or a game that cannot be
-/// checked yet. Diagnostics go to standard error.
+/// hidden ones left out unless --hidden) or `-` for standard input; FILE
+/// arguments one file or `-`. Exit codes: 0 success, 1 some input is
+/// invalid (for diff and the verify commands: the logs differ, the check
+/// fails), 2 a usage or I/O error, a file that cannot be read or parsed
+/// where a comparison needs it, or a game that cannot be checked yet.
+/// Diagnostics go to standard error.
 #[derive(Debug, Parser)]
 #[command(name = "fgn", version)]
 struct Cli {

@@ -1,7 +1,7 @@
 //! What `fmt --check --diff` and `from-json` say about an input they
 //! cannot take as it is.
 
-use crate::util::{run, scratch};
+use crate::util::{run, scratch, scratch_dir};
 
 /// Regression (issue 39): a log with CRLF line ends got a diff marking
 /// every line changed, the change invisible, and nothing said why. A note
@@ -70,9 +70,9 @@ fn from_json_names_the_event_and_the_field_it_cannot_read() {
     // In an array, after the document's place.
     let array = serde_json::json!([doc.clone(), doc]);
     let file = scratch("from-json-event", "bad-array.json", array.to_string().as_bytes());
-    let out_dir = scratch("from-json-event", "unused", b"");
-    let _ = std::fs::remove_file(&out_dir);
-    let (code, _, err) = run(&["from-json", "--out-dir", &out_dir, &file], b"");
+    let out_dir = scratch_dir("from-json-event-out");
+    let out_dir = out_dir.to_str().expect("a UTF-8 path");
+    let (code, _, err) = run(&["from-json", "--out-dir", out_dir, &file], b"");
     assert_eq!(code, Some(1), "{err}");
     assert!(
         err.contains(": document 2 of the array: event 7 (counting from 1), at .events[6].action.to:"),

@@ -1,6 +1,6 @@
 //! Issue #11: commands over many files run on several jobs with the very
 //! output of one job, and directories are walked as before (every `*.fgn`
-//! below, hidden or not, links into directories not followed).
+//! below, links into directories not followed; hidden ones with --hidden).
 
 use crate::util::scratch_dir;
 
