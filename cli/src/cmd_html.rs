@@ -533,13 +533,18 @@ fn write_site(paths: &[PathBuf], asked: Option<Viewer>, rules: &Rules, dir: &Pat
     }
     let mut rows = Vec::new();
     let mut taken = BTreeSet::new();
+    let mut empty = Vec::new();
     for path in paths {
         // Pages of a directory's files are named from below it.
         let base = path.is_dir().then_some(path.as_path());
-        for item in walk_inputs(std::slice::from_ref(path)) {
+        for item in walk_inputs(std::slice::from_ref(path), rep.io().hidden()) {
             let input = match item {
                 Ok(input) => input,
-                Err(InputError { file, message }) => {
+                Err(InputError { file, empty: true, .. }) => {
+                    empty.extend(file);
+                    continue;
+                }
+                Err(InputError { file, message, .. }) => {
                     match &file {
                         Some(f) => rep.file_error(f, &message),
                         None => rep.error(&message),
@@ -551,9 +556,7 @@ fn write_site(paths: &[PathBuf], asked: Option<Viewer>, rules: &Rules, dir: &Pat
             rows.push(site_page(&input, base, asked, rules, dir, &mut taken, rep));
         }
     }
-    if rows.is_empty() {
-        rep.error("no .fgn files found in the given paths");
-    }
+    crate::pipeline::report_empty(rows.is_empty(), &empty, rep);
     let index = dir.join("index.html");
     if let Err(e) = std::fs::write(&index, index_page(&rows)) {
         rep.error(&format!("{}: cannot write: {e}", index.display()));

@@ -12,13 +12,11 @@ use crate::report::{Reporter, Status};
 /// Reads and parses every input, reporting syntax errors; yields the inputs
 /// that parsed without fault.
 pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, Parsed)> {
-    let (inputs, errors) = collect(paths);
+    let (inputs, errors, empty) = collect(paths, rep.io().hidden());
     for e in &errors {
         rep.error(e);
     }
-    if inputs.is_empty() && errors.is_empty() {
-        rep.error("no .fgn files found in the given paths");
-    }
+    crate::pipeline::report_empty(inputs.is_empty() && errors.is_empty(), &empty, rep);
     let mut out = Vec::new();
     for input in inputs {
         let bytes = match input.read(rep.io()) {
@@ -74,8 +72,12 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
             match &log.input {
                 _ if check => {
                     rep.invalid(&log.name, "not in canonical form (run `fgn fmt --write` on it)");
+                    let crlf = crlf_note(&log.name, &log.bytes, diff);
+                    if let Some(note) = &crlf {
+                        rep.note(note);
+                    }
                     if diff {
-                        rep.print(&unified_diff(&log.name, &log.bytes, &text));
+                        rep.print(&unified_diff(&log.name, &log.bytes, &text, crlf.is_some()));
                     }
                     return true;
                 }
@@ -95,19 +97,45 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
     }
 }
 
+/// Why every line of a file that is not canonical may differ: a note when
+/// lines of `bytes` end in CRLF, which canonical FGN writes as LF. A diff
+/// of such a file would mark each line changed, the change invisible, so
+/// with `diff` the note says that the diff leaves the line ends out.
+fn crlf_note(name: &str, bytes: &[u8], diff: bool) -> Option<String> {
+    let crlf = bytes.windows(2).filter(|w| w == b"\r\n").count();
+    if crlf == 0 {
+        return None;
+    }
+    let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+    let which = if crlf == lines {
+        "its lines end".to_string()
+    } else {
+        format!("{crlf} of its {lines} lines end")
+    };
+    let shown = if diff { "; the diff leaves that change out" } else { "" };
+    Some(format!(
+        "{name}: {which} in CRLF (\\r\\n), which canonical FGN writes as LF (\\n){shown}"
+    ))
+}
+
 /// What `fmt --write` would change in the file `name`, as `diff -u` writes
 /// it: `--- name`, `+++ name (canonical)`, then hunks with three lines of
-/// context.
-fn unified_diff(name: &str, old: &[u8], new: &str) -> String {
+/// context; nothing when only what `crlf` leaves out differs. With `crlf`
+/// the old text's CRLF line ends are read as LF, so that the diff shows the
+/// changes that can be seen rather than every line ([`crlf_note`] says so).
+fn unified_diff(name: &str, old: &[u8], new: &str, crlf: bool) -> String {
     // A log that parsed is UTF-8 text; the lossy reading never changes it.
-    let old = String::from_utf8_lossy(old);
+    let mut old = String::from_utf8_lossy(old);
+    if crlf {
+        old = old.replace("\r\n", "\n").into();
+    }
     let diff = similar::TextDiff::from_lines(old.as_ref(), new);
     let mut text = diff
         .unified_diff()
         .context_radius(3)
         .header(name, &format!("{name} (canonical)"))
         .to_string();
-    if !text.ends_with('\n') {
+    if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }
     text

@@ -58,6 +58,7 @@ impl Input {
         result.map(|_| buf).map_err(|e| InputError {
             file: Some(self.name()),
             message: format!("cannot read: {e}"),
+            empty: false,
         })
     }
 }
@@ -86,13 +87,22 @@ pub struct InputError {
     pub file: Option<String>,
     /// What went wrong.
     pub message: String,
+    /// The path is a directory with no log below it ([`NO_LOGS`]): a
+    /// directory that holds nothing to read is no fault of a file, so it
+    /// counts as no input at all, and a run says so once, as a note, or as
+    /// its error when it found no log anywhere ([`crate::pipeline`]).
+    pub empty: bool,
 }
+
+/// What is said of a directory that holds no log.
+pub const NO_LOGS: &str = "no *.fgn files in it";
 
 impl InputError {
     fn at(path: &Path, message: impl Into<String>) -> InputError {
         InputError {
             file: Some(path.display().to_string()),
             message: message.into(),
+            empty: false,
         }
     }
 }
@@ -107,25 +117,29 @@ impl std::fmt::Display for InputError {
 }
 
 /// Expands the paths of the command line: `-` is standard input, a directory
-/// stands for every `*.fgn` file below it (hidden or not, sorted by path,
-/// symbolic links to directories not followed), anything else is a file. A
-/// path that cannot be used is reported in the second list and the others
-/// are still expanded, so one bad path never hides the rest.
-pub fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
-    let (mut out, mut errors) = (Vec::new(), Vec::new());
-    for item in walk(paths) {
+/// stands for every `*.fgn` file below it (sorted by path, symbolic links
+/// to directories not followed, and, unless `hidden`, leaving out every
+/// file and directory whose name starts with `.`, as ripgrep does: a `.git`
+/// directory is never walked into), anything else is a file, hidden or not.
+/// A path that cannot be used is reported in the second list and the others
+/// are still expanded, so one bad path never hides the rest; the third list
+/// is the directories without a log ([`InputError::empty`]).
+pub fn collect(paths: &[PathBuf], hidden: bool) -> (Vec<Input>, Vec<String>, Vec<String>) {
+    let (mut out, mut errors, mut empty) = (Vec::new(), Vec::new(), Vec::new());
+    for item in walk(paths, hidden) {
         match item {
             Ok(input) => out.push(input),
+            Err(e) if e.empty => empty.extend(e.file),
             Err(e) => errors.push(e.to_string()),
         }
     }
-    (out, errors)
+    (out, errors, empty)
 }
 
 /// [`collect`]'s inputs one at a time, as the directories are walked, so
 /// that an archive of any size is never listed in memory: each item is an
 /// input or a path that cannot be used, in command-line order.
-pub fn walk(paths: &[PathBuf]) -> impl Iterator<Item = Result<Input, InputError>> + Send + '_ {
+pub fn walk(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Input, InputError>> + Send + '_ {
     let mut stdin_taken = false;
     paths
         .iter()
@@ -135,6 +149,7 @@ pub fn walk(paths: &[PathBuf]) -> impl Iterator<Item = Result<Input, InputError>
                     Err(InputError {
                         file: None,
                         message: "`-` is given twice: standard input can be read only once".to_string(),
+                        empty: false,
                     })
                 } else {
                     Ok(Input::Stdin)
@@ -143,7 +158,7 @@ pub fn walk(paths: &[PathBuf]) -> impl Iterator<Item = Result<Input, InputError>
             }
             match std::fs::metadata(p) {
                 Err(e) => Box::new(std::iter::once(Err(InputError::at(p, e.to_string())))),
-                Ok(meta) if meta.is_dir() => Box::new(walk_dir(p)),
+                Ok(meta) if meta.is_dir() => Box::new(walk_dir(p, hidden)),
                 Ok(_) => Box::new(std::iter::once(Ok(Input::File(p.clone())))),
             }
         })
@@ -151,17 +166,22 @@ pub fn walk(paths: &[PathBuf]) -> impl Iterator<Item = Result<Input, InputError>
 
 /// Every `*.fgn` file below `dir`, in path order (each directory's entries
 /// sorted by name, a subdirectory's files where its name falls, as
-/// walkdir's sort by file name gives them); an error for what cannot be read,
-/// and one when there is no log at all. Only the directories from `dir`
+/// walkdir's sort by file name gives them), hidden names left out unless
+/// `hidden`; an error for what cannot be read, and an [`InputError::empty`]
+/// item when there is no log at all. Only the directories from `dir`
 /// down to the current one are open at a time, each holding at most
 /// [`NAMES_AT_ONCE`] names ([`Listing`]), so that memory does not grow
 /// with the number of files.
-fn walk_dir(dir: &Path) -> impl Iterator<Item = Result<Input, InputError>> + Send {
-    walk_dir_in_passes(dir, NAMES_AT_ONCE)
+fn walk_dir(dir: &Path, hidden: bool) -> impl Iterator<Item = Result<Input, InputError>> + Send {
+    walk_dir_in_passes(dir, NAMES_AT_ONCE, hidden)
 }
 
 /// [`walk_dir`] with at most `at_once` names of a directory held at once.
-fn walk_dir_in_passes(dir: &Path, at_once: usize) -> impl Iterator<Item = Result<Input, InputError>> + Send {
+fn walk_dir_in_passes(
+    dir: &Path,
+    at_once: usize,
+    hidden: bool,
+) -> impl Iterator<Item = Result<Input, InputError>> + Send {
     let root = dir.to_path_buf();
     let mut open = vec![Listing::new(root.clone(), at_once)];
     let mut found = 0usize;
@@ -172,13 +192,22 @@ fn walk_dir_in_passes(dir: &Path, at_once: usize) -> impl Iterator<Item = Result
         }
         let Some(listing) = open.last_mut() else {
             done = true;
-            return (found == 0).then(|| Err(InputError::at(&root, "no .fgn files in this directory")));
+            return (found == 0).then(|| {
+                Err(InputError {
+                    empty: true,
+                    ..InputError::at(&root, NO_LOGS)
+                })
+            });
         };
         match listing.next() {
             None => {
                 open.pop();
             }
             Some(Err(e)) => return Some(Err(e)),
+            // A name starting with `.` is hidden by convention (`.git`,
+            // an editor's `.swp` copies, a `.trash` of old logs): left out
+            // below a directory given, as ripgrep and fd leave it out.
+            Some(Ok((path, _))) if !hidden && is_hidden(&path) => {}
             Some(Ok((path, kind))) if kind.is_dir() => open.push(Listing::new(path, at_once)),
             // A link is taken when it leads to a file, never into a directory.
             Some(Ok((path, kind))) => {
@@ -189,6 +218,12 @@ fn walk_dir_in_passes(dir: &Path, at_once: usize) -> impl Iterator<Item = Result
             }
         }
     })
+}
+
+/// Whether the last part of `path` names a hidden file or directory.
+fn is_hidden(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name.as_encoded_bytes().first() == Some(&b'.'))
 }
 
 /// How many names of one directory the walk holds at once: a directory
@@ -355,7 +390,7 @@ mod tests {
             .collect();
         assert!(expected.len() > 30 && expected.contains(&root.join("link.fgn")));
         for at_once in [1, 2, 3, 7, 100] {
-            let walked: Vec<PathBuf> = walk_dir_in_passes(&root, at_once)
+            let walked: Vec<PathBuf> = walk_dir_in_passes(&root, at_once, true)
                 .map(|item| match item {
                     Ok(Input::File(p)) => p,
                     other => panic!("{other:?}"),

@@ -40,12 +40,13 @@ use report::{FormatArg, Reporter};
 
 /// Check, format, convert and replay FGN (Fog Game Notation) game logs.
 ///
-/// PATH arguments may be files, directories (every *.fgn file below them) or
-/// `-` for standard input; FILE arguments one file or `-`. Exit codes: 0
-/// success, 1 some input is invalid (for diff and the verify commands: the
-/// logs differ, the check fails), 2 a usage or I/O error, a file that cannot
-/// be read or parsed where a comparison needs it, or a game that cannot be
-/// checked yet. Diagnostics go to standard error.
+/// PATH arguments may be files, directories (every *.fgn file below them,
+/// hidden ones left out unless --hidden) or `-` for standard input; FILE
+/// arguments one file or `-`. Exit codes: 0 success, 1 some input is
+/// invalid (for diff and the verify commands: the logs differ, the check
+/// fails), 2 a usage or I/O error, a file that cannot be read or parsed
+/// where a comparison needs it, or a game that cannot be checked yet.
+/// Diagnostics go to standard error.
 #[derive(Debug, Parser)]
 #[command(name = "fgn", version)]
 struct Cli {
@@ -57,10 +58,10 @@ struct Cli {
     #[arg(long, value_enum, global = true, default_value_t = FormatArg::Text)]
     format: FormatArg,
 
-    /// How many files to work on at once when a command reads many; the
-    /// default is one per core. Output is the same, in the same order,
-    /// whatever the number.
-    #[arg(long, short = 'j', global = true, value_name = "N")]
+    /// `-j` before the command, as fgn took it before it was an option of
+    /// the commands that read many files ([`Jobs`]): still taken by those,
+    /// refused by the others, and left out of the help.
+    #[arg(long, short = 'j', value_name = "N", hide = true)]
     jobs: Option<usize>,
 
     /// Write only errors and the output asked for: no summary lines, no
@@ -82,8 +83,25 @@ struct Cli {
     #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
 
+    /// Walk into hidden files and directories too (names starting with
+    /// `.`, such as `.git`), which directory walks leave out, as ripgrep
+    /// does. A hidden file or directory named on the command line is always
+    /// read.
+    #[arg(long, global = true)]
+    hidden: bool,
+
     #[command(subcommand)]
     command: Command,
+}
+
+/// `-j`/`--jobs`: an option of the commands that read many files only, so
+/// that a command that reads one (show, view, append, ...) does not offer it.
+#[derive(Debug, clap::Args)]
+struct Jobs {
+    /// How many files to work on at once; the default is one per core.
+    /// Output is the same, in the same order, whatever the number.
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -97,7 +115,9 @@ enum Command {
         #[arg(long)]
         check: bool,
         /// With --check, also print a unified diff per file from its text
-        /// to its canonical form, on standard output.
+        /// to its canonical form, on standard output. Of a file with CRLF
+        /// line ends (canonical FGN writes LF) a note says so, and the diff
+        /// shows the other changes.
         #[arg(long, requires = "check")]
         diff: bool,
         /// Rewrite files that are not in canonical form, in place.
@@ -106,6 +126,8 @@ enum Command {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        jobs: Jobs,
     },
     /// Convert logs to JSON: header, typed events and a summary (comments
     /// left out).
@@ -125,6 +147,8 @@ enum Command {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        jobs: Jobs,
     },
     /// Check that logs are legal under their game's rules.
     ///
@@ -151,6 +175,8 @@ enum Command {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        jobs: Jobs,
     },
     /// Report what changed rules do to recorded games.
     ///
@@ -181,6 +207,8 @@ enum Command {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        jobs: Jobs,
     },
     /// Draw the position of a log after some event.
     ///
@@ -269,6 +297,8 @@ enum Command {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        jobs: Jobs,
     },
     /// Print a shell completion script for fgn.
     ///
@@ -366,6 +396,8 @@ enum Command {
         /// Files, directories or `-` (with --check: SUMS files).
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        jobs: Jobs,
     },
     /// Check that NEW only appended to OLD: the same header, and all of
     /// OLD's events first (compared by the hash chain).
@@ -509,6 +541,8 @@ enum Command {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        jobs: Jobs,
     },
     /// Print the logs that match every filter given, one path per line.
     ///
@@ -567,6 +601,8 @@ enum Command {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        jobs: Jobs,
     },
     /// Statistics of an archive: per game, W/D/L, outcomes, reasons and
     /// lengths, and each player's record.
@@ -581,7 +617,28 @@ enum Command {
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        jobs: Jobs,
     },
+}
+
+impl Command {
+    /// The command's `-j`, `None` for a command that reads one file (or
+    /// works on many without parallel workers), which takes none.
+    fn jobs(&self) -> Option<&Jobs> {
+        match self {
+            Command::Fmt { jobs, .. }
+            | Command::Json { jobs, .. }
+            | Command::Validate { jobs, .. }
+            | Command::Impact { jobs, .. }
+            | Command::Leaderboard { jobs, .. }
+            | Command::Hash { jobs, .. }
+            | Command::Events { jobs, .. }
+            | Command::Select { jobs, .. }
+            | Command::Stats { jobs, .. } => Some(jobs),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -613,8 +670,69 @@ fn long_version() -> String {
 fn command() -> clap::Command {
     static COMMAND: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
     COMMAND
-        .get_or_init(|| same_opening(Cli::command().long_version(long_version())))
+        .get_or_init(|| grouped(same_opening(Cli::command().long_version(long_version()))))
         .clone()
+}
+
+/// The commands as `fgn --help` lists them: in groups by what they are for,
+/// each group in the order a user meets its commands. Every command is in
+/// one group (a test checks it), `help` last.
+const GROUPS: &[(&str, &[&str])] = &[
+    ("Check logs", &["validate", "impact", "diff"]),
+    ("Inspect a game", &["show", "html", "events"]),
+    ("Convert", &["fmt", "json", "from-json"]),
+    (
+        "Trust: views, hashes and appends",
+        &["view", "verify-view", "hash", "verify-extends", "append"],
+    ),
+    ("Archives", &["select", "stats", "leaderboard"]),
+    (
+        "Make games, set up fgn",
+        &["gen", "rules", "completions", "man", "help"],
+    ),
+];
+
+/// `cmd` with its commands listed in [`GROUPS`], each group under its own
+/// heading, by a help template (clap lists a command's subcommands under
+/// one heading only). The rest of the help is clap's own: about, usage,
+/// options and their styles. `fgn help COMMAND` and each command's help
+/// are untouched.
+fn grouped(cmd: clap::Command) -> clap::Command {
+    let styles = cmd.get_styles().clone();
+    let (heading, literal) = (styles.get_header(), styles.get_literal());
+    let about = |name: &str| -> String {
+        match cmd.find_subcommand(name) {
+            Some(sub) => sub.get_about().map(ToString::to_string).unwrap_or_default(),
+            // Clap adds `help` only when it builds the command.
+            None => "Print this message or the help of the given command.".to_string(),
+        }
+    };
+    let width = GROUPS
+        .iter()
+        .flat_map(|(_, names)| names.iter())
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::new();
+    for (title, names) in GROUPS {
+        text += &format!("{}{title}:{}\n", heading.render(), heading.render_reset());
+        for name in *names {
+            let pad = " ".repeat(width - name.len());
+            text += &format!(
+                "  {}{name}{}{pad}  {}\n",
+                literal.render(),
+                literal.render_reset(),
+                about(name)
+            );
+        }
+        text.push('\n');
+    }
+    let template = format!(
+        "{{before-help}}{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{text}{}Options:{}\n{{options}}{{after-help}}",
+        heading.render(),
+        heading.render_reset()
+    );
+    cmd.help_template(template)
 }
 
 /// Makes `-h` open with the same sentence as `--help`: clap takes the short
@@ -717,11 +835,12 @@ fn run_on(
 ) -> u8 {
     let args: Vec<OsString> = args.into_iter().collect();
     let mut io = Output::new(host, stdin, stdout, stderr);
-    let parsed = command()
-        .try_get_matches_from(&args)
-        .and_then(|matches| Cli::from_arg_matches(&matches));
-    let cli = match parsed {
-        Ok(cli) => cli,
+    let parsed = command().try_get_matches_from(&args).and_then(|matches| {
+        let name = matches.subcommand_name().unwrap_or_default().to_string();
+        Cli::from_arg_matches(&matches).map(|cli| (cli, name))
+    });
+    let (cli, name) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             // clap's own exit code is 2 for usage errors and 0 for --help.
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -742,11 +861,20 @@ fn run_on(
             return io.ended().unwrap_or(code);
         }
     };
-    io.settle(cli.color, cli.jobs);
+    // A command's own `-j` wins over one given before it.
+    let jobs = cli.command.jobs().map(|own| own.jobs.or(cli.jobs));
+    io.settle(cli.color, jobs.flatten());
+    io.walk_hidden(cli.hidden);
     let io = &io;
     let mut rep = Reporter::new(io, cli.format.format());
     rep.quiet = cli.quiet;
     rep.strict = cli.strict;
+    if jobs.is_none() && cli.jobs.is_some() {
+        rep.error(&format!(
+            "-j/--jobs is for the commands that read many files; `fgn {name}` takes none"
+        ));
+        return io.ended().unwrap_or(rep.status as u8);
+    }
     // Only `show` draws a board; every other command reads `--format` as
     // text or JSON, so an SVG is refused here, once, for all of them.
     if cli.format == FormatArg::Svg && !matches!(cli.command, Command::Show { .. }) {
@@ -759,13 +887,14 @@ fn run_on(
             diff,
             write,
             paths,
+            ..
         } => cmd_syntax::fmt(paths, *check, *diff, *write, &mut rep),
-        Command::Json { ndjson, paths } => cmd_syntax::json(paths, *ndjson, &mut rep),
+        Command::Json { ndjson, paths, .. } => cmd_syntax::json(paths, *ndjson, &mut rep),
         Command::Append { repair: true, file, .. } => cmd_append::repair(file, &mut rep),
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
         Command::FromJson { path, out_dir } => cmd_syntax::from_json_cmd(path, out_dir.as_deref(), &mut rep),
         Command::Gen(args) => cmd_gen::gen(args, &mut rep),
-        Command::Events { ndjson: _, paths } => cmd_events::events(paths, &mut rep),
+        Command::Events { paths, .. } => cmd_events::events(paths, &mut rep),
         Command::Select {
             game,
             player,
@@ -781,6 +910,7 @@ fn run_on(
             invalid,
             duplicates,
             paths,
+            ..
         } => {
             use fgn_tools::summary::Status;
             let statuses = match (valid, invalid) {
@@ -803,10 +933,10 @@ fn run_on(
             };
             cmd_select::select(paths, &filter, *duplicates, &mut rep)
         }
-        Command::Stats { paths } => cmd_stats::stats(paths, &mut rep),
-        Command::Validate { verbose, rules, paths } => {
-            cmd_replay::validate(paths, rules.as_deref(), *verbose, &mut rep)
-        }
+        Command::Stats { paths, .. } => cmd_stats::stats(paths, &mut rep),
+        Command::Validate {
+            verbose, rules, paths, ..
+        } => cmd_replay::validate(paths, rules.as_deref(), *verbose, &mut rep),
         Command::Show {
             at,
             viewer,
@@ -841,6 +971,7 @@ fn run_on(
             rules,
             resimulate,
             paths,
+            ..
         } => cmd_impact::impact(paths, rules, *resimulate, &mut rep),
         Command::View { side, output, path } => cmd_view::view(path, *side, output.as_ref(), &mut rep),
         Command::VerifyView { full, view } => cmd_view::verify(full, view, &mut rep),
@@ -850,6 +981,7 @@ fn run_on(
             states,
             check,
             paths,
+            ..
         } => {
             if *check {
                 cmd_hash::check(paths, *side, &mut rep)
@@ -864,7 +996,7 @@ fn run_on(
         }
         Command::VerifyExtends { old, new } => cmd_hash::verify_extends(old, new, &mut rep),
         Command::Diff { side, a, b } => cmd_diff::diff(a, b, *side, &mut rep),
-        Command::Leaderboard { paths } => cmd_leaderboard::leaderboard(paths, &mut rep),
+        Command::Leaderboard { paths, .. } => cmd_leaderboard::leaderboard(paths, &mut rep),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(*shell, &mut command(), "fgn", &mut script);
@@ -885,6 +1017,25 @@ fn run_on(
 #[cfg(test)]
 mod tests {
     use std::io::{self, Write};
+
+    /// `fgn --help` lists the commands of [`super::GROUPS`] only: a
+    /// command missing from it would be missing from the help.
+    #[test]
+    fn every_command_is_in_one_help_group() {
+        use clap::CommandFactory;
+        let mut commands: Vec<String> = super::Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .chain(["help".to_string()])
+            .collect();
+        let mut grouped: Vec<String> = super::GROUPS
+            .iter()
+            .flat_map(|(_, names)| names.iter().map(ToString::to_string))
+            .collect();
+        commands.sort();
+        grouped.sort();
+        assert_eq!(grouped, commands);
+    }
 
     /// A standard output that fails every write with `kind`.
     struct Failing(io::ErrorKind);

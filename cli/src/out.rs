@@ -114,6 +114,8 @@ pub struct Output<'a> {
     jobs: usize,
     /// Whether a long run may show a progress line on standard error.
     progress: bool,
+    /// Whether directory walks take hidden files and directories (`--hidden`).
+    hidden: bool,
 }
 
 impl std::fmt::Debug for Output<'_> {
@@ -147,6 +149,7 @@ impl<'a> Output<'a> {
             colors: (false, false),
             jobs: 1,
             progress: false,
+            hidden: false,
         }
     }
 
@@ -175,6 +178,17 @@ impl<'a> Output<'a> {
             .filter(|&n| n > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
         self.progress = terminals.1 && std::env::var_os("FGN_NO_PROGRESS").is_none();
+    }
+
+    /// Makes directory walks take hidden files and directories too
+    /// (`--hidden`; [`crate::inputs::walk`]).
+    pub fn walk_hidden(&mut self, hidden: bool) {
+        self.hidden = hidden;
+    }
+
+    /// Whether directory walks take hidden files and directories.
+    pub fn hidden(&self) -> bool {
+        self.hidden
     }
 
     /// How many inputs run at once.

@@ -205,11 +205,14 @@ where
             Err(InputError {
                 file: Some(file),
                 message,
+                ..
             }) => {
                 file_rep.file_error(&file, &message);
                 None
             }
-            Err(InputError { file: None, message }) => {
+            Err(InputError {
+                file: None, message, ..
+            }) => {
                 file_rep.error(&message);
                 None
             }
@@ -244,7 +247,8 @@ where
             value,
         }
     };
-    let mut progress = Progress::new(!rep.quiet && io.progress());
+    let empty = Mutex::new(Vec::new());
+    let mut progress = Progress::new(!rep.quiet && io.progress(), paths, io.hidden());
     let mut seen = 0usize;
     let mut walked = Walked::default();
     let mut finish = |done: Done<R>, rep: &mut Reporter| -> ControlFlow<()> {
@@ -265,8 +269,9 @@ where
         flow
     };
     let jobs = io.jobs();
+    let items = inputs(paths, io.hidden(), &empty);
     if jobs <= 1 {
-        for item in walk(paths) {
+        for item in items {
             // One job writes each report as it comes.
             let done = process(item, Box::new(|| true));
             if finish(done, rep).is_break() {
@@ -274,13 +279,45 @@ where
             }
         }
     } else {
-        run_parallel(paths, jobs, &process, |done| finish(done, rep));
+        run_parallel(items, jobs, &process, |done| finish(done, rep));
     }
     progress.clear();
-    if seen == 0 {
+    report_empty(seen == 0, &empty.into_inner().unwrap_or_else(|e| e.into_inner()), rep);
+    walked
+}
+
+/// The inputs of `paths` as the walk finds them, without the directories
+/// that hold no log: those are kept in `empty`, in the order of the walk,
+/// for [`report_empty`].
+fn inputs<'a>(
+    paths: &'a [PathBuf],
+    hidden: bool,
+    empty: &'a Mutex<Vec<String>>,
+) -> impl Iterator<Item = Result<Input, InputError>> + Send + 'a {
+    walk(paths, hidden).filter(move |item| match item {
+        Err(e) if e.empty => {
+            empty.lock().unwrap_or_else(|e| e.into_inner()).extend(e.file.clone());
+            false
+        }
+        _ => true,
+    })
+}
+
+/// Says once of each directory in `empty` that it holds no log: a note
+/// when the run found inputs elsewhere (an empty directory is no fault,
+/// and counts as nothing), the run's error (exit 2) when it found none at
+/// all (`nothing`), as a search that was given nothing to search is.
+pub fn report_empty(nothing: bool, empty: &[String], rep: &mut Reporter) {
+    for dir in empty {
+        if nothing {
+            rep.file_error(dir, crate::inputs::NO_LOGS);
+        } else {
+            rep.note(&format!("{dir}: {}", crate::inputs::NO_LOGS));
+        }
+    }
+    if nothing && empty.is_empty() {
         rep.error("no .fgn files found in the given paths");
     }
-    walked
 }
 
 /// The state the workers share: the walk, the next input's index, and how
@@ -292,15 +329,16 @@ struct Queue<I> {
     exhausted: bool,
 }
 
-fn run_parallel<R, P, F>(paths: &[PathBuf], jobs: usize, process: &P, mut finish: F)
+fn run_parallel<R, I, P, F>(items: I, jobs: usize, process: &P, mut finish: F)
 where
     R: Send,
+    I: Iterator<Item = Result<Input, InputError>> + Send,
     P: Fn(Result<Input, InputError>, ReportTurn) -> Done<R> + Sync,
     F: FnMut(Done<R>) -> ControlFlow<()>,
 {
     let window = jobs * AHEAD_PER_JOB;
     let queue = Mutex::new(Queue {
-        items: walk(paths),
+        items,
         next: 0,
         written: 0,
         exhausted: false,
@@ -375,20 +413,60 @@ where
 /// A count of the files done on standard error, for runs long enough to
 /// need one, and only when standard error is a terminal (never in a pipe,
 /// a file or CI logs) and neither `--quiet` nor `FGN_NO_PROGRESS` is given.
+/// The files to do are counted by a second walk of the paths, on a thread
+/// of its own, as the run goes: the line shows how many are done of those
+/// counted so far, and once the count is complete, of the total, with the
+/// rate and the time left.
 struct Progress {
     started: Instant,
     bar: Option<indicatif::ProgressBar>,
     enabled: bool,
+    /// What the counting walk found so far, and whether it is complete;
+    /// `None` when the line is off.
+    total: Option<Arc<Total>>,
+}
+
+/// The counting walk's findings, shared with its thread.
+#[derive(Default)]
+struct Total {
+    counted: AtomicUsize,
+    complete: std::sync::atomic::AtomicBool,
+    /// Set when the run ends, so that a walk still counting stops.
+    stop: std::sync::atomic::AtomicBool,
 }
 
 impl Progress {
     /// A progress line for a run that may show one ([`crate::out::Output::progress`]
-    /// and not `--quiet`).
-    fn new(enabled: bool) -> Progress {
+    /// and not `--quiet`), over the inputs of `paths`.
+    fn new(enabled: bool, paths: &[PathBuf], hidden: bool) -> Progress {
+        let total = enabled.then(|| {
+            let total = Arc::new(Total::default());
+            let (paths, shared) = (paths.to_vec(), Arc::clone(&total));
+            // The count is a walk of its own, as the run's is: an input
+            // is whatever the run would take one for (a path that cannot
+            // be used too), and a directory without a log is none.
+            let counting = std::thread::Builder::new().name("fgn-count".into()).spawn(move || {
+                for item in walk(&paths, hidden) {
+                    if shared.stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if !item.is_err_and(|e| e.empty) {
+                        shared.counted.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                shared.complete.store(true, Ordering::Release);
+            });
+            // Without a thread there is no total: the line counts only.
+            if counting.is_err() {
+                total.stop.store(true, Ordering::Relaxed);
+            }
+            total
+        });
         Progress {
             started: Instant::now(),
             bar: None,
             enabled,
+            total,
         }
     }
 
@@ -396,13 +474,18 @@ impl Progress {
         if !self.enabled {
             return;
         }
-        if self.bar.is_none() && self.started.elapsed() >= PROGRESS_AFTER {
+        let elapsed = self.started.elapsed();
+        if self.bar.is_none() && elapsed >= progress_after() {
             let bar = indicatif::ProgressBar::new_spinner();
             bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
             self.bar = Some(bar);
         }
         if let Some(bar) = &self.bar {
-            bar.set_message(format!("{done} files"));
+            let counted = self.total.as_ref().map(|t| {
+                let complete = t.complete.load(Ordering::Acquire);
+                (t.counted.load(Ordering::Relaxed), complete)
+            });
+            bar.set_message(progress_message(done, counted, elapsed));
             bar.tick();
         }
     }
@@ -416,8 +499,102 @@ impl Progress {
     }
 
     fn clear(&mut self) {
+        if let Some(total) = &self.total {
+            total.stop.store(true, Ordering::Relaxed);
+        }
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// How long a run goes before its progress line shows: [`PROGRESS_AFTER`],
+/// or in a debug build (the test suite's) the milliseconds that
+/// `FGN_DEBUG_PROGRESS_AFTER` says, so that a test can see the line
+/// without a run that long.
+fn progress_after() -> Duration {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("FGN_DEBUG_PROGRESS_AFTER")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return Duration::from_millis(ms);
+    }
+    PROGRESS_AFTER
+}
+
+/// The progress line after `done` files in `elapsed`: with `counted`, the
+/// files the counting walk found so far and whether that is all of them.
+/// Until the count is complete the line says how many are done of those
+/// found (`120/400+ files`) and the rate; then of the total, with the time
+/// left at the rate so far (`120/1000 files, 40 files/s, 22 s left`).
+fn progress_message(done: usize, counted: Option<(usize, bool)>, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let rate = if seconds > 0.0 { done as f64 / seconds } else { 0.0 };
+    // Tenths only where they are worth saying, on a slow run.
+    let rate_text = if rate < 10.0 {
+        format!("{rate:.1} files/s")
+    } else {
+        format!("{rate:.0} files/s")
+    };
+    match counted {
+        None => format!("{done} files, {rate_text}"),
+        // The count runs ahead of the work; a file the run met before the
+        // count did is counted already.
+        Some((counted, false)) => format!("{done}/{}+ files, {rate_text}", counted.max(done)),
+        Some((total, true)) => {
+            let total = total.max(done);
+            let left = if rate > 0.0 {
+                let secs = ((total - done) as f64 / rate).ceil() as u64;
+                match secs {
+                    0..=59 => format!(", {secs} s left"),
+                    60..=3599 => format!(", {} min {:02} s left", secs / 60, secs % 60),
+                    _ => format!(", {} h {:02} min left", secs / 3600, secs % 3600 / 60),
+                }
+            } else {
+                String::new()
+            };
+            format!("{done}/{total} files, {rate_text}{left}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 39): the progress line was a bare count of the
+    /// files done, with no total, rate or time left. It says done of found
+    /// while the count goes on, and done of the total, the rate and the
+    /// time left once the count is complete.
+    #[test]
+    fn the_progress_line_gives_the_total_rate_and_time_left_once_counted() {
+        let ten = Duration::from_secs(10);
+        assert_eq!(progress_message(120, None, ten), "120 files, 12 files/s");
+        assert_eq!(
+            progress_message(120, Some((400, false)), ten),
+            "120/400+ files, 12 files/s"
+        );
+        // A count behind the work never shows fewer files than are done.
+        assert_eq!(
+            progress_message(120, Some((100, false)), ten),
+            "120/120+ files, 12 files/s"
+        );
+        assert_eq!(
+            progress_message(120, Some((1000, true)), ten),
+            "120/1000 files, 12 files/s, 1 min 14 s left"
+        );
+        assert_eq!(
+            progress_message(120, Some((180, true)), ten),
+            "120/180 files, 12 files/s, 5 s left"
+        );
+        assert_eq!(
+            progress_message(1, Some((100_000, true)), ten),
+            "1/100000 files, 0.1 files/s, 277 h 46 min left"
+        );
+        assert_eq!(
+            progress_message(0, Some((5, true)), Duration::ZERO),
+            "0/5 files, 0.0 files/s"
+        );
     }
 }

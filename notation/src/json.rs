@@ -366,7 +366,18 @@ pub fn from_json(text: &str) -> Result<Game, String> {
             }
         }
     }
-    let doc: JsonGame = serde_json::from_value(value).map_err(|e| format!("not an FGN JSON game: {e}"))?;
+    // The events are read one at a time, so that an error names the
+    // event and the field it is in, not only what serde expected.
+    let events = match value.get_mut("events") {
+        Some(serde_json::Value::Array(events)) => std::mem::take(events),
+        _ => Vec::new(),
+    };
+    let mut doc: JsonGame = serde_json::from_value(value).map_err(|e| format!("not an FGN JSON game: {e}"))?;
+    doc.events = events
+        .into_iter()
+        .enumerate()
+        .map(|(i, event)| read_event(i, event))
+        .collect::<Result<_, _>>()?;
     let mut header = Header::default();
     for (name, value) in doc.header {
         let serde_json::Value::String(value) = value else {
@@ -398,6 +409,93 @@ pub fn from_json(text: &str) -> Result<Game, String> {
     // Reading back normalizes what the text form normalizes (tag values
     // such as merchant squares), exactly as reading the text would.
     Ok(parsed.document.game)
+}
+
+/// Event `index` (from 0) of a document, or an error that names it by its
+/// number counting from 1 and by the place of the fault as a jq path
+/// (`.events[2].action.square`).
+fn read_event(index: usize, event: serde_json::Value) -> Result<Event, String> {
+    let error = match serde_json::from_value::<Event>(event.clone()) {
+        Ok(event) => return Ok(event),
+        Err(e) => e.to_string(),
+    };
+    let mut at = format!(".events[{index}]");
+    for step in faulty_field(&event, &error) {
+        match step {
+            Step::Key(key) => at += &format!(".{key}"),
+            Step::Index(i) => at += &format!("[{i}]"),
+        }
+    }
+    Err(format!("event {} (counting from 1), at {at}: {error}", index + 1))
+}
+
+/// One step of a path into a JSON value.
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// The path to the field of `event` that reading it as an [`Event`] fails
+/// on with `error`. serde's errors name what was expected but not where
+/// (an action's fields are read from a buffer, so even the position in
+/// the text is the action's end), so the field is found by taking parts
+/// away: the field whose removal changes the error is the faulty one
+/// (serde fails on the first bad field before it checks for missing ones,
+/// so taking a good field away leaves the error as it was). An action's
+/// `type` is tried last, since every field depends on it. Empty when the
+/// error is about the event as a whole; for a missing field (which the
+/// error names) it goes only as deep as a removal that makes the event
+/// readable, such as the placement of a list that lacks its square.
+fn faulty_field(event: &serde_json::Value, error: &str) -> Vec<Step> {
+    let missing = error.starts_with("missing field");
+    let mut path: Vec<Step> = Vec::new();
+    while let Some(here) = at_path(event, &path) {
+        let mut children: Vec<Step> = match here {
+            serde_json::Value::Object(fields) => fields.keys().map(|k| Step::Key(k.clone())).collect(),
+            serde_json::Value::Array(items) => (0..items.len()).map(Step::Index).collect(),
+            _ => break,
+        };
+        children.sort_by_key(|c| *c == Step::Key("type".into()));
+        let found = children.into_iter().find(|child| {
+            let mut trial = event.clone();
+            match (at_path_mut(&mut trial, &path), child) {
+                (Some(serde_json::Value::Object(fields)), Step::Key(key)) => {
+                    fields.remove(key);
+                }
+                (Some(serde_json::Value::Array(items)), Step::Index(i)) => {
+                    items.remove(*i);
+                }
+                _ => return false,
+            }
+            match serde_json::from_value::<Event>(trial) {
+                Ok(_) => true,
+                // Taking any field away from an event that lacks one makes
+                // it lack another, which says nothing of where the fault is.
+                Err(e) if missing => !e.to_string().starts_with("missing field"),
+                Err(e) => e.to_string() != error,
+            }
+        });
+        match found {
+            Some(child) => path.push(child),
+            None => break,
+        }
+    }
+    path
+}
+
+fn at_path<'a>(value: &'a serde_json::Value, path: &[Step]) -> Option<&'a serde_json::Value> {
+    path.iter().try_fold(value, |v, step| match step {
+        Step::Key(key) => v.get(key),
+        Step::Index(i) => v.get(i),
+    })
+}
+
+fn at_path_mut<'a>(value: &'a mut serde_json::Value, path: &[Step]) -> Option<&'a mut serde_json::Value> {
+    path.iter().try_fold(value, |v, step| match step {
+        Step::Key(key) => v.get_mut(key),
+        Step::Index(i) => v.get_mut(i),
+    })
 }
 
 #[cfg(test)]
@@ -452,6 +550,56 @@ mod tests {
         assert!(from_json(&doc(4, serde_json::json!({"type": "hidden"})))
             .unwrap_err()
             .contains("1, 2 or 3"));
+    }
+
+    /// Regression (issue 39): an event serde could not read was reported
+    /// as "not an FGN JSON game: invalid type ..." without saying which
+    /// event or field. The error names the event (counting from 1) and the
+    /// field as a jq path, inside an action and a list of placements too.
+    #[test]
+    fn an_event_that_cannot_be_read_is_named_with_its_field() {
+        let game = |events: serde_json::Value| {
+            serde_json::json!({"format": "fgn", "version": 3,
+                "header": {"Game": "survival-chess", "Rules": "1.0", "Board": "8x8"},
+                "events": events})
+            .to_string()
+        };
+        let place = serde_json::json!({"n": 0, "actor": "w", "action": {"type": "place",
+            "placements": [{"figure": "K", "square": "e1"}]}});
+        assert!(from_json(&game(serde_json::json!([place]))).is_ok());
+        let cases = [
+            (
+                serde_json::json!({"n": "one", "actor": "w", "action": {"type": "ready"}}),
+                ".events[1].n",
+            ),
+            (
+                serde_json::json!({"n": 0, "actor": "x", "action": {"type": "ready"}}),
+                ".events[1].actor",
+            ),
+            (
+                serde_json::json!({"n": 0, "actor": "w", "action": {"type": "redy"}}),
+                ".events[1].action.type",
+            ),
+            (
+                serde_json::json!({"n": 0, "actor": "w", "action": {"type": "remove", "square": 5}}),
+                ".events[1].action.square",
+            ),
+            (
+                serde_json::json!({"n": 0, "actor": "w", "action": {"type": "place",
+                    "placements": [{"figure": "Q", "square": "d1"}, {"figure": "Q", "square": "z0"}]}}),
+                ".events[1].action.placements[1].square",
+            ),
+            (
+                serde_json::json!({"n": 0, "actor": "w", "action": {"type": "ready"}, "colour": 1}),
+                ".events[1].colour",
+            ),
+            (serde_json::json!({"n": 0, "actor": "w"}), ".events[1]:"),
+        ];
+        for (bad, at) in cases {
+            let error = from_json(&game(serde_json::json!([place, bad]))).unwrap_err();
+            assert!(error.starts_with("event 2 (counting from 1), at "), "{error}");
+            assert!(error.contains(at), "{at}: {error}");
+        }
     }
 
     #[test]

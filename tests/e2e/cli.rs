@@ -549,27 +549,28 @@ fn fmt_check_diff_prints_a_unified_diff_per_file() {
 #[test]
 fn short_and_long_help_open_with_the_same_sentence() {
     let (_, top, _) = crate::util::run(&["--help"], b"");
-    let commands: Vec<String> = top
+    // The commands are listed in groups (issue 39), each line indented,
+    // between the usage and the options.
+    let listed: Vec<&str> = top
         .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip_while(|l| !l.starts_with("Usage:"))
         .skip(1)
-        .take_while(|l| !l.is_empty())
+        .take_while(|l| !l.starts_with("Options:"))
+        .filter(|l| l.starts_with("  "))
+        .collect();
+    let commands: Vec<String> = listed
+        .iter()
         .filter_map(|l| l.split_whitespace().next().map(str::to_string))
         .filter(|c| c != "help")
         .collect();
     assert!(commands.len() > 15, "{commands:?}");
     // Regression: the one-paragraph helps of show and rules lost their
     // full stop in this list (clap drops it), so the list mixed two styles.
-    for line in top.lines().skip_while(|l| !l.starts_with("Commands:")).skip(1) {
-        if line.is_empty() {
-            break;
-        }
-        if !line.trim_start().starts_with("help ") {
-            assert!(
-                line.ends_with(['.', '?']),
-                "a command's summary without its full stop: {line}"
-            );
-        }
+    for line in listed {
+        assert!(
+            line.ends_with(['.', '?']),
+            "a command's summary without its full stop: {line}"
+        );
     }
     for cmd in std::iter::once(None).chain(commands.iter().map(Some)) {
         let args = |flag: &'static str| -> Vec<&str> { cmd.map(String::as_str).into_iter().chain([flag]).collect() };

@@ -1,6 +1,6 @@
 //! Issue #11: commands over many files run on several jobs with the very
 //! output of one job, and directories are walked as before (every `*.fgn`
-//! below, hidden or not, links into directories not followed).
+//! below, links into directories not followed; hidden ones with --hidden).
 
 use crate::util::scratch_dir;
 
@@ -78,25 +78,29 @@ fn directories_are_walked_as_before() {
         std::os::unix::fs::symlink(dir.join("b"), dir.join("link-to-b")).unwrap();
         std::os::unix::fs::symlink(dir.join("a.fgn"), dir.join("link-to-a.fgn")).unwrap();
     }
-    let (code, stdout, _) = run(&["hash", dir.to_str().unwrap()]);
-    assert_eq!(code, Some(0));
-    let names: Vec<String> = stdout
-        .lines()
-        .map(|l| {
-            l.split("  ")
-                .nth(1)
-                .unwrap()
-                .strip_prefix(dir.to_str().unwrap())
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let names = |hidden: &[&'static str]| -> Vec<String> {
+        let (code, stdout, _) = run(&[hidden, &["hash", dir.to_str().unwrap()]].concat());
+        assert_eq!(code, Some(0));
+        stdout
+            .lines()
+            .map(|l| {
+                l.split("  ")
+                    .nth(1)
+                    .unwrap()
+                    .strip_prefix(dir.to_str().unwrap())
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
     let mut expected = vec!["/.hidden/deeper/d.fgn", "/.hidden/h.fgn", "/a.fgn", "/b/c.fgn"];
     if cfg!(unix) {
         // A link to a file is a file; a link to a directory is not entered.
         expected.push("/link-to-a.fgn");
     }
-    assert_eq!(names, expected);
+    assert_eq!(names(&["--hidden"]), expected);
+    // Hidden directories are walked only with --hidden (issue 39).
+    assert_eq!(names(&[]), expected[2..]);
 }
 
 #[test]
