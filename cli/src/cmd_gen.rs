@@ -14,7 +14,7 @@ use crate::report::Reporter;
 #[derive(Debug, Args)]
 pub struct GenArgs {
     /// The game.
-    #[arg(long, value_name = "GAME", value_parser = crate::named(&GameKind::ALL, GameKind::name))]
+    #[arg(long, value_name = "GAME", value_parser = crate::values::named(&GameKind::ALL, GameKind::name))]
     game: GameKind,
     /// The seed every choice and world event of the games is derived from
     /// (with the game and each game's number; docs/gen.md, "Seeds").

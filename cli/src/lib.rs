@@ -28,6 +28,7 @@ mod pipeline;
 mod render;
 mod report;
 mod texts;
+mod values;
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -530,7 +531,7 @@ enum Command {
     /// as by validate (exit 1). See docs/select.md.
     Select {
         /// Keep logs of this game.
-        #[arg(long, value_name = "GAME", value_parser = named(&fgn_notation::GameKind::ALL, fgn_notation::GameKind::name))]
+        #[arg(long, value_name = "GAME", value_parser = values::named(&fgn_notation::GameKind::ALL, fgn_notation::GameKind::name))]
         game: Vec<fgn_notation::GameKind>,
         /// Keep logs where this name or id played either side.
         #[arg(long, value_name = "NAME|ID")]
@@ -542,10 +543,10 @@ enum Command {
         #[arg(long, value_name = "NAME|ID")]
         black: Option<String>,
         /// Keep logs with this outcome (decided or recorded).
-        #[arg(long, value_name = "OUTCOME", value_parser = named(&fgn_notation::Outcome::ALL, fgn_notation::Outcome::text))]
+        #[arg(long, value_name = "OUTCOME", value_parser = values::named(&fgn_notation::Outcome::ALL, fgn_notation::Outcome::text))]
         outcome: Vec<fgn_notation::Outcome>,
         /// Keep logs whose result has this reason.
-        #[arg(long, value_name = "REASON", value_parser = named(&fgn_notation::Reason::ALL, fgn_notation::Reason::name))]
+        #[arg(long, value_name = "REASON", value_parser = values::named(&fgn_notation::Reason::ALL, fgn_notation::Reason::name))]
         reason: Vec<fgn_notation::Reason>,
         /// Keep logs dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD,
         /// compared at its own precision; logs without a Date are dropped.
@@ -597,7 +598,7 @@ enum RulesCommand {
     /// for `--rules` (or key several games' by game name in one file).
     Show {
         /// The game.
-        #[arg(value_parser = named(&fgn_notation::GameKind::ALL, fgn_notation::GameKind::name))]
+        #[arg(value_parser = values::named(&fgn_notation::GameKind::ALL, fgn_notation::GameKind::name))]
         game: fgn_notation::GameKind,
     },
     /// Check a rules file as `--rules` reads it, and say which games it
@@ -677,23 +678,6 @@ fn with_command_tip(mut e: clap::Error, args: &[OsString]) -> clap::Error {
         e.insert(ContextKind::SuggestedSubcommand, ContextValue::String(name.to_string()));
     }
     e
-}
-
-/// The value parser of an argument that is one of a library's named values
-/// (a game, an outcome, a reason), from the library's own list of them:
-/// the names are clap's possible values, so that `--help` lists them, the
-/// shell completions offer them, and a typo gets clap's error with the
-/// nearest name as a tip.
-pub(crate) fn named<T: Copy + Send + Sync + 'static>(
-    all: &'static [T],
-    name: fn(T) -> &'static str,
-) -> impl clap::builder::TypedValueParser<Value = T> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(all.iter().map(|&value| name(value))).map(move |text| {
-        *all.iter()
-            .find(|&&value| name(value) == text)
-            .expect("clap accepts only the possible values")
-    })
 }
 
 fn parse_date(s: &str) -> Result<String, String> {
@@ -903,7 +887,7 @@ fn run_on(
             clap_complete::generate(*shell, &mut command(), "fgn", &mut script);
             rep.print(&String::from_utf8_lossy(&script));
         }
-        Command::Man { command } => manual::man(command, &mut rep),
+        Command::Man { command: words } => manual::man(command(), words, &mut rep),
         Command::Rules {
             command: RulesCommand::Check { file },
         } => cmd_replay::check_rules(file, &mut rep),

@@ -181,12 +181,13 @@ const EXIT_STATUS: [(&str, &str); 3] = [
     ),
 ];
 
-/// `fgn man [COMMAND...]`: the page of fgn or of one command (`rules show`
-/// is a command of its own), as roff.
-pub fn man(words: &[String], rep: &mut Reporter<'_>) {
+/// `fgn man [COMMAND...]`: the page of fgn (`root`, the command line as
+/// clap knows it) or of one of its commands (`rules show` is a command of
+/// its own), as roff.
+pub fn man(root: clap::Command, words: &[String], rep: &mut Reporter<'_>) {
     // `fgn help` is clap's own and has no page: it is left out of the
     // lists, as every page says how to get help.
-    let mut root = crate::command().disable_help_subcommand(true);
+    let mut root = root.disable_help_subcommand(true);
     // Building gives every command its global options and its full name
     // (`fgn validate`), which the synopsis writes.
     root.build();
