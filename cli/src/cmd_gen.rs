@@ -13,9 +13,8 @@ use crate::report::Reporter;
 /// The arguments of `fgn gen`.
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// The game: survival-chess, open-world-chess, great-war-chess or
-    /// magic-draughts.
-    #[arg(long, value_name = "GAME")]
+    /// The game.
+    #[arg(long, value_name = "GAME", value_parser = crate::values::named(&GameKind::ALL, GameKind::name))]
     game: GameKind,
     /// The seed every choice and world event of the games is derived from
     /// (with the game and each game's number; docs/gen.md, "Seeds").

@@ -499,3 +499,37 @@ pub fn last_squares(last: &Last) -> Vec<fgn_notation::Square> {
 pub fn viewer_name(viewer: Viewer) -> &'static str {
     viewer.color().map_or("all", Color::name)
 }
+
+/// `fgn rules check FILE`: the file read and checked as `--rules` reads it
+/// (docs/rules.md, "Rules files"). A file that can be used is valid (exit
+/// 0) and the games it gives parameters to are said; one that cannot is
+/// invalid (exit 1) with the error `--rules` gives; one that cannot be read
+/// is an I/O error (exit 2).
+pub fn check_rules(path: &Path, rep: &mut Reporter) {
+    let name = path.display().to_string();
+    let text = match crate::inputs::read_text(&crate::inputs::Input::File(path.to_path_buf()), rep.io()) {
+        Ok(text) => text,
+        Err(e) => return rep.error(&e),
+    };
+    match RulesFile::parse(&text) {
+        Ok(file) => {
+            if rep.format == Format::Text && !rep.quiet {
+                let names = |p: &Params| p.names().collect::<Vec<_>>().join(", ");
+                let games: Vec<String> = if file.is_keyed() {
+                    file.games().map(|p| format!("{} ({})", p.game(), names(p))).collect()
+                } else {
+                    // One game's parameters, the same for every game they fit.
+                    let fits: Vec<String> = file.games().map(|p| p.game().to_string()).collect();
+                    let set = file.games().next().map(names).unwrap_or_default();
+                    vec![format!("{} ({set})", fits.join(", "))]
+                };
+                outln!(rep, "{name}: valid: parameters for {}", games.join("; "));
+            }
+            rep.file_status(&name, "valid", None, None);
+        }
+        Err(e) => {
+            rep.invalid(&name, &e);
+            rep.file_status(&name, "invalid", None, None);
+        }
+    }
+}

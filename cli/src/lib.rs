@@ -22,11 +22,13 @@ mod cmd_stats;
 mod cmd_syntax;
 mod cmd_view;
 mod inputs;
+mod manual;
 mod out;
 mod pipeline;
 mod render;
 mod report;
 mod texts;
+mod values;
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -139,7 +141,7 @@ enum Command {
     /// log that breaks a rule is exported too, marked by its summary. One
     /// FILE gives one pretty-printed document; several PATHs or a directory
     /// give one JSON array of them; --ndjson gives one compact document per
-    /// line. See docs/json.md for every field (format version 2).
+    /// line. See docs/json.md for every field (format version 3).
     Json {
         /// One compact document per line (NDJSON), for DuckDB, pandas or jq.
         #[arg(long)]
@@ -302,28 +304,35 @@ enum Command {
     },
     /// Print a shell completion script for fgn.
     ///
-    /// For bash: `fgn completions bash > ~/.local/share/bash-completion/completions/fgn`;
+    /// For bash: `mkdir -p ~/.local/share/bash-completion/completions &&
+    /// fgn completions bash > ~/.local/share/bash-completion/completions/fgn`;
     /// zsh: `fgn completions zsh > ~/.zfunc/_fgn` (with ~/.zfunc in fpath);
-    /// fish: `fgn completions fish > ~/.config/fish/completions/fgn.fish`.
+    /// fish: `fgn completions fish > ~/.config/fish/completions/fgn.fish`
+    /// (each folder made first). Games, outcomes and reasons complete to
+    /// their names.
     Completions {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
     },
     /// Print the manual page of fgn, or of one of its commands, as roff.
     ///
-    /// Read it with `fgn man | man -l -`, or install it:
-    /// `fgn man > ~/.local/share/man/man1/fgn.1` (and `fgn man validate >
-    /// .../fgn-validate.1` for a command's own page).
+    /// Read it with `fgn man | man -l -`, or install it: `mkdir -p
+    /// ~/.local/share/man/man1 && fgn man > ~/.local/share/man/man1/fgn.1`
+    /// (and `fgn man validate > ~/.local/share/man/man1/fgn-validate.1`
+    /// for a command's own page; `fgn man rules show` for a command of a
+    /// command).
     Man {
-        /// A command whose page to print instead of fgn's.
+        /// The command whose page to print instead of fgn's.
         #[arg(value_name = "COMMAND")]
-        command: Option<String>,
+        command: Vec<String>,
     },
-    /// Print a game's ruleset parameters (the defaults) as JSON.
+    /// Print a game's ruleset parameters (the defaults) as JSON, or check a
+    /// rules file.
     ///
     /// `fgn rules show GAME` prints the defaults RULES.md sets, in the form
     /// a rules file takes (docs/rules.md "Rules files"): edit it and pass it
-    /// to validate, show or impact with --rules.
+    /// to validate, show or impact with --rules. `fgn rules check FILE`
+    /// checks such a file as --rules does, without a log.
     Rules {
         #[command(subcommand)]
         command: RulesCommand,
@@ -506,7 +515,7 @@ enum Command {
     /// Convert JSON games (as `fgn json` writes them) back to canonical FGN.
     ///
     /// FILE holds one document, a JSON array of them (`fgn json DIR`) or one
-    /// per line (`fgn json --ndjson`); versions 1 and 2 are read. The
+    /// per line (`fgn json --ndjson`); versions 1, 2 and 3 are read. The
     /// "file" and "summary" fields are not part of the game: the summary is
     /// derived from the game, and `fgn validate` is the check, but a
     /// summary's "log_hash" that is not the game's is refused, and so is an
@@ -555,8 +564,8 @@ enum Command {
     /// game (the same log hash). Invalid logs are reported on standard error
     /// as by validate (exit 1). See docs/select.md.
     Select {
-        /// Keep logs of this game (survival-chess, ...).
-        #[arg(long, value_name = "GAME")]
+        /// Keep logs of this game.
+        #[arg(long, value_name = "GAME", value_parser = values::named(&fgn_notation::GameKind::ALL, fgn_notation::GameKind::name))]
         game: Vec<fgn_notation::GameKind>,
         /// Keep logs where this name or id played either side.
         #[arg(long, value_name = "NAME|ID")]
@@ -567,12 +576,11 @@ enum Command {
         /// Keep logs where black has this name or id.
         #[arg(long, value_name = "NAME|ID")]
         black: Option<String>,
-        /// Keep logs with this outcome: 1-0, 0-1, 1/2-1/2 or abort
-        /// (decided or recorded).
-        #[arg(long, value_name = "OUTCOME", value_parser = parse_outcome)]
+        /// Keep logs with this outcome (decided or recorded).
+        #[arg(long, value_name = "OUTCOME", value_parser = values::named(&fgn_notation::Outcome::ALL, fgn_notation::Outcome::text))]
         outcome: Vec<fgn_notation::Outcome>,
-        /// Keep logs whose result has this reason (mate, resign, ...).
-        #[arg(long, value_name = "REASON", value_parser = parse_reason)]
+        /// Keep logs whose result has this reason.
+        #[arg(long, value_name = "REASON", value_parser = values::named(&fgn_notation::Reason::ALL, fgn_notation::Reason::name))]
         reason: Vec<fgn_notation::Reason>,
         /// Keep logs dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD,
         /// compared at its own precision; logs without a Date are dropped.
@@ -646,8 +654,22 @@ enum RulesCommand {
     /// Print the default parameters of GAME as JSON; edit them into a file
     /// for `--rules` (or key several games' by game name in one file).
     Show {
-        /// survival-chess, open-world-chess, great-war-chess or magic-draughts.
+        /// The game.
+        #[arg(value_parser = values::named(&fgn_notation::GameKind::ALL, fgn_notation::GameKind::name))]
         game: fgn_notation::GameKind,
+    },
+    /// Check a rules file as `--rules` reads it, and say which games it
+    /// gives parameters to.
+    ///
+    /// Exit 0 when the file can be used, printing the games it gives
+    /// parameters to and their names (with --format json, validate's line
+    /// for the file); 1 when it cannot, with the error `--rules` would
+    /// give (the games meant, the field, the nearest name to a misspelt
+    /// one); 2 when it cannot be read. See docs/rules.md, "Rules files".
+    Check {
+        /// The rules file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
     },
 }
 
@@ -750,36 +772,30 @@ fn same_opening(mut cmd: clap::Command) -> clap::Command {
     cmd
 }
 
-/// `fgn man [COMMAND]`: the page of fgn or of one command, as roff.
-fn man(name: Option<&str>, rep: &mut Reporter<'_>) {
-    let root = command();
-    let page = match name {
-        None => root,
-        Some(name) => match root.find_subcommand(name) {
-            Some(sub) => sub.clone().name(format!("fgn-{name}")),
-            None => return rep.error(&format!("`{name}` is not a command of fgn (see `fgn --help`)")),
-        },
-    };
-    let mut roff = Vec::new();
-    match clap_mangen::Man::new(page).render(&mut roff) {
-        Ok(()) => rep.print(&String::from_utf8_lossy(&roff)),
-        Err(e) => rep.error(&format!("cannot write the manual page: {e}")),
+/// clap suggests the nearest command for `fgn valdate`, but not for `fgn
+/// help valdate` or `fgn help rules shw`: such an error gets the same tip,
+/// the nearest command among those of the command before the typo.
+fn with_command_tip(mut e: clap::Error, args: &[OsString]) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidSubcommand || e.get(ContextKind::SuggestedSubcommand).is_some() {
+        return e;
     }
-}
-
-fn parse_outcome(s: &str) -> Result<fgn_notation::Outcome, String> {
-    use fgn_notation::Outcome;
-    [Outcome::WhiteWins, Outcome::BlackWins, Outcome::Draw, Outcome::Abort]
-        .into_iter()
-        .find(|o| o.text() == s)
-        .ok_or_else(|| "expected 1-0, 0-1, 1/2-1/2 or abort".into())
-}
-
-fn parse_reason(s: &str) -> Result<fgn_notation::Reason, String> {
-    fgn_notation::Reason::from_name(s).ok_or_else(|| {
-        let all: Vec<&str> = fgn_notation::Reason::ALL.iter().map(|r| r.name()).collect();
-        format!("expected one of {}", all.join(", "))
-    })
+    let Some(ContextValue::String(typed)) = e.get(ContextKind::InvalidSubcommand) else {
+        return e;
+    };
+    let typed = typed.clone();
+    let root = command();
+    let mut parent = &root;
+    for word in args.iter().skip_while(|a| *a != "help").skip(1) {
+        match parent.find_subcommand(word) {
+            Some(sub) => parent = sub,
+            None => break,
+        }
+    }
+    if let Some(name) = fgn_replay::ruleset::nearest(&typed, parent.get_subcommands().map(clap::Command::get_name)) {
+        e.insert(ContextKind::SuggestedSubcommand, ContextValue::String(name.to_string()));
+    }
+    e
 }
 
 fn parse_date(s: &str) -> Result<String, String> {
@@ -842,6 +858,7 @@ fn run_on(
     let (cli, name) = match parsed {
         Ok(parsed) => parsed,
         Err(e) => {
+            let e = with_command_tip(e, &args);
             // clap's own exit code is 2 for usage errors and 0 for --help.
             let code = if e.use_stderr() { 2 } else { 0 };
             let args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
@@ -1002,7 +1019,10 @@ fn run_on(
             clap_complete::generate(*shell, &mut command(), "fgn", &mut script);
             rep.print(&String::from_utf8_lossy(&script));
         }
-        Command::Man { command } => man(command.as_deref(), &mut rep),
+        Command::Man { command: words } => manual::man(command(), words, &mut rep),
+        Command::Rules {
+            command: RulesCommand::Check { file },
+        } => cmd_replay::check_rules(file, &mut rep),
         Command::Rules {
             command: RulesCommand::Show { game },
         } => outln!(

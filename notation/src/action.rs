@@ -491,6 +491,9 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// All outcomes, in the order results are usually listed.
+    pub const ALL: [Outcome; 4] = [Outcome::WhiteWins, Outcome::BlackWins, Outcome::Draw, Outcome::Abort];
+
     /// The spelling.
     pub const fn text(self) -> &'static str {
         match self {

@@ -142,8 +142,36 @@ impl Ruleset {
                 }
             }
         }
-        *self = Ruleset::from_value(self.game(), Value::Object(fields)).map_err(|e| e.to_string())?;
-        Ok(())
+        match Ruleset::from_value(self.game(), Value::Object(fields)) {
+            Ok(rules) => {
+                *self = rules;
+                Ok(())
+            }
+            Err(e) => Err(self.blame(params, &e.to_string())),
+        }
+    }
+
+    /// `error`, the error of overlaying `params` on these rules, with the
+    /// parameter it is about: serde names the value it could not read
+    /// (`invalid type: integer 10, expected a string`) but not always its
+    /// field, so the first field that fails on its own is named.
+    fn blame(&self, params: &Params, error: &str) -> String {
+        let fails_alone = |name: &String, value: &Value| {
+            let mut fields = self.to_fields();
+            match (fields.get_mut(name), value) {
+                (Some(Value::Object(inner)), Value::Object(given)) => {
+                    inner.extend(given.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                _ => {
+                    fields.insert(name.clone(), value.clone());
+                }
+            }
+            Ruleset::from_value(self.game(), Value::Object(fields)).is_err()
+        };
+        match params.fields.iter().find(|(name, value)| fails_alone(name, value)) {
+            Some((name, _)) if !error.contains(&format!("`{name}`")) => format!("`{name}`: {error}"),
+            _ => error.to_string(),
+        }
     }
 
     /// Checks what the rules require of the parameters themselves, wherever
@@ -345,6 +373,20 @@ pub fn lookalike_tags(game: GameKind, header: &Header) -> Vec<Lookalike> {
     found
 }
 
+/// The name among `names` nearest to `word`, for a "did you mean" after a
+/// typo: the one fewest single-letter edits away (the first of a tie),
+/// when the edits are few for the word's length (at most 2, or a third of
+/// its letters), so that a word unlike every name suggests none.
+pub fn nearest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let most = 2.max(word.len() / 3);
+    names
+        .into_iter()
+        .map(|name| (edit_distance(word, name), name))
+        .filter(|&(distance, _)| distance <= most)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, name)| name)
+}
+
 /// The Levenshtein distance of two short ASCII words.
 fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -471,8 +513,9 @@ impl RulesFile {
         }
         if let Some(k) = top.keys().find(|k| !is_game(k)) {
             return Err(format!(
-                "`{k}` is not a game: a rules file keyed by game names holds only {} at its top level, each with an object of that game's parameters",
-                game_list()
+                "`{k}` is not a game: a rules file keyed by game names holds only {} at its top level, each with an object of that game's parameters{}",
+                game_list(),
+                did_you_mean(k, GameKind::ALL.iter().map(|g| g.name())),
             ));
         }
         let mut games = BTreeMap::new();
@@ -489,7 +532,10 @@ impl RulesFile {
     const SHAPE: &'static str =
         "a rules file is a JSON object: the parameters of one game, or objects of parameters keyed by game name";
 
-    /// The one-game form: the parameters checked against every game.
+    /// The one-game form: the parameters checked against every game. When
+    /// they fit none, the error is about the games meant, those that have
+    /// every parameter named: each other game's failure is only that it
+    /// lacks one, which says nothing about what is wrong.
     fn one_game(fields: serde_json::Map<String, Value>) -> Result<RulesFile, String> {
         let games: BTreeMap<GameKind, Result<Params, String>> = GameKind::ALL
             .into_iter()
@@ -498,19 +544,58 @@ impl RulesFile {
         if games.values().any(Result::is_ok) {
             return Ok(RulesFile { keyed: false, games });
         }
-        let known = |k: &str| {
-            GameKind::ALL
-                .iter()
-                .any(|&g| parameter_tags(g).iter().any(|(p, _)| *p == k))
-        };
-        if let Some(k) = fields.keys().find(|k| !known(k)) {
+        let parameters = |g: GameKind| parameter_tags(g).iter().map(|&(p, _)| p);
+        let every_parameter = || GameKind::ALL.into_iter().flat_map(parameters);
+        if let Some(k) = fields.keys().find(|k| !every_parameter().any(|p| p == k.as_str())) {
+            let names = GameKind::ALL.iter().map(|g| g.name()).chain(every_parameter());
             return Err(format!(
-                "`{k}` is neither a game ({}) nor a parameter of any game (`fgn rules show GAME` lists them)",
-                game_list()
+                "`{k}` is neither a game ({}) nor a parameter of any game (`fgn rules show GAME` lists them){}",
+                game_list(),
+                did_you_mean(k, names)
             ));
         }
-        let reasons: Vec<String> = games.into_values().filter_map(Result::err).collect();
-        Err(format!("these parameters fit no game: {}", reasons.join("; ")))
+        let meant: Vec<GameKind> = GameKind::ALL
+            .into_iter()
+            .filter(|&g| fields.keys().all(|k| parameters(g).any(|p| p == k.as_str())))
+            .collect();
+        if meant.is_empty() {
+            let whose: Vec<String> = fields
+                .keys()
+                .map(|k| {
+                    let games: Vec<&str> = GameKind::ALL
+                        .into_iter()
+                        .filter(|&g| parameters(g).any(|p| p == k.as_str()))
+                        .map(GameKind::name)
+                        .collect();
+                    format!("`{k}` is a parameter of {}", games.join(", "))
+                })
+                .collect();
+            return Err(format!(
+                "no game has all of these parameters: {}; a rules file for several games is keyed by game name",
+                whose.join("; ")
+            ));
+        }
+        // `Params::new` opens each error with "rules for GAME: ": the same
+        // failure in several games is said once, naming them all.
+        let mut reasons: Vec<(Vec<&str>, String)> = Vec::new();
+        for game in meant {
+            let Some(Err(e)) = games.get(&game) else { continue };
+            let reason = e.strip_prefix(&format!("rules for {game}: ")).unwrap_or(e).to_string();
+            match reasons.iter_mut().find(|(_, r)| *r == reason) {
+                Some((names, _)) => names.push(game.name()),
+                None => reasons.push((vec![game.name()], reason)),
+            }
+        }
+        let said: Vec<String> = reasons
+            .into_iter()
+            .map(|(names, reason)| format!("rules for {}: {reason}", names.join(", ")))
+            .collect();
+        Err(said.join("; "))
+    }
+
+    /// The parameters the file gives each game it fits, in game order.
+    pub fn games(&self) -> impl Iterator<Item = &Params> {
+        self.games.values().filter_map(|p| p.as_ref().ok())
     }
 
     /// Whether the file is keyed by game names.
@@ -531,6 +616,12 @@ impl RulesFile {
             )),
         }
     }
+}
+
+/// `; did you mean `NAME`?` for the name among `names` nearest to the
+/// misspelt `word`, or nothing when none is near.
+fn did_you_mean<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    nearest(word, names).map_or(String::new(), |name| format!("; did you mean `{name}`?"))
 }
 
 /// The games, for messages.
@@ -764,11 +855,68 @@ mod tests {
                 r#"{"open-world-chss": {"moves_per_turn": 2}}"#,
                 "`open-world-chss` is neither a game",
             ),
-            (r#"{"moves_per_turn": "two"}"#, "fit no game"),
+            (
+                r#"{"moves_per_turn": "two"}"#,
+                "rules for open-world-chess: `moves_per_turn`: invalid type",
+            ),
         ] {
             let e = RulesFile::parse(json).unwrap_err();
             assert!(e.contains(expected), "{json}: {e}");
         }
+    }
+
+    /// Regression (issue 39, item 17): a one-game rules file with a value
+    /// of the wrong type listed every game's failure, most of them only
+    /// "unknown field", and did not name the field whose value was wrong.
+    /// The error is the games meant (those that have every parameter
+    /// named), a failure they share said once, with the field.
+    #[test]
+    fn a_type_error_in_a_rules_file_names_the_games_meant_and_the_field() {
+        let e = RulesFile::parse(r#"{"board": 10}"#).unwrap_err();
+        assert_eq!(
+            e,
+            "rules for survival-chess, open-world-chess, great-war-chess: `board`: invalid type: integer `10`, expected a string"
+        );
+        let e = RulesFile::parse(r#"{"board": "10x10", "moves_per_turn": "two"}"#).unwrap_err();
+        assert_eq!(e.matches("rules for").count(), 1, "{e}");
+        assert!(
+            e.starts_with("rules for open-world-chess: `moves_per_turn`: invalid type"),
+            "{e}"
+        );
+        let e = RulesFile::parse(r#"{"magic": true, "fortifications": 2}"#).unwrap_err();
+        assert!(
+            e.starts_with("no game has all of these parameters: ")
+                && e.contains("`magic` is a parameter of magic-draughts")
+                && e.contains("`fortifications` is a parameter of great-war-chess"),
+            "{e}"
+        );
+    }
+
+    /// Regression (issue 39, item 17): a misspelt game key or parameter
+    /// got no suggestion; now the nearest name is offered, and none for a
+    /// word like no name.
+    #[test]
+    fn a_misspelt_game_or_parameter_in_a_rules_file_gets_the_nearest_name() {
+        for (json, meant) in [
+            (r#"{"open-world-chss": {"moves_per_turn": 2}}"#, "open-world-chess"),
+            (r#"{"survival-chess": {}, "great-war-ches": {}}"#, "great-war-chess"),
+            (r#"{"bord": "8x8"}"#, "board"),
+            (r#"{"moves_per_trn": 2}"#, "moves_per_turn"),
+        ] {
+            let e = RulesFile::parse(json).unwrap_err();
+            assert!(e.ends_with(&format!("; did you mean `{meant}`?")), "{json}: {e}");
+        }
+        let e = RulesFile::parse(r#"{"xyzzy": 1}"#).unwrap_err();
+        assert!(!e.contains("did you mean"), "{e}");
+    }
+
+    #[test]
+    fn nearest_takes_the_fewest_edits_within_a_bound() {
+        let names = ["validate", "verify-view", "view"];
+        assert_eq!(nearest("valdate", names), Some("validate"));
+        assert_eq!(nearest("veiw", names), Some("view"));
+        assert_eq!(nearest("frobnicate", names), None);
+        assert_eq!(nearest("owc", ["open-world-chess"]), None);
     }
 
     #[test]
