@@ -140,7 +140,11 @@ fn single(path: &Path, asked: Option<Viewer>, rules: &Rules, out: Option<&Path>,
     match out {
         Some(file) => {
             if let Err(e) = std::fs::write(file, html) {
-                rep.error(&format!("{}: cannot write: {e}", file.display()));
+                rep.error(&format!(
+                    "{}: cannot write: {}",
+                    file.display(),
+                    crate::texts::io_error_text(&e)
+                ));
             }
         }
         None => rep.print(&html),
@@ -529,7 +533,11 @@ struct Row {
 /// the others are written all the same.
 fn write_site(paths: &[PathBuf], asked: Option<Viewer>, rules: &Rules, dir: &Path, rep: &mut Reporter) {
     if let Err(e) = std::fs::create_dir_all(dir) {
-        return rep.error(&format!("{}: cannot make the directory: {e}", dir.display()));
+        return rep.error(&format!(
+            "{}: cannot make the directory: {}",
+            dir.display(),
+            crate::texts::io_error_text(&e)
+        ));
     }
     let mut rows = Vec::new();
     let mut taken = BTreeSet::new();
@@ -556,7 +564,11 @@ fn write_site(paths: &[PathBuf], asked: Option<Viewer>, rules: &Rules, dir: &Pat
     }
     let index = dir.join("index.html");
     if let Err(e) = std::fs::write(&index, index_page(&rows)) {
-        rep.error(&format!("{}: cannot write: {e}", index.display()));
+        rep.error(&format!(
+            "{}: cannot write: {}",
+            index.display(),
+            crate::texts::io_error_text(&e)
+        ));
     }
 }
 
@@ -618,7 +630,11 @@ fn site_page(
             match written {
                 Ok(()) => Some(file),
                 Err(e) => {
-                    rep.error(&format!("{}: cannot write: {e}", path.display()));
+                    rep.error(&format!(
+                        "{}: cannot write: {}",
+                        path.display(),
+                        crate::texts::io_error_text(&e)
+                    ));
                     None
                 }
             }
