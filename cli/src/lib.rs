@@ -245,10 +245,14 @@ enum Command {
         /// Replay under changed parameters (a rules file as for validate).
         #[arg(long, value_name = "FILE")]
         rules: Option<PathBuf>,
-        /// Write the page to this file instead of standard output; for a
-        /// directory or several files, the directory of the site.
+        /// Write the page to this new file instead of standard output; for
+        /// a directory or several files, the directory of the site (one
+        /// that holds a site is refused unless --force).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
+        /// With --out, overwrite the page, or the site, if it exists.
+        #[arg(long, requires = "out")]
+        force: bool,
         /// A log file or `-`; or directories and files, with --out DIR.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
@@ -867,12 +871,14 @@ fn run_on(
             viewer,
             rules,
             out,
+            force,
             paths,
         } => cmd_html::html(
             paths,
             viewer.map(cmd_replay::ViewerArg::viewer),
             rules.as_deref(),
             out.as_deref(),
+            *force,
             &mut rep,
         ),
         Command::Impact {
