@@ -19,6 +19,9 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
     }
     match fgn_tools::append::append(path, events) {
         Ok(appended) => match rep.format {
+            // The file is the output; what was appended is a report, which
+            // --quiet leaves out (the JSON result is the output asked for).
+            Format::Text if rep.quiet => {}
             Format::Text => {
                 let count = appended.lines.len();
                 let noun = if count == 1 { "event" } else { "events" };
@@ -95,6 +98,9 @@ pub fn repair(path: &Path, rep: &mut Reporter) {
                             torn.shown(),
                             torn.bytes.len()
                         ),
+                        // What was cut is the output asked for; that
+                        // nothing was is a report, which --quiet leaves out.
+                        None if rep.quiet => {}
                         None => outln!(rep, "{name}: the last line is complete; nothing to repair"),
                     }
                 }
@@ -120,7 +126,13 @@ pub fn repair(path: &Path, rep: &mut Reporter) {
 /// invalid input (exit 1); a file that cannot be used or checked, exit 2.
 fn report(name: &str, e: &AppendError, rep: &mut Reporter) {
     match e {
-        AppendError::Io { .. } | AppendError::NotAFile => rep.error(&format!("{name}: {e}")),
+        // The library's message, with the system's error in words.
+        AppendError::Io { error, .. } => rep.error(&format!(
+            "{name}: {}",
+            e.to_string()
+                .replace(&error.to_string(), &crate::texts::io_error_text(error))
+        )),
+        AppendError::NotAFile => rep.error(&format!("{name}: {e}")),
         AppendError::TooLarge { .. } | AppendError::Torn(_) => rep.invalid(name, &e.to_string()),
         AppendError::FileSyntax(diagnostics) => {
             for d in diagnostics {

@@ -452,6 +452,10 @@ fn whose(side: Option<Color>) -> String {
 fn print_text(r: &Report, rep: &Reporter<'_>) {
     let what = whose(r.perspective);
     if r.same {
+        // The exit status says it; --quiet leaves the line out.
+        if rep.quiet {
+            return;
+        }
         outln!(
             rep,
             "same: {what} of {} and {} are the same ({}, {} events)",

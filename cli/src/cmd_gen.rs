@@ -1,7 +1,7 @@
 //! `fgn gen`: the arguments turned into `fgn_replay::gen::Options`, and the
 //! generated games written to files or standard output (docs/gen.md).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use fgn_notation::{GameKind, Header, Tag};
@@ -24,10 +24,14 @@ pub struct GenArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     count: u64,
     /// Write the games into DIR (made if missing) as GAME-N-1.fgn ...
-    /// GAME-N-K.fgn, printing each file's path; without it the one game goes
-    /// to standard output.
+    /// GAME-N-K.fgn, a file that exists refused unless --force, and say
+    /// how many on standard error; without it the one game goes to
+    /// standard output.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// With --out, overwrite files that exist.
+    #[arg(long, requires = "out")]
+    force: bool,
     /// The most player decisions after setup (moves, `end`, purchases,
     /// spells, shots) and timeouts; a game undecided there ends with a
     /// resignation of the side to move (see --unfinished).
@@ -111,9 +115,14 @@ pub fn gen(args: &GenArgs, rep: &mut Reporter) {
     let dir = args.out.as_deref();
     if let Some(dir) = dir {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            return rep.error(&format!("--out {}: cannot make the directory: {e}", dir.display()));
+            return rep.error(&format!(
+                "--out {}: cannot make the directory: {}",
+                dir.display(),
+                crate::texts::io_error_text(&e)
+            ));
         }
     }
+    let mut written = 0;
     for index in 1..=args.count {
         let options = Options {
             index,
@@ -121,29 +130,33 @@ pub fn gen(args: &GenArgs, rep: &mut Reporter) {
         };
         let game = match generate(&options) {
             Ok(g) => g,
-            Err(e) => return rep.error(&e.to_string()),
+            Err(e) => {
+                rep.error(&e.to_string());
+                break;
+            }
         };
         let text = game.canonical_text();
         match dir {
             None => rep.print(&text),
             Some(dir) => {
                 let path = dir.join(file_name(args.game, args.seed, index));
-                if let Err(e) = write(&path, &text) {
-                    return rep.error(&e);
+                if let Err(e) = Reporter::write_file(&path, text.as_bytes(), args.force) {
+                    rep.error(&e);
+                    break;
                 }
-                rep.print(&format!("{}\n", path.display()));
+                written += 1;
             }
         }
+    }
+    // What was written is said even when a file stopped the run.
+    if let Some(dir) = dir {
+        rep.wrote(dir, Some(written));
     }
 }
 
 /// The file name of game `index` of seed `seed`: `GAME-N-i.fgn`.
 fn file_name(game: GameKind, seed: u64, index: u64) -> String {
     format!("{game}-{seed}-{index}.fgn")
-}
-
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
 /// The generator's options from the arguments: the game's defaults, then

@@ -101,8 +101,9 @@ fn state_hashes(name: &str, doc: &Document, side: Option<Color>, rep: &mut Repor
     Some(out)
 }
 
-/// `fgn hash`.
-pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, rep: &mut Reporter) {
+/// `fgn hash`; `b3sum`: each log hash as bare hex, as b3sum writes its
+/// lines (`--format b3sum`), instead of `blake3:<hex>`.
+pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, b3sum: bool, rep: &mut Reporter) {
     let side = side.map(Side::color);
     crate::pipeline::each(
         paths,
@@ -124,7 +125,16 @@ pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, rep: &mut Reporte
                         Format::Text => {
                             let (shown, escaped) = escape_name(&name);
                             let prefix = if escaped { "\\" } else { "" };
-                            outln!(rep, "{prefix}{}  {shown}", ch.log_hash())
+                            let hash = ch.log_hash().to_string();
+                            // The `blake3:` names what the hex is: a log
+                            // hash, over the canonical events, which must
+                            // not pass for a hash of the file's bytes.
+                            // b3sum's form leaves it out, on request.
+                            let hash = match b3sum {
+                                true => hash.strip_prefix("blake3:").unwrap_or(&hash),
+                                false => &hash,
+                            };
+                            outln!(rep, "{prefix}{hash}  {shown}")
                         }
                         Format::Json => outln!(rep, "{}", serde_json::json!({"file": name, "log_hash": ch.log_hash()})),
                     }
@@ -263,11 +273,17 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
                 (Format::Text, Verdict::Ok) => outln!(rep, "{prefix}{shown}: OK"),
                 (Format::Text, Verdict::Mismatch) => outln!(rep, "{prefix}{shown}: FAILED"),
                 (Format::Text, Verdict::Unchecked(why)) => outln!(rep, "{prefix}{shown}: FAILED {why}"),
-                (Format::Json, _) => outln!(
+                (Format::Json, Verdict::Ok) => outln!(rep, "{}", serde_json::json!({"file": file, "ok": true})),
+                // A failure says why, as the text line does: a program must
+                // tell a changed log from one it could not read.
+                (Format::Json, Verdict::Mismatch) => outln!(
                     rep,
                     "{}",
-                    serde_json::json!({"file": file, "ok": verdict == Verdict::Ok})
+                    serde_json::json!({"file": file, "ok": false, "reason": MISMATCH})
                 ),
+                (Format::Json, Verdict::Unchecked(why)) => {
+                    outln!(rep, "{}", serde_json::json!({"file": file, "ok": false, "reason": why}))
+                }
             }
         }
         if checked == 0 {
@@ -302,6 +318,10 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
     }
 }
 
+/// The reason `hash --check --format json` gives for a log whose hash is
+/// not the one listed.
+const MISMATCH: &str = "its log hash is not the one listed";
+
 /// What `hash --check` found for one line.
 #[derive(Debug, PartialEq, Eq)]
 enum Verdict {
@@ -310,12 +330,14 @@ enum Verdict {
     /// It is another.
     Mismatch,
     /// No log hash could be computed that the line could vouch for, and why
-    /// (`open or read`, `syntax errors`, `torn last line`, ...).
+    /// (`cannot read: no such file or directory`, `syntax errors`, `torn
+    /// last line`, ...).
     Unchecked(String),
 }
 
 /// A SUMS line read as `b3sum --check` reads it: `blake3:<64 hex>  FILE`,
-/// or the same after a backslash, FILE then holding `\\` for a backslash and
+/// or the same after a
+/// backslash, FILE then holding `\\` for a backslash and
 /// `\n` for a line feed (what `fgn hash` writes for such names). `None`
 /// for a line of any other form, an unknown escape, or a name holding NUL
 /// or U+FFFD (a name whose bytes were not UTF-8 could stand for several
@@ -375,7 +397,7 @@ fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Result<Digest
     // parser refuses.
     let bytes = Input::File(path.to_path_buf())
         .read_bytes(rep.io())
-        .map_err(|e| format!("open or read ({e})"))?;
+        .map_err(|e| e.message)?;
     let parsed = fgn_notation::parse(&bytes);
     if !parsed.is_ok() {
         return Err("syntax errors (`fgn validate` shows them)".to_string());
@@ -504,6 +526,8 @@ pub fn verify_extends(old: &Path, new: &Path, rep: &mut Reporter) {
         return;
     }
     match rep.format {
+        // The exit status says it; --quiet leaves the line out.
+        Format::Text if rep.quiet => {}
         Format::Text => outln!(
             rep,
             "{new_name} extends {old_name}: {} events kept, {added} appended",

@@ -101,6 +101,7 @@ pub fn html(
     asked: Option<Viewer>,
     rules_file: Option<&Path>,
     out: Option<&Path>,
+    force: bool,
     rep: &mut Reporter,
 ) {
     let rules = match load_rules(rules_file, rep.io()) {
@@ -111,16 +112,16 @@ pub fn html(
         || paths.iter().any(|p| p.is_dir())
         || out.is_some_and(|o| o.is_dir() || o.as_os_str().to_string_lossy().ends_with('/'));
     if !site {
-        return single(&paths[0], asked, &rules, out, rep);
+        return single(&paths[0], asked, &rules, out, force, rep);
     }
     match out {
-        Some(dir) => write_site(paths, asked, &rules, dir, rep),
+        Some(dir) => write_site(paths, asked, &rules, dir, force, rep),
         None => rep.error("a directory or several files make a site of pages: name its directory with --out"),
     }
 }
 
 /// One file's page, on standard output or in the file `out`.
-fn single(path: &Path, asked: Option<Viewer>, rules: &Rules, out: Option<&Path>, rep: &mut Reporter) {
+fn single(path: &Path, asked: Option<Viewer>, rules: &Rules, out: Option<&Path>, force: bool, rep: &mut Reporter) {
     let mut parsed = crate::cmd_syntax::parse_all(&[path.to_path_buf()], rep);
     if parsed.len() != 1 {
         if rep.status == Status::Ok {
@@ -138,11 +139,11 @@ fn single(path: &Path, asked: Option<Viewer>, rules: &Rules, out: Option<&Path>,
         return;
     };
     match out {
-        Some(file) => {
-            if let Err(e) = std::fs::write(file, html) {
-                rep.error(&format!("{}: cannot write: {e}", file.display()));
-            }
-        }
+        // The one overwrite policy of every --out (docs/cli.md).
+        Some(file) => match Reporter::write_file(file, html.as_bytes(), force) {
+            Ok(()) => rep.wrote(file, None),
+            Err(e) => rep.error(&e),
+        },
         None => rep.print(&html),
     }
 }
@@ -527,9 +528,24 @@ struct Row {
 /// A site of `paths` in the directory `dir`: a page per game and the index.
 /// A file that cannot be read, parsed or replayed is listed with why, and
 /// the others are written all the same.
-fn write_site(paths: &[PathBuf], asked: Option<Viewer>, rules: &Rules, dir: &Path, rep: &mut Reporter) {
+fn write_site(paths: &[PathBuf], asked: Option<Viewer>, rules: &Rules, dir: &Path, force: bool, rep: &mut Reporter) {
+    // The one overwrite policy of every --out (docs/cli.md), for the site
+    // as a whole: a directory that holds one (its index) is refused unless
+    // --force, and then every page of the new site replaces its namesake.
+    let index = dir.join("index.html");
+    if !force && index.exists() {
+        return rep.error(&format!(
+            "{}: not written: it already holds a site, {} (--force overwrites it)",
+            dir.display(),
+            index.display()
+        ));
+    }
     if let Err(e) = std::fs::create_dir_all(dir) {
-        return rep.error(&format!("{}: cannot make the directory: {e}", dir.display()));
+        return rep.error(&format!(
+            "{}: cannot make the directory: {}",
+            dir.display(),
+            crate::texts::io_error_text(&e)
+        ));
     }
     let mut rows = Vec::new();
     let mut taken = BTreeSet::new();
@@ -557,9 +573,12 @@ fn write_site(paths: &[PathBuf], asked: Option<Viewer>, rules: &Rules, dir: &Pat
         }
     }
     crate::pipeline::report_empty(rows.is_empty(), &empty, rep);
-    let index = dir.join("index.html");
-    if let Err(e) = std::fs::write(&index, index_page(&rows)) {
-        rep.error(&format!("{}: cannot write: {e}", index.display()));
+    match Reporter::write_file(&index, index_page(&rows).as_bytes(), true) {
+        Ok(()) => {
+            let pages = rows.iter().filter(|r| r.page.is_some()).count();
+            rep.wrote(dir, Some(pages + 1));
+        }
+        Err(e) => rep.error(&e),
     }
 }
 
@@ -621,7 +640,11 @@ fn site_page(
             match written {
                 Ok(()) => Some(file),
                 Err(e) => {
-                    rep.error(&format!("{}: cannot write: {e}", path.display()));
+                    rep.error(&format!(
+                        "{}: cannot write: {}",
+                        path.display(),
+                        crate::texts::io_error_text(&e)
+                    ));
                     None
                 }
             }

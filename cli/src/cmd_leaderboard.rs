@@ -81,7 +81,7 @@ fn tally(log: crate::pipeline::Log, rep: &mut Reporter) -> Counted {
         Checked::Unsupported => {
             return Counted::Skipped {
                 name,
-                reason: "cannot be validated (a player's view, or a game without an engine)",
+                reason: "unsupported (`fgn validate` says why)",
             }
         }
     };
@@ -185,8 +185,7 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
 }
 
 /// The text report: a table per game with points, a line per game
-/// without, then the count of logs (or, with --quiet, only the count of
-/// skipped logs, on standard error).
+/// without, then the count of logs (with --quiet, no count).
 fn text(boards: &BTreeMap<GameKind, GameBoard>, counted: usize, skipped: usize, rep: &Reporter) {
     let mut first = true;
     for (game, board) in boards {
@@ -217,10 +216,10 @@ fn text(boards: &BTreeMap<GameKind, GameBoard>, counted: usize, skipped: usize, 
         }
         rep.print(&table(&rows));
     }
+    // The skipped logs are not errors (the standings are computed), so
+    // --quiet leaves out even their count, as every command leaves out
+    // what is neither an error nor the output asked for.
     if rep.quiet {
-        if skipped > 0 {
-            rep.eprint(&format!("{} skipped\n", count(skipped, "log")));
-        }
         return;
     }
     if !first {

@@ -14,7 +14,7 @@ use fgn_tools::placed::{finish_validation, PlacedError};
 use crate::cmd_syntax::parse_all;
 use crate::out::{outln, Stream};
 use crate::render;
-use crate::report::{Format, Reporter, Status, Style};
+use crate::report::{Format, Reporter, Status};
 use crate::texts::{hidden_fault_message, status_text};
 
 /// A `--rules FILE` value, read and checked once before any log: the
@@ -108,6 +108,8 @@ pub fn report_overrides(name: &str, overridden: &[Overridden], rep: &Reporter) {
     for o in overridden {
         match rep.format {
             Format::Text => rep.note(&format!("{name}: {o}")),
+            // A note, in JSON as in text: --quiet leaves it out.
+            Format::Json if rep.quiet => {}
             Format::Json => rep.eprint(&format!(
                 "{}\n",
                 serde_json::json!({"file": name, "kind": "override", "tag": o.tag, "header": o.header, "parameter": o.parameter, "used": o.used})
@@ -269,7 +271,6 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
         Ok(r) => r,
         Err(e) => return rep.error(&e),
     };
-    rep.style = Style::Line;
     let (mut valid, mut invalid, mut unsupported) = (0, 0, 0);
     let mut stopped = false;
     let rules = &rules;

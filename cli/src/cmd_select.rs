@@ -13,13 +13,14 @@ use crate::report::{Format, Reporter};
 
 /// Reports a summary's rule fault on standard error, as `validate` does (a
 /// syntax error is reported by the pipeline already; an unsupported log
-/// gets a note, since selecting it is not an error).
+/// is said as every command says it, but as a note, since selecting it is
+/// not an error).
 pub fn report_fault(name: &str, summary: &Summary, rep: &mut Reporter) {
     let Some(e) = &summary.error else { return };
     match e.kind {
         ErrorKind::Syntax => {}
         ErrorKind::Rule => rep.rule_error(name, e.line, e.column, e.rule.unwrap_or("header"), &e.message),
-        ErrorKind::Unsupported => rep.note(&format!("{name}: not replayed: {}", e.message)),
+        ErrorKind::Unsupported => rep.unsupported_note(name, &e.message),
     }
 }
 

@@ -53,9 +53,17 @@ fn record(r: &Record) -> String {
 
 fn text(files: usize, games: &[GameStats], copies: &Duplicates, rep: &Reporter<'_>) {
     let distinct: usize = games.iter().map(|g| g.logs).sum();
-    outln!(rep, "{files} files, {distinct} distinct logs");
+    // A summary line, which --quiet leaves out (the tables are the output
+    // asked for).
+    let mut first = true;
+    if !rep.quiet {
+        outln!(rep, "{files} files, {distinct} distinct logs");
+        first = false;
+    }
     for g in games {
-        outln!(rep, "");
+        if !std::mem::take(&mut first) {
+            outln!(rep, "");
+        }
         outln!(
             rep,
             "{}: {} logs ({} valid, {} invalid, {} unsupported), {} decided",

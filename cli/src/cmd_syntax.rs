@@ -170,8 +170,9 @@ fn completed(input: &Input, p: Parsed, write: bool, rep: &mut Reporter) -> Optio
 /// link is followed, so the link stays and its target is formatted; a
 /// read-only file is refused.
 fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Result<(), String> {
-    let target = std::fs::canonicalize(path).map_err(|e| format!("cannot resolve: {e}"))?;
-    let meta = std::fs::metadata(&target).map_err(|e| e.to_string())?;
+    let target =
+        std::fs::canonicalize(path).map_err(|e| format!("cannot resolve: {}", crate::texts::io_error_text(&e)))?;
+    let meta = std::fs::metadata(&target).map_err(|e| crate::texts::io_error_text(&e))?;
     if meta.permissions().readonly() {
         return Err("the file is read-only".into());
     }
@@ -186,7 +187,11 @@ fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Resu
     };
     if let Err(e) = write() {
         let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", tmp.display()));
+        return Err(format!(
+            "cannot write {}: {}",
+            tmp.display(),
+            crate::texts::io_error_text(&e)
+        ));
     }
     // `fgn append` (and every writer using the library's `append`) holds
     // an exclusive lock on the log while it reads and writes. Holding the
@@ -201,7 +206,7 @@ fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Resu
     }
     let renamed = std::fs::rename(&tmp, &target).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        e.to_string()
+        crate::texts::io_error_text(&e)
     });
     drop(locked);
     renamed
@@ -278,7 +283,7 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
 /// need `out_dir` (made if missing), where each is written to a new file
 /// named by its place and its `file`'s name (`0003-mate.fgn`), never over
 /// an existing one.
-pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, rep: &mut Reporter) {
+pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, force: bool, rep: &mut Reporter) {
     let input = if path.as_os_str() == "-" {
         Input::Stdin
     } else {
@@ -301,15 +306,20 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
     }
     if docs.len() > 1 && out_dir.is_none() {
         return rep.error(&format!(
-            "{name} holds {} games; give --out-dir DIR to write each to its own file",
+            "{name} holds {} games; give --out DIR to write each to its own file",
             docs.len()
         ));
     }
     if let Some(dir) = out_dir {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            return rep.error(&format!("{}: cannot make the folder: {e}", dir.display()));
+            return rep.error(&format!(
+                "{}: cannot make the directory: {}",
+                dir.display(),
+                crate::texts::io_error_text(&e)
+            ));
         }
     }
+    let mut written = 0;
     for (number, (place, doc)) in docs.iter().enumerate() {
         let game = match from_json(&doc.to_string()).and_then(|game| check_log_hash(doc, game)) {
             Ok(game) => game,
@@ -333,14 +343,13 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
             .and_then(|f| std::path::Path::new(f).file_name())
             .map_or_else(|| "game.fgn".to_string(), |f| f.to_string_lossy().into_owned());
         let target = dir.join(format!("{:04}-{base}", number + 1));
-        let written = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&target)
-            .and_then(|mut f| f.write_all(text.as_bytes()));
-        if let Err(e) = written {
-            rep.error(&format!("{}: not written: {e}", target.display()));
+        match Reporter::write_file(&target, text.as_bytes(), force) {
+            Ok(()) => written += 1,
+            Err(e) => rep.error(&e),
         }
+    }
+    if let Some(dir) = out_dir {
+        rep.wrote(dir, Some(written));
     }
 }
 

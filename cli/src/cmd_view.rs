@@ -1,6 +1,6 @@
 //! `fgn view` and `fgn verify-view`: players' views of logs.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use fgn_notation::diagnostic::Diagnostic;
 use fgn_notation::{Color, Document, Parsed};
@@ -10,7 +10,8 @@ use fgn_tools::verify_view::{verify_view, Difference};
 
 use crate::cmd_replay::{check, Checked};
 use crate::cmd_syntax::parse_all;
-use crate::report::{Reporter, Status};
+use crate::out::outln;
+use crate::report::{Format, Reporter, Status};
 use crate::texts::hidden_fault_message;
 
 /// Whose view to make.
@@ -66,7 +67,7 @@ fn report_view_error(name: &str, doc: &Document, side: Color, error: &ViewError,
 }
 
 /// `fgn view`.
-pub fn view(path: &Path, side: Side, output: Option<&PathBuf>, rep: &mut Reporter) {
+pub fn view(path: &Path, side: Side, out: Option<&Path>, force: bool, rep: &mut Reporter) {
     let Some((name, _, doc)) = read_one(path, rep) else {
         return;
     };
@@ -78,12 +79,11 @@ pub fn view(path: &Path, side: Side, output: Option<&PathBuf>, rep: &mut Reporte
             return;
         }
     }
-    match output {
-        Some(out) => {
-            if let Err(e) = std::fs::write(out, text) {
-                rep.error(&format!("{}: cannot write: {e}", out.display()));
-            }
-        }
+    match out {
+        Some(out) => match Reporter::write_file(out, text.as_bytes(), force) {
+            Ok(()) => rep.wrote(out, None),
+            Err(e) => rep.error(&e),
+        },
         None => rep.print(&text),
     }
 }
@@ -126,7 +126,19 @@ pub fn verify(full_path: &Path, view_path: &Path, rep: &mut Reporter) {
         }
     };
     match difference {
-        None => rep.note(&format!("{view_name}: the {} view of {full_name}", side.name())),
+        // The verdict is the output asked for: a line for people (left out
+        // with --quiet, as the exit status says it), a result object for
+        // programs, as verify-extends writes one.
+        None => match rep.format {
+            Format::Text if rep.quiet => {}
+            Format::Text => outln!(rep, "{view_name} is the {} view of {full_name}", side.name()),
+            Format::Json => outln!(
+                rep,
+                "{}",
+                serde_json::json!({"full": full_name, "view": view_name, "side": side.name(),
+                    "verified": true, "events": view.game.events.len()})
+            ),
+        },
         Some(Difference { line, message }) => {
             let text = line_text(&view_bytes, line);
             let d = Diagnostic::at_bytes(

@@ -57,7 +57,7 @@ impl Input {
         };
         result.map(|_| buf).map_err(|e| InputError {
             file: Some(self.name()),
-            message: format!("cannot read: {e}"),
+            message: format!("cannot read: {}", crate::texts::io_error_text(&e)),
             empty: false,
         })
     }
@@ -157,7 +157,7 @@ pub fn walk(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Inpu
                 return Box::new(std::iter::once(item));
             }
             match std::fs::metadata(p) {
-                Err(e) => Box::new(std::iter::once(Err(InputError::at(p, e.to_string())))),
+                Err(e) => Box::new(std::iter::once(Err(InputError::at(p, crate::texts::io_error_text(&e))))),
                 Ok(meta) if meta.is_dir() => Box::new(walk_dir(p, hidden)),
                 Ok(_) => Box::new(std::iter::once(Ok(Input::File(p.clone())))),
             }
@@ -324,7 +324,7 @@ impl Listing {
                     let unopened = e.depth() == 0;
                     if first || unopened {
                         let at = e.path().unwrap_or(&self.dir);
-                        let why = e.io_error().map_or_else(|| e.to_string(), ToString::to_string);
+                        let why = e.io_error().map_or_else(|| e.to_string(), crate::texts::io_error_text);
                         self.errors.insert(0, InputError::at(at, why));
                     }
                     if unopened {

@@ -38,7 +38,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use out::{outln, ColorChoice, Host, Output, Stream};
-use report::{FormatArg, Reporter};
+use report::{FormatArg, Reporter, Style};
 
 /// Check, format, convert and replay FGN (Fog Game Notation) game logs.
 ///
@@ -56,7 +56,9 @@ struct Cli {
     /// diagnostics as one JSON object per line on standard error and, for a
     /// command that has a result, the result as JSON on standard output
     /// (docs/json.md §17 lists every output and its schema); `svg`, for
-    /// `show` only, the board as an SVG document (diagnostics as text).
+    /// `show` only, the board as an SVG document (diagnostics as text);
+    /// `b3sum`, for `hash` only, the log hashes as bare hex, in b3sum's
+    /// line form (docs/hashing.md).
     #[arg(long, value_enum, global = true, default_value_t = FormatArg::Text)]
     format: FormatArg,
 
@@ -273,10 +275,14 @@ enum Command {
         /// Replay under changed parameters (a rules file as for validate).
         #[arg(long, value_name = "FILE")]
         rules: Option<PathBuf>,
-        /// Write the page to this file instead of standard output; for a
-        /// directory or several files, the directory of the site.
+        /// Write the page to this new file instead of standard output; for
+        /// a directory or several files, the directory of the site (one
+        /// that holds a site is refused unless --force).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
+        /// With --out, overwrite the page, or the site, if it exists.
+        #[arg(long, requires = "out")]
+        force: bool,
         /// A log file or `-`; or directories and files, with --out DIR.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
@@ -291,7 +297,7 @@ enum Command {
     /// RULES.md, so the output says so and counts their logs. Only logs
     /// that validate count, and each game once however many copies of it
     /// (same log hash) the paths hold; the logs skipped are listed on
-    /// standard error (with --quiet, only their count). Exit 0 when
+    /// standard error (not with --quiet). Exit 0 when
     /// standings were computed, even with logs skipped; 2 when a path cannot
     /// be read or no log validates. --format json writes one document
     /// (docs/fgn-leaderboard.schema.json). See docs/cli.md.
@@ -351,16 +357,22 @@ enum Command {
         /// Whose view.
         #[arg(long = "as", value_enum)]
         side: cmd_view::Side,
-        /// Write the view to this file instead of standard output.
-        #[arg(long, value_name = "FILE")]
-        output: Option<PathBuf>,
+        /// Write the view to this new file instead of standard output
+        /// (`--output` is an old spelling, still read).
+        #[arg(long, value_name = "FILE", alias = "output")]
+        out: Option<PathBuf>,
+        /// With --out, overwrite FILE if it exists.
+        #[arg(long, requires = "out")]
+        force: bool,
         /// A full log or `-`.
         #[arg(value_name = "FILE")]
         path: PathBuf,
     },
     /// Check that VIEW is exactly the view of FULL for VIEW's side.
     ///
-    /// Compares the header and then event by event. Exit 0 when they agree;
+    /// Compares the header and then event by event, and says so on standard
+    /// output when they agree (`VIEW is the white view of FULL`; with
+    /// --format json a result object, docs/json.md §17.3). Exit 0 when they agree;
     /// 1 when they part (naming the first line of VIEW where they do and
     /// what was expected there, or that events are missing or extra) or
     /// FULL breaks a rule; 2 when FULL is itself a view, the game has no
@@ -374,7 +386,7 @@ enum Command {
         #[arg(value_name = "VIEW")]
         view: PathBuf,
     },
-    /// Print log hashes: one `blake3:<hex>  FILE` line per log, as b3sum does.
+    /// Print log hashes: one `blake3:<hex>  FILE` line per log, in b3sum's line form.
     ///
     /// The log hash is a hash chain over the canonical text `fmt` writes
     /// (docs/hashing.md): comments, spacing and spellings taken for the
@@ -387,7 +399,11 @@ enum Command {
     /// says why); a SUMS file that lists nothing is an error (exit 2). A
     /// name holding a line feed or a backslash is escaped as b3sum escapes
     /// it (a `\` before the line, `\n` and `\\` in the name), and read back
-    /// so by --check. Duplicates in an archive:
+    /// so by --check. A log hash is over the canonical events, not the
+    /// file's bytes, so the `blake3:` keeps it from passing for a file hash
+    /// with `b3sum --check`; `--format b3sum` writes the bare hex all the
+    /// same, for b3sum's tool chain (--check reads only `blake3:` lines;
+    /// docs/hashing.md §4). Duplicates in an archive:
     /// `fgn hash DIR | sort | uniq -D -w 71`.
     Hash {
         /// Hash this player's view instead of the full log.
@@ -520,13 +536,17 @@ enum Command {
     /// derived from the game, and `fgn validate` is the check, but a
     /// summary's "log_hash" that is not the game's is refused, and so is an
     /// object holding a key twice. One game is printed; several need
-    /// --out-dir.
+    /// --out.
     FromJson {
         /// Write each game to its own new file in DIR (made if missing),
-        /// named by its place and its "file" (`0003-mate.fgn`); existing
-        /// files are never overwritten.
-        #[arg(long, value_name = "DIR")]
-        out_dir: Option<PathBuf>,
+        /// named by its place and its "file" (`0003-mate.fgn`); a file
+        /// that exists is refused unless --force (`--out-dir` is an old
+        /// spelling, still read).
+        #[arg(long, value_name = "DIR", alias = "out-dir")]
+        out: Option<PathBuf>,
+        /// With --out, overwrite files that exist.
+        #[arg(long, requires = "out")]
+        force: bool,
         /// A JSON file or `-`.
         #[arg(value_name = "FILE")]
         path: PathBuf,
@@ -543,9 +563,9 @@ enum Command {
     /// §16, docs/fgn-events.schema.json). Events after a rule error are
     /// written unapplied and the error is reported (exit 1).
     Events {
-        /// Write NDJSON (the only output form, required so that a later
-        /// form can be added without changing what this one means).
-        #[arg(long, required = true)]
+        /// Write NDJSON, the only output form and what is written without
+        /// it (accepted so that scripts that name the form keep working).
+        #[arg(long)]
         ndjson: bool,
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
@@ -892,10 +912,32 @@ fn run_on(
         ));
         return io.ended().unwrap_or(rep.status as u8);
     }
+    // One style of text diagnostic per command: the caret form for the
+    // commands that only read the syntax (all their faults are syntax
+    // errors); one line per fault, ready for grep, for every command that
+    // also replays, so that its syntax and rule errors read alike.
+    rep.style = match cli.command {
+        Command::Fmt { .. } | Command::Json { .. } | Command::FromJson { .. } => Style::Caret,
+        _ => Style::Line,
+    };
     // Only `show` draws a board; every other command reads `--format` as
     // text or JSON, so an SVG is refused here, once, for all of them.
     if cli.format == FormatArg::Svg && !matches!(cli.command, Command::Show { .. }) {
         rep.error("--format svg draws a board: only `fgn show` writes it");
+        return io.ended().unwrap_or(rep.status as u8);
+    }
+    // The same for b3sum's lines, which only plain `fgn hash` writes.
+    let plain_hash = matches!(
+        cli.command,
+        Command::Hash {
+            chain: false,
+            states: false,
+            check: false,
+            ..
+        }
+    );
+    if cli.format == FormatArg::B3sum && !plain_hash {
+        rep.error("--format b3sum writes log hashes in b3sum's line form: only `fgn hash` writes it (without --chain, --states or --check)");
         return io.ended().unwrap_or(rep.status as u8);
     }
     match &cli.command {
@@ -909,7 +951,7 @@ fn run_on(
         Command::Json { ndjson, paths, .. } => cmd_syntax::json(paths, *ndjson, &mut rep),
         Command::Append { repair: true, file, .. } => cmd_append::repair(file, &mut rep),
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
-        Command::FromJson { path, out_dir } => cmd_syntax::from_json_cmd(path, out_dir.as_deref(), &mut rep),
+        Command::FromJson { path, out, force } => cmd_syntax::from_json_cmd(path, out.as_deref(), *force, &mut rep),
         Command::Gen(args) => cmd_gen::gen(args, &mut rep),
         Command::Events { paths, .. } => cmd_events::events(paths, &mut rep),
         Command::Select {
@@ -976,12 +1018,14 @@ fn run_on(
             viewer,
             rules,
             out,
+            force,
             paths,
         } => cmd_html::html(
             paths,
             viewer.map(cmd_replay::ViewerArg::viewer),
             rules.as_deref(),
             out.as_deref(),
+            *force,
             &mut rep,
         ),
         Command::Impact {
@@ -990,7 +1034,7 @@ fn run_on(
             paths,
             ..
         } => cmd_impact::impact(paths, rules, *resimulate, &mut rep),
-        Command::View { side, output, path } => cmd_view::view(path, *side, output.as_ref(), &mut rep),
+        Command::View { side, out, force, path } => cmd_view::view(path, *side, out.as_deref(), *force, &mut rep),
         Command::VerifyView { full, view } => cmd_view::verify(full, view, &mut rep),
         Command::Hash {
             side,
@@ -1008,7 +1052,7 @@ fn run_on(
                     (_, true) => cmd_hash::What::States,
                     _ => cmd_hash::What::Log,
                 };
-                cmd_hash::hash(paths, *side, what, &mut rep)
+                cmd_hash::hash(paths, *side, what, cli.format == FormatArg::B3sum, &mut rep)
             }
         }
         Command::VerifyExtends { old, new } => cmd_hash::verify_extends(old, new, &mut rep),

@@ -275,7 +275,10 @@ impl<'a> Output<'a> {
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 return self.end(0);
             }
-            self.write_err(&format!("error: cannot write to standard output: {e}\n"));
+            self.write_err(&format!(
+                "error: cannot write to standard output: {}\n",
+                crate::texts::io_error_text(&e)
+            ));
             self.end(2);
         }
     }

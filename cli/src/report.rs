@@ -4,6 +4,8 @@
 use clap::ValueEnum;
 use fgn_notation::diagnostic::{Diagnostic, Severity};
 
+use std::io::Write;
+use std::path::Path;
 use std::sync::Mutex;
 
 use crate::out::{errln, outln, Capture, Captured, Output, Paint, Stream};
@@ -18,8 +20,9 @@ pub enum Format {
     Json,
 }
 
-/// What `--format` asks for: a [`Format`] for every command, or an SVG
-/// board, which only `fgn show` draws (its diagnostics are text).
+/// What `--format` asks for: a [`Format`] for every command, an SVG
+/// board, which only `fgn show` draws, or b3sum's lines, which only `fgn
+/// hash` writes (their diagnostics are text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
 pub enum FormatArg {
     /// For people.
@@ -29,14 +32,17 @@ pub enum FormatArg {
     Json,
     /// An SVG board (`fgn show` only).
     Svg,
+    /// Log hashes as b3sum writes its lines, bare hex (`fgn hash` only).
+    B3sum,
 }
 
 impl FormatArg {
-    /// How diagnostics and results are written: text for an SVG board.
+    /// How diagnostics and results are written: text for an SVG board
+    /// and for b3sum's lines.
     pub fn format(self) -> Format {
         match self {
             FormatArg::Json => Format::Json,
-            FormatArg::Text | FormatArg::Svg => Format::Text,
+            FormatArg::Text | FormatArg::Svg | FormatArg::B3sum => Format::Text,
         }
     }
 }
@@ -58,12 +64,13 @@ pub enum Status {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Style {
     /// Compiler-style: the message, `--> file:line:col` and the source line
-    /// with a caret under the fault (for one file at a time).
+    /// with a caret under the fault, for the commands that only read the
+    /// syntax (`fmt`, `json`, `from-json`).
     #[default]
     Caret,
-    /// One line, `file:line:col: [kind] message`, for commands over
-    /// archives (`validate`, `leaderboard`): every fault of a file, syntax
-    /// or rule, on a line of its own, ready for grep.
+    /// One line, `file:line:col: [kind] message`, for every command that
+    /// replays: every fault of a file, syntax or rule, on a line of its
+    /// own and in the same form, ready for grep.
     Line,
 }
 
@@ -364,9 +371,15 @@ impl<'r> Reporter<'r> {
         self.placed(line, column, text);
     }
 
-    /// A log whose game has no rules engine yet: never reported as valid.
+    /// A log that cannot be checked (a game or a `Rules` version without an
+    /// engine, a player's view): never reported as valid. Every command
+    /// says it in these words, `FILE: unsupported: why`.
     pub fn unsupported(&mut self, file: &str, message: &str) {
         self.raise(Status::Error);
+        self.write_unsupported(file, message);
+    }
+
+    fn write_unsupported(&self, file: &str, message: &str) {
         match self.format {
             Format::Text => errln!(
                 self,
@@ -409,6 +422,16 @@ impl<'r> Reporter<'r> {
         }
     }
 
+    /// A log that cannot be checked, said as [`Reporter::unsupported`]
+    /// says it, where that is no error of the run (`select`, `stats` and
+    /// `events` work on its summary or its text): a note, which --quiet
+    /// leaves out.
+    pub fn unsupported_note(&mut self, file: &str, message: &str) {
+        if !self.quiet {
+            self.write_unsupported(file, message);
+        }
+    }
+
     /// A usage or I/O error.
     pub fn error(&mut self, message: &str) {
         self.raise(Status::Error);
@@ -434,6 +457,42 @@ impl<'r> Reporter<'r> {
                 "{}",
                 serde_json::json!({"file": file, "kind": "error", "message": message})
             ),
+        }
+    }
+
+    /// Writes `bytes` to the new file `path`, the one overwrite policy of
+    /// every `--out`: a file that exists is refused unless `force`, so
+    /// that a second run never destroys the first one's files unasked.
+    /// The error is the whole message, naming the file.
+    pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true);
+        if force {
+            options.create(true).truncate(true);
+        } else {
+            options.create_new(true);
+        }
+        options
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => {
+                    format!(
+                        "{}: not written: it already exists (--force overwrites it)",
+                        path.display()
+                    )
+                }
+                _ => format!("{}: not written: {}", path.display(), crate::texts::io_error_text(&e)),
+            })
+    }
+
+    /// Says what a command wrote into files with `--out`, once, on
+    /// standard error (a note: --quiet leaves it out): `wrote FILE` for
+    /// one file named by --out, `wrote N files in DIR` for a directory.
+    pub fn wrote(&self, out: &Path, files: Option<usize>) {
+        match files {
+            None => self.note(&format!("wrote {}", out.display())),
+            Some(n) => self.note(&format!("wrote {} in {}", crate::out::count(n, "file"), out.display())),
         }
     }
 

@@ -613,6 +613,7 @@ fn every_json_output_validates_against_its_schema() {
             .collect()
     };
     let mut kinds = BTreeSet::new();
+    let gen_out = util::scratch_dir("schema-gen").display().to_string();
     for args in [
         &["--format", "json", "validate", "corpus"][..],
         &["--format", "json", "json", "corpus"],
@@ -620,13 +621,26 @@ fn every_json_output_validates_against_its_schema() {
         &["--format", "json", "select", "corpus"],
         &["--format", "json", "hash", "corpus", "missing.fgn"],
         &["--format", "json", "select", "--outcome", "x", "corpus"],
+        // A note: what --out wrote.
+        &[
+            "--format",
+            "json",
+            "gen",
+            "--game",
+            "survival-chess",
+            "--seed",
+            "1",
+            "--force",
+            "--out",
+            &gen_out,
+        ],
     ] {
         for line in stderr_lines(args) {
             assert_valid(&diagnostic, &line, &format!("{args:?}: a diagnostic"));
             kinds.insert(line["kind"].as_str().unwrap().to_string());
         }
     }
-    for kind in ["syntax", "warning", "rule", "note", "error", "usage"] {
+    for kind in ["syntax", "warning", "rule", "note", "error", "usage", "unsupported"] {
         assert!(kinds.contains(kind), "no diagnostic of kind {kind} was checked");
     }
     let lines = json_lines(&["--format", "json", "validate", "corpus"]);
@@ -654,6 +668,13 @@ fn every_json_output_validates_against_its_schema() {
             "verify-extends",
             "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
             "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+        ],
+        &[
+            "--format",
+            "json",
+            "verify-view",
+            "corpus/survival-chess/valid/01-bishop-queen-mate.fgn",
+            "corpus/survival-chess/views/01-bishop-queen-mate.white.fgn",
         ],
     ] {
         let lines = json_lines(args);
@@ -809,4 +830,57 @@ print(json.dumps(out))
     let deaths: u64 = rows.iter().map(|r| r["deaths"].as_u64().unwrap()).sum();
     assert_eq!(answer["deaths"].as_u64(), Some(deaths));
     assert!(deaths > 0);
+}
+
+/// Regression (issue 39, item 12): `from-json` spelt its option
+/// `--out-dir` where `gen` and `html` say `--out`, refused an existing file
+/// with no way to overwrite it, and said nothing of what it wrote. It now
+/// takes `--out` (the old spelling still read), `--force`, and says once on
+/// standard error what it wrote (nothing with -q).
+#[test]
+fn from_json_out_says_what_it_wrote_and_overwrites_only_with_force() {
+    let input = fgn(&["json", "--ndjson", "corpus/magic-draughts/valid"], b"").stdout;
+    let games = input.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
+    assert!(games > 1);
+    let out_dir = util::scratch_dir("from-json-out-policy").join("games");
+    let out = out_dir.display().to_string();
+    let (code, stdout, err) = run(&["from-json", "--out", &out, "-"], &input);
+    assert_eq!((code, stdout.as_str()), (Some(0), ""), "{err}");
+    assert_eq!(err, format!("wrote {games} files in {out}\n"));
+    let first = util::fgn_files(&out_dir).remove(0);
+    let made = std::fs::read(&first).unwrap();
+    std::fs::write(&first, b"edited").unwrap();
+
+    // Each existing file is refused, and the rest are still written.
+    let (code, _, err) = run(&["from-json", "--out-dir", &out, "-"], &input);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.ends_with("not written: it already exists (--force overwrites it)"))
+            .count(),
+        games,
+        "{err}"
+    );
+    assert!(err.ends_with(&format!("wrote 0 files in {out}\n")), "{err}");
+    assert_eq!(std::fs::read(&first).unwrap(), b"edited");
+
+    let (code, stdout, err) = run(&["-q", "from-json", "--out", &out, "--force", "-"], &input);
+    assert_eq!((code, stdout.as_str(), err.as_str()), (Some(0), "", ""));
+    assert_eq!(std::fs::read(&first).unwrap(), made);
+}
+
+/// Regression (issue 39, item 12): `events` refused to run without
+/// `--ndjson`, its only form; the flag is still accepted.
+#[test]
+fn events_writes_ndjson_without_being_told_to() {
+    let log = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let plain = fgn(&["events", log], b"");
+    assert_eq!(
+        plain.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&plain.stderr)
+    );
+    assert!(!plain.stdout.is_empty());
+    assert_eq!(plain.stdout, fgn(&["events", "--ndjson", log], b"").stdout);
 }

@@ -851,3 +851,176 @@ fn a_run_in_this_process_writes_what_the_binary_writes() {
         );
     }
 }
+
+/// Regression (issue 39, item 10): `-q` left `diff`'s "same: ...",
+/// `verify-extends`' verdict and `stats`' "N files, N distinct logs" in.
+/// Quiet means only errors and the output asked for, in every command:
+/// each runs here with -q on inputs it accepts, and writes nothing on
+/// standard error, and on standard output only what it exists to write.
+#[test]
+fn quiet_writes_only_errors_and_the_output_asked_for_in_every_command() {
+    let dir = scratch_dir("quiet-every-command");
+    let at = |name: &str| dir.join(name).display().to_string();
+    let log = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let view = "corpus/survival-chess/views/01-bishop-queen-mate.white.fgn";
+    let valid = "corpus/survival-chess/valid";
+    let canonical = at("canonical.fgn");
+    std::fs::write(&canonical, fgn(&["fmt", log], b"").stdout).unwrap();
+    let untidy = at("untidy.fgn");
+    std::fs::write(
+        &untidy,
+        format!("{}\n\n", String::from_utf8_lossy(&fgn(&["fmt", log], b"").stdout)),
+    )
+    .unwrap();
+    let sums = at("SUMS");
+    std::fs::write(&sums, fgn(&["hash", valid], b"").stdout).unwrap();
+    let rules = at("rules.json");
+    std::fs::write(&rules, fgn(&["rules", "show", "survival-chess"], b"").stdout).unwrap();
+    let json = at("games.json");
+    std::fs::write(&json, fgn(&["json", valid], b"").stdout).unwrap();
+    let one_json = at("game.json");
+    std::fs::write(&one_json, fgn(&["json", log], b"").stdout).unwrap();
+    let (view_out, gen_out, json_out, site) = (at("view.fgn"), at("gen"), at("from-json"), at("site"));
+    // Each command line, and whether its standard output is what it was
+    // asked for (else it has none: its work is a file or its exit status).
+    let cases: Vec<(Vec<&str>, bool)> = vec![
+        (vec!["fmt", log], true),
+        (vec!["fmt", "--check", &canonical], false),
+        (vec!["fmt", "--write", &untidy], false),
+        (vec!["json", valid], true),
+        (vec!["validate", valid], false),
+        (vec!["validate", "--rules", &rules, log], false),
+        (vec!["impact", "--rules", &rules, log], false),
+        (vec!["show", log], true),
+        (vec!["html", log], true),
+        (vec!["html", "--out", &site, valid], false),
+        (vec!["leaderboard", valid], true),
+        (vec!["completions", "bash"], true),
+        (vec!["man"], true),
+        (vec!["rules", "show", "survival-chess"], true),
+        (vec!["view", "--as", "white", log], true),
+        (vec!["view", "--as", "white", "--out", &view_out, log], false),
+        (vec!["verify-view", log, view], false),
+        (vec!["hash", valid], true),
+        (vec!["hash", "--check", &sums], false),
+        (vec!["verify-extends", log, &canonical], false),
+        (vec!["diff", log, &canonical], false),
+        (vec!["append", &canonical, "5 w chat \"thanks\""], false),
+        (vec!["append", "--repair", &canonical], false),
+        (
+            vec![
+                "gen",
+                "--game",
+                "survival-chess",
+                "--seed",
+                "1",
+                "--count",
+                "2",
+                "--out",
+                &gen_out,
+            ],
+            false,
+        ),
+        (vec!["from-json", &one_json], true),
+        (vec!["from-json", "--out", &json_out, &json], false),
+        (vec!["events", valid], true),
+        (vec!["select", "--outcome", "1-0", valid], true),
+        (vec!["stats", valid], true),
+    ];
+    for (args, writes) in cases {
+        let mut all = vec!["-q"];
+        all.extend_from_slice(&args);
+        let out = fgn(&all, b"");
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?} -q wrote on standard error");
+        assert_eq!(
+            !stdout.is_empty(),
+            writes,
+            "{args:?} -q wrote on standard output:\n{stdout}"
+        );
+    }
+    // What -q leaves out of stats is its summary line alone.
+    let loud = String::from_utf8_lossy(&fgn(&["stats", valid], b"").stdout).into_owned();
+    let quiet = String::from_utf8_lossy(&fgn(&["-q", "stats", valid], b"").stdout).into_owned();
+    let (summary, tables) = loud.split_once("\n\n").unwrap();
+    assert!(summary.ends_with("distinct logs"), "{summary}");
+    assert_eq!(quiet, format!("{tables}"));
+}
+
+/// Regression (issue 39, item 11): `select`, `stats`, `hash`, `impact` and
+/// `append` wrote syntax errors in the caret form among one-line rule
+/// errors, and the commands said "cannot be checked" in three ways. Every
+/// command that replays now writes each fault on one line, and a log that
+/// cannot be checked is `FILE: unsupported: why` everywhere.
+#[test]
+fn every_command_that_replays_writes_faults_on_one_line_and_unsupported_alike() {
+    let dir = scratch_dir("one-error-style");
+    let corpus = crate::util::corpus();
+    std::fs::copy(
+        corpus.join("syntax-errors/se-01-bad-square.fgn"),
+        dir.join("a-syntax.fgn"),
+    )
+    .unwrap();
+    std::fs::copy(
+        corpus.join("survival-chess/invalid/02-two-queens.fgn"),
+        dir.join("b-rule.fgn"),
+    )
+    .unwrap();
+    let d = dir.display().to_string();
+    let one_line = |args: &[&str]| {
+        let out = fgn(args, b"");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let faults: Vec<&str> = err.lines().filter(|l| l.contains(": [")).collect();
+        assert!(faults.iter().any(|l| l.contains("[syntax]")), "{args:?}:\n{err}");
+        assert!(!err.contains("-->"), "{args:?} wrote the caret form:\n{err}");
+        err
+    };
+    let validate = one_line(&["validate", &d]);
+    for args in [&["select", &d][..], &["stats", &d], &["events", &d]] {
+        one_line(args);
+    }
+    // The same lines as validate's, in every command that reports faults of
+    // an archive (hash only says that a log with syntax errors is not hashed).
+    assert_eq!(one_line(&["select", &d]), validate);
+    assert_eq!(one_line(&["stats", &d]), validate);
+    let hashed = String::from_utf8_lossy(&fgn(&["hash", &d], b"").stderr).into_owned();
+    assert!(hashed.lines().any(|l| l.contains("[syntax]")), "{hashed}");
+    assert!(!hashed.contains("-->"), "{hashed}");
+
+    // A player's view cannot be checked: said the same way everywhere.
+    let view = "corpus/survival-chess/views/01-bishop-queen-mate.white.fgn";
+    let said = format!("{view}: unsupported: ");
+    for args in [&["validate", view][..], &["select", view], &["events", view]] {
+        let err = String::from_utf8_lossy(&fgn(args, b"").stderr).into_owned();
+        assert!(err.starts_with(&said), "{args:?}:\n{err}");
+    }
+    let board = String::from_utf8_lossy(&fgn(&["leaderboard", view], b"").stderr).into_owned();
+    assert!(board.contains(&format!("skipped: {view}: unsupported")), "{board}");
+}
+
+/// Regression (issue 39, item 11): a missing file was reported in Rust's
+/// words, `No such file or directory (os error 2)`; messages say what went
+/// wrong in fgn's words, without the error number.
+#[test]
+fn io_errors_are_worded_without_rust_text() {
+    let missing = "no/such/file.fgn";
+    for args in [
+        &["validate", missing][..],
+        &["fmt", missing],
+        &["show", missing],
+        &["hash", missing],
+        &["diff", missing, missing],
+        &["from-json", missing],
+        &["append", missing, "1 w e2-e4"],
+    ] {
+        let out = fgn(args, b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("no such file or directory"), "{args:?}: {err}");
+        assert!(!err.contains("os error") && !err.contains("No such"), "{args:?}: {err}");
+    }
+}

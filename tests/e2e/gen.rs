@@ -44,9 +44,9 @@ fn the_same_arguments_give_byte_identical_files() {
             args.extend(busy(game));
             let (code, stdout, stderr) = gen(&args);
             assert_eq!(code, Some(0), "{game}: {stderr}");
-            // Each file written is named on standard output.
-            let names: Vec<String> = (1..=3).map(|i| format!("{out}/{game}-42-{i}.fgn")).collect();
-            assert_eq!(stdout.lines().collect::<Vec<_>>(), names, "{game}");
+            // What was written is said once, on standard error.
+            assert_eq!(stdout, "", "{game}");
+            assert_eq!(stderr, format!("wrote 3 files in {out}\n"), "{game}");
             dirs.push(dir);
         }
         for i in 1..=3 {
@@ -259,6 +259,7 @@ fn the_help_explains_every_option_and_its_default() {
         "--seed",
         "--count",
         "--out",
+        "--force",
         "--plies",
         "--rules",
         "--board",
@@ -285,4 +286,42 @@ fn the_help_explains_every_option_and_its_default() {
         assert!(help.contains(default), "{default} is not in the help");
     }
     assert!(help.contains("docs/gen.md"));
+}
+
+/// Regression (issue 39, item 12): `gen --out DIR` overwrote the files of
+/// an earlier run and listed every path on standard output, where
+/// `from-json --out` refused and printed nothing. Every `--out` refuses a
+/// file that exists unless --force and says once, on standard error, what
+/// it wrote (nothing with -q).
+#[test]
+fn gen_out_refuses_existing_files_unless_forced_and_says_what_it_wrote() {
+    let dir = scratch_dir("gen-out-policy");
+    let out = dir.to_str().unwrap();
+    let args = ["--game", "magic-draughts", "--seed", "5", "--count", "2", "--out", out];
+    let (code, stdout, stderr) = gen(&args);
+    assert_eq!((code, stdout.as_str()), (Some(0), ""), "{stderr}");
+    assert_eq!(stderr, format!("wrote 2 files in {out}\n"));
+    let second = dir.join("magic-draughts-5-2.fgn");
+    let made = std::fs::read(&second).unwrap();
+
+    // The first file is kept, so the run stops there, having written nothing.
+    std::fs::remove_file(&second).unwrap();
+    let (code, stdout, stderr) = gen(&args);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""));
+    let first = dir.join("magic-draughts-5-1.fgn");
+    assert_eq!(
+        stderr,
+        format!(
+            "error: {}: not written: it already exists (--force overwrites it)\nwrote 0 files in {out}\n",
+            first.display()
+        )
+    );
+    assert!(!second.exists());
+
+    let mut forced = vec!["-q"];
+    forced.extend(args);
+    forced.push("--force");
+    let (code, stdout, stderr) = gen(&forced);
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (Some(0), "", ""));
+    assert_eq!(std::fs::read(&second).unwrap(), made);
 }

@@ -80,7 +80,9 @@ fn check_says_ok_or_failed_per_file_and_exits_1_on_a_mismatch() {
     let (code, out, err) = run(&["hash", "--check", &bad]);
     assert_eq!(code, Some(1));
     assert!(
-        out.starts_with(&format!("{file}: FAILED\nmissing.fgn: FAILED open or read (")),
+        out.starts_with(&format!(
+            "{file}: FAILED\nmissing.fgn: FAILED cannot read: no such file or directory\n"
+        )),
         "{out}"
     );
     assert!(err.contains("1 of 1 computed hashes did NOT match"), "{err}");
@@ -297,4 +299,77 @@ fn verify_extends_accepts_appends_and_names_the_first_difference() {
     let (code, _, err) = run(&["verify-extends", &old, &other]);
     assert_eq!(code, Some(1));
     assert!(err.contains("headers differ"), "{err}");
+}
+
+/// Regression (issue 39, item 13): `hash --check --format json` gave
+/// `{"file", "ok": false}` for a missing file, without the reason the text
+/// line gives; every failed line now says why.
+#[test]
+fn hash_check_in_json_says_why_a_line_failed() {
+    let dir = crate::util::scratch_dir("hash-check-reasons");
+    let log = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let (_, line, _) = crate::util::run(&["hash", log], b"");
+    let other = crate::util::run(
+        &["hash", "corpus/survival-chess/valid/02-back-rank-black-wins.fgn"],
+        b"",
+    )
+    .1;
+    let other_hash = other.split_whitespace().next().unwrap();
+    let missing = dir.join("missing.fgn").display().to_string();
+    let sums = format!("{line}{other_hash}  {log}\n{other_hash}  {missing}\n");
+    let path = dir.join("SUMS");
+    std::fs::write(&path, sums).unwrap();
+    let out = fgn(&["--format", "json", "hash", "--check", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            serde_json::json!({"file": log, "ok": true}),
+            serde_json::json!({"file": log, "ok": false, "reason": "its log hash is not the one listed"}),
+            serde_json::json!({"file": missing, "ok": false, "reason": "cannot read: no such file or directory"}),
+        ]
+    );
+}
+
+/// Regression (issue 39, item 14): hash lines are `blake3:<hex>  FILE`,
+/// which b3sum's tool chain cannot read; `--format b3sum` writes the bare
+/// hex in b3sum's line form, and only `fgn hash` (plain) accepts it, as
+/// only `fgn show` accepts `--format svg`.
+#[test]
+fn hash_format_b3sum_writes_bare_hex_and_only_hash_takes_it() {
+    let dir = "corpus/magic-draughts/valid";
+    let plain = crate::util::run(&["hash", dir], b"").1;
+    let b3sum = fgn(&["hash", "--format", "b3sum", dir], b"");
+    assert_eq!(b3sum.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&b3sum.stdout), plain.replace("blake3:", ""));
+    for line in String::from_utf8_lossy(&b3sum.stdout).lines() {
+        let (hex, _) = line.split_once("  ").unwrap();
+        assert!(hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()), "{line}");
+    }
+    // Such lines cannot pass for `blake3:` ones: --check refuses them as
+    // it refuses b3sum's own hashes of the bytes.
+    let sums = scratch("b3sum-form.sums", &String::from_utf8_lossy(&b3sum.stdout));
+    let (code, out, _) = crate::util::run(&["hash", "--check", &sums], b"");
+    assert_eq!((code, out.as_str()), (Some(2), ""));
+    for args in [
+        &["validate", dir][..],
+        &["hash", "--chain", dir],
+        &["hash", "--states", dir],
+        &["hash", "--check", "SUMS"],
+        &["json", dir],
+    ] {
+        let mut all = vec!["--format", "b3sum"];
+        all.extend_from_slice(args);
+        let out = fgn(&all, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).starts_with("error: --format b3sum writes log hashes"),
+            "{args:?}"
+        );
+    }
 }

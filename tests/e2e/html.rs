@@ -299,3 +299,39 @@ fn damaged_logs_never_crash_the_page() {
         }
     }
 }
+
+/// Regression (issue 39, item 12): `html --out` overwrote a page or a site
+/// without a word, where the other `--out`s now refuse unless --force. A
+/// page is refused as every file is; a site as a whole (a directory that
+/// holds its index); each says once on standard error what it wrote.
+#[test]
+fn html_out_refuses_an_existing_page_or_site_unless_forced() {
+    let dir = scratch_dir("html-out-policy");
+    let log = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let page = dir.join("page.html").display().to_string();
+    let (code, out, err) = run(&["html", "--out", &page, log], b"");
+    assert_eq!(
+        (code, out.as_str(), err.clone()),
+        (Some(0), "", format!("wrote {page}\n"))
+    );
+    let (code, _, err) = run(&["html", "--out", &page, log], b"");
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        format!("error: {page}: not written: it already exists (--force overwrites it)\n")
+    );
+    let (code, _, err) = run(&["-q", "html", "--force", "--out", &page, log], b"");
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+
+    let site = dir.join("site").display().to_string();
+    let games = "corpus/magic-draughts/valid";
+    let pages = crate::util::fgn_files(&crate::util::corpus().join("magic-draughts/valid")).len();
+    let (code, _, err) = run(&["html", "--out", &site, games], b"");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(err, format!("wrote {} files in {site}\n", pages + 1));
+    let (code, _, err) = run(&["html", "--out", &site, games], b"");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not written: it already holds a site"), "{err}");
+    let (code, _, err) = run(&["html", "--force", "--out", &site, games], b"");
+    assert_eq!(code, Some(0), "{err}");
+}

@@ -184,7 +184,11 @@ fn a_log_with_a_rule_error_gets_its_view_up_to_the_error() {
     let out = fgn(&["view", "--as", "white", file], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("[Perspective \"white\"]"));
+    // A new file (an existing one is refused without --force, see
+    // `view_out_writes_a_new_file_says_so_and_overwrites_only_with_force`);
+    // `--output` is the old spelling of `--out`, still read.
     let output = scratch("out.white.fgn", b"");
+    std::fs::remove_file(&output).unwrap();
     let to_file = fgn(
         &[
             "view",
@@ -407,4 +411,67 @@ fn a_damaged_open_world_chess_view_is_drawn_or_refused_never_a_crash() {
             }
         }
     }
+}
+
+/// Regression (issue 39, item 12): `view --output FILE` overwrote FILE
+/// and said nothing, where `from-json` refused and `gen` listed paths. Every
+/// `--out` now refuses an existing file unless --force, and says once on
+/// standard error what it wrote (nothing with -q).
+#[test]
+fn view_out_writes_a_new_file_says_so_and_overwrites_only_with_force() {
+    let log = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let target = scratch("out-policy.white.fgn", b"");
+    std::fs::remove_file(&target).unwrap();
+    let view = |extra: &[&str]| {
+        let mut args = vec!["view", "--as", "white", "--out", &target];
+        args.extend_from_slice(extra);
+        args.push(log);
+        fgn(&args, b"")
+    };
+    let first = view(&[]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert!(first.stdout.is_empty());
+    assert_eq!(stderr(&first), format!("wrote {target}\n"));
+    let written = std::fs::read(&target).unwrap();
+    assert_eq!(written, fgn(&["view", "--as", "white", log], b"").stdout);
+
+    std::fs::write(&target, b"keep me").unwrap();
+    let again = view(&[]);
+    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(
+        stderr(&again),
+        format!("error: {target}: not written: it already exists (--force overwrites it)\n")
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep me", "refused means untouched");
+
+    let forced = view(&["--force", "-q"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    assert!(forced.stderr.is_empty(), "-q: {}", stderr(&forced));
+    assert_eq!(std::fs::read(&target).unwrap(), written);
+}
+
+/// Regression (issue 39, item 13): `verify-view --format json` wrote
+/// nothing on standard output where `verify-extends` writes a result
+/// object; its text verdict was a note on standard error.
+#[test]
+fn verify_view_writes_its_verdict_as_verify_extends_does() {
+    let full = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let view = "corpus/survival-chess/views/01-bishop-queen-mate.white.fgn";
+    let json = fgn(&["--format", "json", "verify-view", full, view], b"");
+    assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
+    assert!(json.stderr.is_empty(), "{}", stderr(&json));
+    let result: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let events = fgn(&["--format", "json", "json", view], b"");
+    let events: serde_json::Value = serde_json::from_slice(&events.stdout).unwrap();
+    assert_eq!(
+        result,
+        serde_json::json!({"full": full, "view": view, "side": "white", "verified": true,
+            "events": events["events"].as_array().unwrap().len()})
+    );
+    let text = fgn(&["verify-view", full, view], b"");
+    assert_eq!(
+        String::from_utf8_lossy(&text.stdout),
+        format!("{view} is the white view of {full}\n")
+    );
+    assert!(text.stderr.is_empty());
 }
