@@ -74,7 +74,13 @@ fn an_empty_directory_counts_as_nothing_and_is_named_once() {
     );
     let site = path(&dir, "site");
     let (code, _, err) = run(&["html", "--out", &site, &logs, &empty], b"");
-    assert_eq!((code, err), (Some(0), format!("{empty}: no *.fgn files in it\n")));
+    assert_eq!(
+        (code, err),
+        (
+            Some(0),
+            format!("{empty}: no *.fgn files in it\nwrote 2 files in {site}\n")
+        )
+    );
     let (code, _, err) = run(&["--hidden", "validate", &empty], b"");
     assert_eq!(code, Some(0), "{err}");
 }
