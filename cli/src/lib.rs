@@ -515,7 +515,9 @@ enum Command {
     /// Filters read each log's summary (as `fgn json` writes it): the game,
     /// a player's name or id on either side (or on one side), the outcome,
     /// the reason, the `Date` tag's range, the number of moves, and
-    /// whether the log is valid. A filter given twice keeps either value.
+    /// whether the log is valid. A filter given twice keeps either value;
+    /// filters that contradict each other (--valid --invalid, --min-moves
+    /// above --max-moves, --since after --until) are a usage error.
     /// --format json prints `{"file", "summary"}` per match instead;
     /// --duplicates prints the groups of matching files that hold the same
     /// game (the same log hash). Invalid logs are reported on standard error
@@ -540,14 +542,16 @@ enum Command {
         /// Keep logs whose result has this reason (mate, resign, ...).
         #[arg(long, value_name = "REASON", value_parser = parse_reason)]
         reason: Vec<fgn_notation::Reason>,
-        /// Keep logs dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD,
-        /// compared at its own precision; logs without a Date are dropped.
+        /// Keep logs dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD
+        /// (2025-3 is March), compared as dates. Logs whose Date is missing,
+        /// unreadable or too vague for the bound (2025.??.?? for 2025-03)
+        /// are passed over, and a note says how many.
         #[arg(long, value_name = "DATE", value_parser = parse_date)]
-        since: Option<String>,
+        since: Option<fgn_notation::PartialDate>,
         /// Keep logs dated on or before this (`--until 2025-03` keeps all
         /// of March).
         #[arg(long, value_name = "DATE", value_parser = parse_date)]
-        until: Option<String>,
+        until: Option<fgn_notation::PartialDate>,
         /// Keep logs with at least this many moves (players' moves of
         /// pieces, both sides counted).
         #[arg(long, value_name = "N")]
@@ -556,7 +560,7 @@ enum Command {
         #[arg(long, value_name = "N")]
         max_moves: Option<usize>,
         /// Keep only valid logs.
-        #[arg(long, conflicts_with = "invalid")]
+        #[arg(long)]
         valid: bool,
         /// Keep only invalid logs (syntax or rule errors).
         #[arg(long)]
@@ -664,12 +668,8 @@ fn parse_reason(s: &str) -> Result<fgn_notation::Reason, String> {
     })
 }
 
-fn parse_date(s: &str) -> Result<String, String> {
-    if fgn_tools::archive::is_date_bound(s) {
-        Ok(s.to_string())
-    } else {
-        Err("expected YYYY, YYYY-MM or YYYY-MM-DD".into())
-    }
+fn parse_date(s: &str) -> Result<fgn_notation::PartialDate, String> {
+    fgn_notation::PartialDate::parse_bound(s)
 }
 
 /// The `fgn` binary: the command line of the process on its own standard
@@ -795,13 +795,17 @@ fn run_on(
                 black: black.clone(),
                 outcomes: outcome.clone(),
                 reasons: reason.clone(),
-                since: since.clone(),
-                until: until.clone(),
+                since: *since,
+                until: *until,
                 min_moves: *min_moves,
                 max_moves: *max_moves,
                 statuses,
             };
-            cmd_select::select(paths, &filter, *duplicates, &mut rep)
+            if *valid && *invalid {
+                rep.error("--valid and --invalid exclude each other: no log can match");
+            } else {
+                cmd_select::select(paths, &filter, *duplicates, &mut rep)
+            }
         }
         Command::Stats { paths } => cmd_stats::stats(paths, &mut rep),
         Command::Validate { verbose, rules, paths } => {
