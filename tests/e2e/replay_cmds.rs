@@ -235,3 +235,28 @@ fn show_prints_the_salts_to_every_viewer() {
     let (_, start) = stdout(&["show", "--at", "0", file]);
     assert!(!start.contains("salts:"), "{start}");
 }
+
+/// Writes a survival-chess log on the default 12x12 board whose events
+/// follow the header, and returns its path.
+fn survival_log(name: &str, events: &str) -> String {
+    crate::util::scratch(
+        "replay-cmds",
+        name,
+        format!("[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n{events}").as_bytes(),
+    )
+}
+
+#[test]
+fn legal_move_lists_sort_by_square_not_as_text() {
+    // A rook on j1 of a 12x12 board: as text, j10 to j12 would come before
+    // j2; by square (rank, then file) they come last.
+    let file = survival_log(
+        "rook-list.fgn",
+        "0 w place Ke1 Rj1\n0 b place Ke12\n0 w ready\n0 b ready\n1 w Rj1-k2\n",
+    );
+    let (code, _, err) = crate::util::run(&["validate", &file], b"");
+    assert_eq!(code, Some(1), "{err}");
+    let expected = "its legal moves: Rj1-f1, Rj1-g1, Rj1-h1, Rj1-i1, Rj1-k1, Rj1-l1, Rj1-j2, Rj1-j3, Rj1-j4, \
+                    Rj1-j5, Rj1-j6, Rj1-j7, Rj1-j8, Rj1-j9, Rj1-j10, Rj1-j11, Rj1-j12\n";
+    assert!(err.ends_with(expected), "{err}");
+}
