@@ -260,3 +260,18 @@ fn legal_move_lists_sort_by_square_not_as_text() {
                     Rj1-j5, Rj1-j6, Rj1-j7, Rj1-j8, Rj1-j9, Rj1-j10, Rj1-j11, Rj1-j12\n";
     assert!(err.ends_with(expected), "{err}");
 }
+
+#[test]
+fn a_survival_chess_syntax_error_suggests_survival_chess_notation() {
+    let file = survival_log("misspelt-placement.fgn", "0 w place Ke1 I2b\n");
+    let (code, _, err) = crate::util::run(&["validate", &file], b"");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("expected a piece letter and a square, such as Ke1, found `I2b`"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("Ib2") && !err.contains("unit"),
+        "great-war-chess words: {err}"
+    );
+}
