@@ -193,9 +193,12 @@ enum Command {
     /// breaks a rule is drawn up to the faulty event, and the rule error is
     /// reported (exit 1).
     Show {
-        /// Show the position after this many events (0: the start; default: all).
-        #[arg(long, value_name = "EVENT")]
-        at: Option<usize>,
+        /// Show the position after this many events (0: the start), after
+        /// a side's part of a move (12w: white's move 12 and what follows
+        /// it before black's; 12b: black's, up to move 13), or at the end
+        /// (the default).
+        #[arg(long, value_name = "EVENTS|MOVE|end", allow_hyphen_values = true)]
+        at: Option<cmd_replay::At>,
         /// Whose knowledge to draw: during a secret setup a player sees only
         /// its own pieces.
         #[arg(long = "as", value_enum, default_value = "all")]
