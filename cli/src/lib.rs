@@ -394,7 +394,10 @@ enum Command {
     /// Append events to a log file, each checked against the game first.
     ///
     /// Each EVENT is one whole event line as one argument, e.g. `'12 w
-    /// Nf3-e5'` or, for a referee, `'12 @ timeout b'`. FILE is replayed and
+    /// Nf3-e5'` or, for a referee, `'12 @ timeout b'`; a bare action
+    /// (`Nf3-e5`) is the side to act's, at its move number, which are
+    /// filled in from the game, and a note names the line written (not
+    /// during a secret setup or after the result). FILE is replayed and
     /// each event is checked after the ones before it; then the log with all
     /// of them is written beside FILE, synced and renamed over it, so a
     /// crash or kill at any point leaves FILE with the whole batch or
@@ -416,8 +419,8 @@ enum Command {
     /// Exit 0 when appended (or repaired); 1 when an event or FILE itself is
     /// refused (a syntax or rule error, a torn line); 2 when FILE cannot be
     /// opened, locked, read or written, or its game cannot be checked. With
-    /// --format json the result is one JSON object on standard output
-    /// (docs/json.md). See docs/append.md.
+    /// --format json the result is one JSON object on standard output, for
+    /// a refusal too (docs/json.md). See docs/append.md.
     Append {
         /// Show the torn last line of FILE and cut it (truncate FILE to the
         /// end of its last complete line), and remove the temporary file of
