@@ -81,7 +81,7 @@ impl Date {
 
 /// How many days `month` (1 to 12) of `year` has; `None` for no month.
 fn days_in_month(year: u16, month: u8) -> Option<u8> {
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
     match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => Some(31),
         4 | 6 | 9 | 11 => Some(30),
