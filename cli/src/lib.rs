@@ -197,7 +197,7 @@ enum Command {
         /// a side's part of a move (12w: white's move 12 and what follows
         /// it before black's; 12b: black's, up to move 13), or at the end
         /// (the default).
-        #[arg(long, value_name = "EVENTS|MOVE|end", allow_hyphen_values = true)]
+        #[arg(long, value_name = "EVENTS|MOVE|end", allow_negative_numbers = true)]
         at: Option<cmd_replay::At>,
         /// Whose knowledge to draw: during a secret setup a player sees only
         /// its own pieces.
