@@ -18,39 +18,27 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
         return rep.error("append writes to a log file, not to standard output: name the file");
     }
     match fgn_tools::append::append(path, events) {
-        Ok(appended) => match rep.format {
-            // The file is the output; what was appended is a report, which
-            // --quiet leaves out (the JSON result is the output asked for).
-            Format::Text if rep.quiet => {}
-            Format::Text => {
-                let count = appended.lines.len();
-                let noun = if count == 1 { "event" } else { "events" };
-                outln!(
-                    rep,
-                    "{name}: appended {count} {noun} ({} in the log), log hash {}",
-                    appended.events,
-                    appended.log_hash
-                );
-                for line in &appended.lines {
-                    outln!(rep, "  {line}");
+        Ok(appended) => {
+            // A bare action is written with the move number and side the
+            // game gave it: say so, since the line is not what was typed.
+            for &k in &appended.completed {
+                if let (Some(given), Some(line)) = (events.get(k), appended.lines.get(k)) {
+                    rep.note(&format!(
+                        "{name}: `{}` is written as `{line}` (the move number and side of the side to act)",
+                        given.trim()
+                    ));
                 }
             }
-            Format::Json => outln!(
-                rep,
-                "{}",
-                serde_json::json!({
-                    "file": name,
-                    "appended": appended.lines.len(),
-                    "lines": appended.lines,
-                    "events": appended.events,
-                    "log_hash": appended.log_hash.to_string(),
-                })
-            ),
-        },
+            report_appended(&name, &appended, rep);
+        }
         Err(e) => {
             report(&name, &e, rep);
-            let batch = match &e {
-                AppendError::EventSyntax { index, .. } | AppendError::EventRule { index, .. } if events.len() > 1 => {
+            let index = match &e {
+                AppendError::EventSyntax { index, .. } | AppendError::EventRule { index, .. } => Some(*index),
+                _ => None,
+            };
+            let batch = match index {
+                Some(index) if events.len() > 1 => {
                     format!(
                         " (event {} of {} is refused, so none is appended: a batch is all or nothing)",
                         index + 1,
@@ -72,7 +60,55 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
             if e.file_unchanged() && !untouched {
                 rep.note(&format!("{name}: nothing appended; the file is unchanged{batch}"));
             }
+            // With --format json a refusal has its result object too, so
+            // that a program reading standard output alone learns of it.
+            if rep.format == Format::Json {
+                outln!(
+                    rep,
+                    "{}",
+                    serde_json::json!({
+                        "file": name,
+                        "error": e.to_string(),
+                        "event": index.map(|i| i + 1),
+                        "unchanged": e.file_unchanged(),
+                    })
+                );
+            }
         }
+    }
+}
+
+/// Writes what an append wrote: the count and lines in text, the result
+/// object in JSON.
+fn report_appended(name: &str, appended: &fgn_tools::append::Appended, rep: &mut Reporter) {
+    match rep.format {
+        // The file is the output; what was appended is a report, which
+        // --quiet leaves out (the JSON result is the output asked for).
+        Format::Text if rep.quiet => {}
+        Format::Text => {
+            let count = appended.lines.len();
+            let noun = if count == 1 { "event" } else { "events" };
+            outln!(
+                rep,
+                "{name}: appended {count} {noun} ({} in the log), log hash {}",
+                appended.events,
+                appended.log_hash
+            );
+            for line in &appended.lines {
+                outln!(rep, "  {line}");
+            }
+        }
+        Format::Json => outln!(
+            rep,
+            "{}",
+            serde_json::json!({
+                "file": name,
+                "appended": appended.lines.len(),
+                "lines": appended.lines,
+                "events": appended.events,
+                "log_hash": appended.log_hash.to_string(),
+            })
+        ),
     }
 }
 

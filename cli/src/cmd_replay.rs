@@ -378,10 +378,89 @@ impl ViewerArg {
     }
 }
 
+/// Where `show --at` stops: after a number of events, or at a move address
+/// (docs/cli.md, "show: --at"). The address is read off the log's events as
+/// written (their move numbers and actors), never from the rules.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum At {
+    /// After this many events (0: the start).
+    Events(usize),
+    /// After `side`'s part of move `number`: its events of that move and
+    /// whatever follows them before the opponent's part (or the next move).
+    Move {
+        /// The full-move number, 1 or more.
+        number: u32,
+        /// The side whose part ends there.
+        side: Color,
+    },
+    /// After every event.
+    End,
+}
+
+impl std::str::FromStr for At {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<At, String> {
+        let forms = "expected a number of events (0 is the start), a move address such as 12w or 12b, or end";
+        if s == "end" {
+            return Ok(At::End);
+        }
+        if s.starts_with('-') {
+            return Err("--at counts events from the start and cannot be negative; \
+                 the last position is `--at end`, the one after a move `--at 12w` or `--at 12b`"
+                .into());
+        }
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        if digits(s) {
+            return s.parse().map(At::Events).map_err(|_| "too many events".into());
+        }
+        let (number, side) = match s.split_at(s.len().saturating_sub(1)) {
+            (n, "w") if digits(n) => (n, Color::White),
+            (n, "b") if digits(n) => (n, Color::Black),
+            _ => return Err(forms.into()),
+        };
+        match number.parse::<u32>() {
+            Ok(0) => Err("move 0 is the setup, where both sides act at once: give a number of events instead".into()),
+            Ok(number) => Ok(At::Move { number, side }),
+            Err(_) => Err("no move has that number".into()),
+        }
+    }
+}
+
+impl At {
+    /// How many of `events` come before the position: `Err` says why there
+    /// is no such position in the log.
+    pub fn events(self, events: &[fgn_notation::Event]) -> Result<usize, String> {
+        use fgn_notation::Actor;
+        let total = events.len();
+        let (number, side) = match self {
+            At::End => return Ok(total),
+            At::Events(n) if n > total => return Err(format!("--at {n}: the log has {total} events")),
+            At::Events(n) => return Ok(n),
+            At::Move { number, side } => (number, side),
+        };
+        let address = format!("{number}{}", Actor::Player(side));
+        if !events.iter().any(|e| e.n.0 == number && e.actor == Actor::Player(side)) {
+            return Err(format!(
+                "--at {address}: the log has no event of {}'s move {number}",
+                side.name()
+            ));
+        }
+        // The part ends where the next begins: black's first event of the
+        // move after white's part, the first event of a later move after
+        // black's (the world's events and chat in between belong to it).
+        let next = events.iter().position(|e| match side {
+            Color::White => e.n.0 > number || (e.n.0 == number && e.actor == Actor::Player(Color::Black)),
+            Color::Black => e.n.0 > number,
+        });
+        Ok(next.unwrap_or(total))
+    }
+}
+
 /// `fgn show`.
 pub fn show(
     path: &Path,
-    at: Option<usize>,
+    at: Option<At>,
     viewer: Viewer,
     rules_file: Option<&Path>,
     look: render::Look,
@@ -408,12 +487,10 @@ pub fn show(
     }
     let file = &p.document.game;
     let Some(kind) = file.kind() else { return };
-    let total = file.events.len();
-    let upto = at.unwrap_or(total);
-    if upto > total {
-        rep.error(&format!("--at {upto}: the log has {total} events"));
-        return;
-    }
+    let upto = match at.unwrap_or(At::End).events(&file.events) {
+        Ok(upto) => upto,
+        Err(e) => return rep.error(&e),
+    };
     let Ok(params) = rules.params(kind) else {
         return rules.refuse_once(kind, rep);
     };

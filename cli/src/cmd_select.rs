@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use fgn_tools::archive::{Duplicates, Filter};
+use fgn_tools::archive::{Duplicates, Filter, Selection};
 use fgn_tools::summary::{ErrorKind, Summary, WarningKind};
 
 use crate::out::outln;
@@ -55,12 +55,26 @@ pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(
 /// `fgn select`. Every input's fault is reported on standard error as
 /// `validate` reports it (exit 1 when some input is invalid, whether or not
 /// it is selected); the selection on standard output is complete either way.
+///
+/// A filter no log can match (`--min-moves 50 --max-moves 10`) is a usage
+/// error, as `fmt --check --write` is. Logs passed over because their
+/// `Date` cannot answer a date bound are counted, and a note says how many.
 pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Reporter) {
+    if let Some(why) = filter.contradiction() {
+        rep.error(&why);
+        return;
+    }
     let format = rep.format;
     let mut groups = Duplicates::default();
+    let mut undated = 0usize;
     each_summary(paths, rep, |name, summary, rep| {
-        if !filter.matches(&summary) {
-            return;
+        match filter.select(&summary) {
+            Selection::Kept => {}
+            Selection::Dropped => return,
+            Selection::Undated => {
+                undated += 1;
+                return;
+            }
         }
         if duplicates {
             if let Some(hash) = summary.log_hash {
@@ -73,6 +87,13 @@ pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Re
             Format::Json => outln!(rep, "{}", serde_json::json!({"file": name, "summary": summary})),
         }
     });
+    if undated > 0 {
+        let logs = if undated == 1 { "log" } else { "logs" };
+        rep.note(&format!(
+            "{undated} {logs} passed over by --since/--until: no Date tag, one that is no date, \
+             or one too vague for the bound (such as 2025.??.?? for 2025-03)"
+        ));
+    }
     if duplicates {
         for (hash, files) in groups.groups() {
             match format {

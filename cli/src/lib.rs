@@ -225,9 +225,12 @@ enum Command {
     /// breaks a rule is drawn up to the faulty event, and the rule error is
     /// reported (exit 1).
     Show {
-        /// Show the position after this many events (0: the start; default: all).
-        #[arg(long, value_name = "EVENT")]
-        at: Option<usize>,
+        /// Show the position after this many events (0: the start), after
+        /// a side's part of a move (12w: white's move 12 and what follows
+        /// it before black's; 12b: black's, up to move 13), or at the end
+        /// (the default).
+        #[arg(long, value_name = "EVENTS|MOVE|end", allow_negative_numbers = true)]
+        at: Option<cmd_replay::At>,
         /// Whose knowledge to draw: during a secret setup a player sees only
         /// its own pieces.
         #[arg(long = "as", value_enum, default_value = "all")]
@@ -448,7 +451,10 @@ enum Command {
     /// Append events to a log file, each checked against the game first.
     ///
     /// Each EVENT is one whole event line as one argument, e.g. `'12 w
-    /// Nf3-e5'` or, for a referee, `'12 @ timeout b'`. FILE is replayed and
+    /// Nf3-e5'` or, for a referee, `'12 @ timeout b'`; a bare action
+    /// (`Nf3-e5`) is the side to act's, at its move number, which are
+    /// filled in from the game, and a note names the line written (not
+    /// during a secret setup or after the result). FILE is replayed and
     /// each event is checked after the ones before it; then the log with all
     /// of them is written beside FILE, synced and renamed over it, so a
     /// crash or kill at any point leaves FILE with the whole batch or
@@ -470,8 +476,8 @@ enum Command {
     /// Exit 0 when appended (or repaired); 1 when an event or FILE itself is
     /// refused (a syntax or rule error, a torn line); 2 when FILE cannot be
     /// opened, locked, read or written, or its game cannot be checked. With
-    /// --format json the result is one JSON object on standard output
-    /// (docs/json.md). See docs/append.md.
+    /// --format json the result is one JSON object on standard output, for
+    /// a refusal too (docs/json.md). See docs/append.md.
     Append {
         /// Show the torn last line of FILE and cut it (truncate FILE to the
         /// end of its last complete line), and remove the temporary file of
@@ -578,7 +584,9 @@ enum Command {
     /// Filters read each log's summary (as `fgn json` writes it): the game,
     /// a player's name or id on either side (or on one side), the outcome,
     /// the reason, the `Date` tag's range, the number of moves, and
-    /// whether the log is valid. A filter given twice keeps either value.
+    /// whether the log is valid. A filter given twice keeps either value;
+    /// filters that contradict each other (--valid --invalid, --min-moves
+    /// above --max-moves, --since after --until) are a usage error.
     /// --format json prints `{"file", "summary"}` per match instead;
     /// --duplicates prints the groups of matching files that hold the same
     /// game (the same log hash). Invalid logs are reported on standard error
@@ -602,14 +610,16 @@ enum Command {
         /// Keep logs whose result has this reason.
         #[arg(long, value_name = "REASON", value_parser = values::named(&fgn_notation::Reason::ALL, fgn_notation::Reason::name))]
         reason: Vec<fgn_notation::Reason>,
-        /// Keep logs dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD,
-        /// compared at its own precision; logs without a Date are dropped.
+        /// Keep logs dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD
+        /// (2025-3 is March), compared as dates. Logs whose Date is missing,
+        /// unreadable or too vague for the bound (2025.??.?? for 2025-03)
+        /// are passed over, and a note says how many.
         #[arg(long, value_name = "DATE", value_parser = parse_date)]
-        since: Option<String>,
+        since: Option<fgn_notation::PartialDate>,
         /// Keep logs dated on or before this (`--until 2025-03` keeps all
         /// of March).
         #[arg(long, value_name = "DATE", value_parser = parse_date)]
-        until: Option<String>,
+        until: Option<fgn_notation::PartialDate>,
         /// Keep logs with at least this many moves (players' moves of
         /// pieces, both sides counted).
         #[arg(long, value_name = "N")]
@@ -618,7 +628,7 @@ enum Command {
         #[arg(long, value_name = "N")]
         max_moves: Option<usize>,
         /// Keep only valid logs.
-        #[arg(long, conflicts_with = "invalid")]
+        #[arg(long)]
         valid: bool,
         /// Keep only invalid logs (syntax or rule errors).
         #[arg(long)]
@@ -818,12 +828,8 @@ fn with_command_tip(mut e: clap::Error, args: &[OsString]) -> clap::Error {
     e
 }
 
-fn parse_date(s: &str) -> Result<String, String> {
-    if fgn_tools::archive::is_date_bound(s) {
-        Ok(s.to_string())
-    } else {
-        Err("expected YYYY, YYYY-MM or YYYY-MM-DD".into())
-    }
+fn parse_date(s: &str) -> Result<fgn_notation::PartialDate, String> {
+    fgn_notation::PartialDate::parse_bound(s)
 }
 
 /// The `fgn` binary: the command line of the process on its own standard
@@ -984,13 +990,17 @@ fn run_on(
                 black: black.clone(),
                 outcomes: outcome.clone(),
                 reasons: reason.clone(),
-                since: since.clone(),
-                until: until.clone(),
+                since: *since,
+                until: *until,
                 min_moves: *min_moves,
                 max_moves: *max_moves,
                 statuses,
             };
-            cmd_select::select(paths, &filter, *duplicates, &mut rep)
+            if *valid && *invalid {
+                rep.error("--valid and --invalid exclude each other: no log can match");
+            } else {
+                cmd_select::select(paths, &filter, *duplicates, &mut rep)
+            }
         }
         Command::Stats { paths, .. } => cmd_stats::stats(paths, &mut rep),
         Command::Validate {

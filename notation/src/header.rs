@@ -69,19 +69,157 @@ impl Date {
             return None;
         }
         let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-        let last = match month {
-            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-            4 | 6 | 9 | 11 => 30,
-            2 if leap => 29,
-            2 => 28,
+        Date::new(year, u8::try_from(month).ok()?, u8::try_from(day).ok()?)
+    }
+
+    /// The date `year-month-day` when the month exists and has that day.
+    pub fn new(year: u16, month: u8, day: u8) -> Option<Date> {
+        let last = days_in_month(year, month)?;
+        (1..=last).contains(&day).then_some(Date { year, month, day })
+    }
+}
+
+/// How many days `month` (1 to 12) of `year` has; `None` for no month.
+fn days_in_month(year: u16, month: u8) -> Option<u8> {
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => Some(31),
+        4 | 6 | 9 | 11 => Some(30),
+        2 if leap => Some(29),
+        2 => Some(28),
+        _ => None,
+    }
+}
+
+/// A date known to the year, the month or the day: a `Date` tag as PGN
+/// writes a partly unknown date (`2025.03.??`, `2025.??.??`), or a bound of
+/// `fgn select --since/--until` (`2025`, `2025-03`). It stands for the
+/// days from [`PartialDate::first_day`] to [`PartialDate::last_day`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct PartialDate {
+    /// The year, 0 to 9999.
+    pub year: u16,
+    /// The month, when known.
+    pub month: Option<u8>,
+    /// The day, when known (only with a month).
+    pub day: Option<u8>,
+}
+
+impl PartialDate {
+    /// Reads a `Date` tag's value: a calendar date as [`Date::parse`] reads
+    /// it, or one whose day, or month and day, are `??` as PGN writes
+    /// unknown parts (`2025.03.??`, `2025.??.??`, with either separator,
+    /// one throughout). A value whose year is unknown (`????.??.??`), or
+    /// whose day is known without its month, or anything else, is no date.
+    pub fn parse_tag(text: &str) -> Option<PartialDate> {
+        if let Some(d) = Date::parse(text) {
+            return Some(d.into());
+        }
+        let b = text.as_bytes();
+        if b.len() != 10 || !matches!(b[4], b'-' | b'.') || b[7] != b[4] || &b[8..] != b"??" {
+            return None;
+        }
+        let year = std::str::from_utf8(&b[..4])
+            .ok()
+            .filter(|y| y.bytes().all(|c| c.is_ascii_digit()))?;
+        let year: u16 = year.parse().ok()?;
+        let month = match &b[5..7] {
+            b"??" => None,
+            m if m.iter().all(u8::is_ascii_digit) => {
+                let m = (m[0] - b'0') * 10 + (m[1] - b'0');
+                days_in_month(year, m)?;
+                Some(m)
+            }
             _ => return None,
         };
-        (1..=last).contains(&day).then_some(Date {
-            year,
-            month: month as u8,
-            day: day as u8,
-        })
+        Some(PartialDate { year, month, day: None })
+    }
+
+    /// Reads a date bound as a user types it: `YYYY`, `YYYY-MM` or
+    /// `YYYY-MM-DD` (dots as PGN writes them are taken too, one separator
+    /// throughout), the month and day in one or two digits (`2025-3` is
+    /// March 2025). The error says why a bound is refused: an impossible
+    /// month or day (`2025-13`, `2025-00`, `2025-02-30`) is no date.
+    pub fn parse_bound(text: &str) -> Result<PartialDate, String> {
+        let form = "expected YYYY, YYYY-MM or YYYY-MM-DD";
+        let sep = if text.contains('.') { '.' } else { '-' };
+        let parts: Vec<&str> = text.split(sep).collect();
+        let number = |p: &str, widths: std::ops::RangeInclusive<usize>| -> Result<u16, String> {
+            if widths.contains(&p.len()) && p.bytes().all(|c| c.is_ascii_digit()) {
+                Ok(p.parse().expect("at most four digits"))
+            } else {
+                Err(form.to_string())
+            }
+        };
+        if parts.len() > 3 || (text.contains('-') && text.contains('.')) {
+            return Err(form.into());
+        }
+        let year = number(parts[0], 4..=4)?;
+        let month = match parts.get(1) {
+            None => None,
+            Some(m) => {
+                let m = number(m, 1..=2)?;
+                let m = u8::try_from(m).ok().filter(|m| (1..=12).contains(m));
+                Some(m.ok_or_else(|| format!("{text} is no date: months are 1 to 12"))?)
+            }
+        };
+        let day = match (parts.get(2), month) {
+            (None, _) => None,
+            (Some(d), Some(m)) => {
+                let d = number(d, 1..=2)?;
+                let last = days_in_month(year, m).expect("a month 1 to 12");
+                let d = u8::try_from(d).ok().filter(|d| (1..=last).contains(d));
+                Some(d.ok_or_else(|| format!("{text} is no date: {year:04}-{m:02} has days 1 to {last}"))?)
+            }
+            (Some(_), None) => unreachable!("a day comes after a month"),
+        };
+        Ok(PartialDate { year, month, day })
+    }
+
+    /// The first day the date stands for.
+    pub fn first_day(&self) -> Date {
+        Date {
+            year: self.year,
+            month: self.month.unwrap_or(1),
+            day: self.day.unwrap_or(1),
+        }
+    }
+
+    /// The last day the date stands for.
+    pub fn last_day(&self) -> Date {
+        let month = self.month.unwrap_or(12);
+        let day = self
+            .day
+            .unwrap_or_else(|| days_in_month(self.year, month).expect("a month 1 to 12"));
+        Date {
+            year: self.year,
+            month,
+            day,
+        }
+    }
+}
+
+impl From<Date> for PartialDate {
+    fn from(d: Date) -> PartialDate {
+        PartialDate {
+            year: d.year,
+            month: Some(d.month),
+            day: Some(d.day),
+        }
+    }
+}
+
+impl fmt::Display for PartialDate {
+    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`: the parts known.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}", self.year)?;
+        if let Some(m) = self.month {
+            write!(f, "-{m:02}")?;
+        }
+        if let Some(d) = self.day {
+            write!(f, "-{d:02}")?;
+        }
+        Ok(())
     }
 }
 
@@ -354,6 +492,62 @@ mod tests {
             "",
         ] {
             assert_eq!(Date::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_date_tag_may_leave_the_day_or_month_unknown_as_pgn_does() {
+        let partial = |year, month, day| Some(PartialDate { year, month, day });
+        assert_eq!(PartialDate::parse_tag("2025.03.07"), partial(2025, Some(3), Some(7)));
+        assert_eq!(PartialDate::parse_tag("2025.03.??"), partial(2025, Some(3), None));
+        assert_eq!(PartialDate::parse_tag("2025-??-??"), partial(2025, None, None));
+        for bad in [
+            "????.??.??",
+            "2025.??.07",
+            "2025.13.??",
+            "2025.03-??",
+            "garbage",
+            "14.03.2025",
+            "2025",
+        ] {
+            assert_eq!(PartialDate::parse_tag(bad), None, "{bad:?}");
+        }
+        let year = PartialDate::parse_tag("2024.??.??").unwrap();
+        assert_eq!(
+            (year.first_day().to_string(), year.last_day().to_string()),
+            ("2024-01-01".into(), "2024-12-31".into())
+        );
+        let feb = PartialDate::parse_tag("2024.02.??").unwrap();
+        assert_eq!(feb.last_day().to_string(), "2024-02-29");
+    }
+
+    #[test]
+    fn a_date_bound_is_a_year_month_or_day_that_exists() {
+        let bound = |text| PartialDate::parse_bound(text).map(|d| d.to_string());
+        assert_eq!(bound("2025"), Ok("2025".into()));
+        assert_eq!(bound("2025-03"), Ok("2025-03".into()));
+        assert_eq!(bound("2025-3"), Ok("2025-03".into()));
+        assert_eq!(bound("2025.3.7"), Ok("2025-03-07".into()));
+        assert_eq!(bound("2024-02-29"), Ok("2024-02-29".into()));
+        for impossible in ["2025-13", "2025-00", "2025-02-30", "2025-04-31", "2025-03-00"] {
+            let e = bound(impossible).unwrap_err();
+            assert!(e.starts_with(&format!("{impossible} is no date")), "{impossible}: {e}");
+        }
+        for malformed in [
+            "March",
+            "25",
+            "2025-",
+            "2025-03-07-01",
+            "2025.03-07",
+            "2025-003",
+            "",
+            "2025-+3",
+        ] {
+            assert_eq!(
+                bound(malformed),
+                Err("expected YYYY, YYYY-MM or YYYY-MM-DD".into()),
+                "{malformed:?}"
+            );
         }
     }
 }

@@ -81,7 +81,7 @@ pub use action::{
 };
 pub use diagnostic::Diagnostic;
 pub use document::{Anchor, Comment, Document, Game};
-pub use header::{BoardSize, Date, Header, Perspective, Tag, TimeControl};
+pub use header::{BoardSize, Date, Header, PartialDate, Perspective, Tag, TimeControl};
 pub use parse::{parse, parse_in_runs, Parsed, Run, Streamed, MAX_DIAGNOSTICS, MAX_FILE_BYTES, MAX_LINE_BYTES};
 pub use types::{
     Actor, ByColor, Clock, Color, Figure, File, GameKind, MoveNumber, PieceKind, Square, UnitKind, UnitSet, ValueError,

@@ -1220,7 +1220,24 @@ impl<'a> Args<'a, '_> {
     }
 }
 
-fn read_placements(tokens: &[Token<'_>]) -> Result<Vec<Placement>, Fault> {
+/// How a game's setup lines are written, for messages that show one: what
+/// one placement is and an example of a list, in the game's own figures
+/// (great-war-chess places units, the chess games pieces), so that no
+/// message of one game suggests another's notation.
+fn placement_words(game: GameKind) -> (&'static str, &'static str) {
+    match game {
+        GameKind::GreatWarChess => (
+            "a unit letter and a square, such as Ib2",
+            "units and squares, such as Ib2 Cb1",
+        ),
+        _ => (
+            "a piece letter and a square, such as Ke1",
+            "pieces and squares, such as Ke1 Qd1",
+        ),
+    }
+}
+
+fn read_placements(game: GameKind, tokens: &[Token<'_>]) -> Result<Vec<Placement>, Fault> {
     tokens
         .iter()
         .map(|t| {
@@ -1235,10 +1252,7 @@ fn read_placements(tokens: &[Token<'_>]) -> Result<Vec<Placement>, Fault> {
             let square = chars.as_str().parse().ok();
             match (figure, square) {
                 (Some(figure), Some(square)) => Ok(Placement { figure, square }),
-                _ => Err(Fault::expected(
-                    t,
-                    "a piece or unit letter and a square, such as Ke1 or Ib2",
-                )),
+                _ => Err(Fault::expected(t, placement_words(game).0)),
             }
         })
         .collect()
@@ -1261,15 +1275,19 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
                 return Err(Fault {
                     start: text.len(),
                     len: 0,
-                    message: "expected pieces and squares after `place`, such as Ke1 Qd1".into(),
+                    message: format!("expected {} after `place`", placement_words(game).1),
                 });
             }
             Action::Place {
-                placements: read_placements(list)?,
+                placements: read_placements(game, list)?,
             }
         }
         "remove" => {
-            let t = args.take("a square (or in great-war-chess a unit and square, `Cb2`)")?;
+            let square_words = match game {
+                GameKind::GreatWarChess => "a square such as e2, or a unit and square such as Cb2",
+                _ => "a square such as e2",
+            };
+            let t = args.take(square_words)?;
             if let Ok(square) = t.text.parse() {
                 Action::Remove { unit: None, square }
             } else {
@@ -1280,12 +1298,7 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
                         unit: Some(unit),
                         square,
                     },
-                    _ => {
-                        return Err(Fault::expected(
-                            &t,
-                            "a square such as e2, or a unit and square such as Cb2",
-                        ))
-                    }
+                    _ => return Err(Fault::expected(&t, square_words)),
                 }
             }
         }
@@ -1322,7 +1335,7 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
                 "abort" => Outcome::Abort,
                 _ => return Err(Fault::expected(&t, "an outcome: 1-0, 0-1, 1/2-1/2 or abort")),
             };
-            let t = args.take("a reason such as mate")?;
+            let t = args.take("a reason such as resign")?;
             let reason = Reason::from_name(t.text).ok_or_else(|| {
                 Fault::expected(&t, &format!("a reason: {}", Reason::ALL.map(Reason::name).join(", ")))
             })?;
@@ -1424,12 +1437,12 @@ fn read_action(game: GameKind, actor: Actor, text: &str, tokens: &[Token<'_>]) -
                 return Err(Fault {
                     start: text.len(),
                     len: 0,
-                    message: "expected pieces or units and squares after the colour".into(),
+                    message: format!("expected {} after the colour", placement_words(game).1),
                 });
             }
             Action::Setup {
                 color,
-                placements: read_placements(list)?,
+                placements: read_placements(game, list)?,
             }
         }
         // A word without digits is no move: say so rather than pick apart its letters.
@@ -1854,6 +1867,55 @@ mod tests {
                     assert!(check_form(game, view, &quick.0).is_ok(), "{text:?} in {game}");
                     assert_eq!(Some(quick), general(game, view, text), "{text:?} in {game}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn syntax_messages_speak_the_logs_own_game() {
+        use GameKind::*;
+        // (game, a malformed line, what the message suggests, what belongs
+        // to another game and must not be suggested).
+        let cases: &[(GameKind, &str, &str, &[&str])] = &[
+            (SurvivalChess, "0 w place K1e", "such as Ke1", &["Ib2", "unit"]),
+            (
+                SurvivalChess,
+                "0 w place",
+                "pieces and squares, such as Ke1 Qd1",
+                &["Ib2", "unit"],
+            ),
+            (SurvivalChess, "0 w remove 2e", "a square such as e2", &["Cb2", "unit"]),
+            (SurvivalChess, "0 @ setup w", "pieces and squares", &["unit"]),
+            (SurvivalChess, "0 @ setup w K1e", "such as Ke1", &["Ib2", "unit"]),
+            (GreatWarChess, "0 w place I2b", "such as Ib2", &["Ke1", "piece"]),
+            (
+                GreatWarChess,
+                "0 w place",
+                "units and squares, such as Ib2 Cb1",
+                &["Ke1", "piece"],
+            ),
+            (
+                GreatWarChess,
+                "0 w remove 2b",
+                "a unit and square such as Cb2",
+                &["piece"],
+            ),
+            (GreatWarChess, "0 @ setup w", "units and squares", &["piece"]),
+        ];
+        for &(game, line, says, foreign) in cases {
+            let text = format!("[Game \"{game}\"]\n[Rules \"1.0\"]\n\n{line}\n");
+            let parsed = parse(text.as_bytes());
+            let message = &parsed
+                .diagnostics
+                .first()
+                .unwrap_or_else(|| panic!("{line:?} in {game} reads"))
+                .message;
+            assert!(message.contains(says), "{line:?} in {game}: {message}");
+            for word in foreign {
+                assert!(
+                    !message.contains(word),
+                    "{line:?} in {game} speaks of {word:?}: {message}"
+                );
             }
         }
     }

@@ -884,3 +884,134 @@ fn events_writes_ndjson_without_being_told_to() {
     assert!(!plain.stdout.is_empty());
     assert_eq!(plain.stdout, fgn(&["events", "--ndjson", log], b"").stdout);
 }
+
+/// A folder of copies of one valid game, one per `Date` value, each file
+/// named after its date's index; returns the folder.
+fn dated_copies(folder: &str, dates: &[&str]) -> String {
+    let dir = util::scratch_dir(folder);
+    let text = std::fs::read_to_string(util::corpus().join("survival-chess/valid/01-bishop-queen-mate.fgn")).unwrap();
+    assert!(text.contains("[Date \"2025-03-14\"]"));
+    for (i, date) in dates.iter().enumerate() {
+        let dated = text.replace("[Date \"2025-03-14\"]", &format!("[Date \"{date}\"]"));
+        std::fs::write(dir.join(format!("d{i}.fgn")), dated).unwrap();
+    }
+    dir.display().to_string()
+}
+
+#[test]
+fn select_compares_dates_as_dates_and_counts_the_logs_passed_over() {
+    let dates = [
+        "garbage",
+        "14.03.2025",
+        "2025.??.??",
+        "2025.03.??",
+        "2026-01-05",
+        "2025.02.28",
+    ];
+    let dir = dated_copies("select-dates", &dates);
+    let pick = |bounds: &[&str]| -> (Vec<usize>, String) {
+        let (code, out, err) = run(&[&["select"], bounds, &[dir.as_str()]].concat(), b"");
+        assert_eq!(code, Some(0), "{bounds:?}: {err}");
+        let mut picked: Vec<usize> = out
+            .lines()
+            .map(|l| l.rsplit_once("/d").unwrap().1.trim_end_matches(".fgn").parse().unwrap())
+            .collect();
+        picked.sort();
+        (picked, err)
+    };
+    // (bounds, the dates kept, how many are passed over)
+    let cases: [(&[&str], &[usize], usize); 7] = [
+        // "garbage" and a day-first date are no dates; a year-only date is
+        // before 2026 whatever its month.
+        (&["--since", "2026"], &[4], 2),
+        (&["--until", "2025-02"], &[5], 3),
+        // A year-only date is too vague for a month bound, and passed over.
+        (&["--since", "2025-03"], &[3, 4], 3),
+        (&["--since", "2025"], &[2, 3, 4, 5], 2),
+        // 2025-3 is March 2025, as 2025-03.
+        (&["--since", "2025-3", "--until", "2025-03"], &[3], 3),
+        (&["--since", "2025.02.28", "--until", "2025-02-28"], &[5], 3),
+        (&["--game", "survival-chess"], &[0, 1, 2, 3, 4, 5], 0),
+    ];
+    for (bounds, kept, passed_over) in cases {
+        let (picked, err) = pick(bounds);
+        assert_eq!(picked, kept, "{bounds:?}");
+        if passed_over == 0 {
+            assert_eq!(err, "", "{bounds:?}");
+        } else {
+            let logs = if passed_over == 1 { "log" } else { "logs" };
+            assert!(
+                err.contains(&format!("{passed_over} {logs} passed over by --since/--until")),
+                "{bounds:?}: {err}"
+            );
+        }
+    }
+    // In JSON the count comes as a note on standard error; --quiet leaves it out.
+    let (_, _, err) = run(&["--format", "json", "select", "--since", "2026", &dir], b"");
+    let note: Value = serde_json::from_str(err.trim()).expect("one JSON note");
+    assert_eq!(note["kind"], "note");
+    assert!(
+        note["message"].as_str().unwrap().starts_with("2 logs passed over"),
+        "{note}"
+    );
+    let (_, _, err) = run(&["-q", "select", "--since", "2026", &dir], b"");
+    assert_eq!(err, "");
+}
+
+#[test]
+fn impossible_date_bounds_are_usage_errors() {
+    for (bound, message) in [
+        ("2025-13", "2025-13 is no date: months are 1 to 12"),
+        ("2025-00", "2025-00 is no date: months are 1 to 12"),
+        ("2025-02-30", "2025-02-30 is no date: 2025-02 has days 1 to 28"),
+        ("2025-3-7x", "expected YYYY, YYYY-MM or YYYY-MM-DD"),
+        ("25-03", "expected YYYY, YYYY-MM or YYYY-MM-DD"),
+    ] {
+        for option in ["--since", "--until"] {
+            let (code, out, err) = run(&["select", option, bound, "corpus"], b"");
+            assert_eq!(code, Some(2), "{option} {bound}: {err}");
+            assert!(out.is_empty() && err.contains(message), "{option} {bound}: {err}");
+        }
+    }
+}
+
+#[test]
+fn contradictory_select_filters_are_usage_errors() {
+    for (filters, message) in [
+        (
+            &["--valid", "--invalid"][..],
+            "--valid and --invalid exclude each other",
+        ),
+        (
+            &["--min-moves", "50", "--max-moves", "10"][..],
+            "--min-moves 50 is more than --max-moves 10",
+        ),
+        (
+            &["--since", "2025-04", "--until", "2025-03-31"][..],
+            "--since 2025-04 is after --until 2025-03-31",
+        ),
+    ] {
+        let (code, out, err) = run(&[&["select"], filters, &["corpus"]].concat(), b"");
+        assert_eq!(code, Some(2), "{filters:?}: {err}");
+        assert!(out.is_empty(), "{filters:?}: {out}");
+        assert_eq!(err, format!("error: {message}: no log can match\n"), "{filters:?}");
+    }
+    // Bounds that meet are no contradiction: the one month, the one length.
+    let (code, _, err) = run(
+        &[
+            "select",
+            "--since",
+            "2025-03",
+            "--until",
+            "2025-03",
+            "--min-moves",
+            "5",
+            "--max-moves",
+            "5",
+            "corpus",
+        ],
+        b"",
+    );
+    assert!(matches!(code, Some(0 | 1)), "{err}");
+    assert!(!err.contains("no log can match"), "{err}");
+}

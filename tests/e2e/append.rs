@@ -444,3 +444,69 @@ fn killed_appends_leave_each_batch_wholly_in_or_out() {
     assert_eq!(append(&path, &["0 w chat \"after the kills\""]).0, Some(0));
     assert_eq!(run(&["validate", &file]).0, Some(0));
 }
+
+#[test]
+fn a_bare_action_gets_the_side_to_act_and_its_move_number() {
+    let path = scratch("bare.fgn", SETUP.as_bytes());
+    let (code, out, err) = append(&path, &["Ng1-f3", "Ng8-f6 ; out", "Nf3-g1"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.ends_with("  1 w Ng1-f3\n  1 b Ng8-f6 ; out\n  2 w Nf3-g1\n"),
+        "{out}"
+    );
+    // Each filled-in line is named on standard error.
+    assert!(err.contains("`Ng1-f3` is written as `1 w Ng1-f3`"), "{err}");
+    assert!(err.contains("`Nf3-g1` is written as `2 w Nf3-g1`"), "{err}");
+    let expected = format!("{SETUP}1 w Ng1-f3\n1 b Ng8-f6 ; out\n2 w Nf3-g1\n");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
+    // An explicit line is read as before, with nothing said of it; and
+    // --quiet leaves the note of a filled-in one out.
+    let (code, _, err) = append(&path, &["2 b Nf6-g8"]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let (code, _, err) = run(&["-q", "append", path.to_str().unwrap(), "Ng1-f3"]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(std::fs::read_to_string(&path)
+        .unwrap()
+        .ends_with("2 b Nf6-g8\n3 w Ng1-f3\n"));
+    // A bare action out of turn is refused as the rules refuse that line.
+    let (code, _, err) = append(&path, &["Ng1-f3"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("`3 b Ng1-f3`"), "{err}");
+
+    // During the secret setup both sides act, so the side is not guessed.
+    let setup = scratch(
+        "bare-setup.fgn",
+        b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n0 w place Ke1\n",
+    );
+    let before = std::fs::read(&setup).unwrap();
+    let (code, _, err) = append(&setup, &["ready"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("during the secret setup both sides act"), "{err}");
+    assert_eq!(std::fs::read(&setup).unwrap(), before);
+}
+
+#[test]
+fn a_refused_append_writes_a_result_object_in_json() {
+    let path = scratch("refused-json.fgn", SETUP.as_bytes());
+    let file = path.to_str().unwrap();
+    let out = fgn(&["--format", "json", "append", file, "1 w Ng1-f3", "1 b Ng8-g6"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let result = append_result(&out);
+    assert_eq!(result["file"], file);
+    assert_eq!(result["event"], 2);
+    assert_eq!(result["unchanged"], true);
+    assert!(
+        result["error"].as_str().unwrap().starts_with("new event 2 is refused"),
+        "{result}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), SETUP.as_bytes());
+    // A file that cannot be opened: no event is at fault.
+    let missing = path.with_file_name("no-such-log.fgn");
+    let out = fgn(
+        &["--format", "json", "append", missing.to_str().unwrap(), "1 w Ng1-f3"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let result = append_result(&out);
+    assert_eq!(result["event"], serde_json::Value::Null);
+}

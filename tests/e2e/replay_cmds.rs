@@ -235,3 +235,90 @@ fn show_prints_the_salts_to_every_viewer() {
     let (_, start) = stdout(&["show", "--at", "0", file]);
     assert!(!start.contains("salts:"), "{start}");
 }
+
+/// Writes a survival-chess log on the default 12x12 board whose events
+/// follow the header, and returns its path.
+fn survival_log(name: &str, events: &str) -> String {
+    crate::util::scratch(
+        "replay-cmds",
+        name,
+        format!("[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n{events}").as_bytes(),
+    )
+}
+
+#[test]
+fn legal_move_lists_sort_by_square_not_as_text() {
+    // A rook on j1 of a 12x12 board: as text, j10 to j12 would come before
+    // j2; by square (rank, then file) they come last.
+    let file = survival_log(
+        "rook-list.fgn",
+        "0 w place Ke1 Rj1\n0 b place Ke12\n0 w ready\n0 b ready\n1 w Rj1-k2\n",
+    );
+    let (code, _, err) = crate::util::run(&["validate", &file], b"");
+    assert_eq!(code, Some(1), "{err}");
+    let expected = "its legal moves: Rj1-f1, Rj1-g1, Rj1-h1, Rj1-i1, Rj1-k1, Rj1-l1, Rj1-j2, Rj1-j3, Rj1-j4, \
+                    Rj1-j5, Rj1-j6, Rj1-j7, Rj1-j8, Rj1-j9, Rj1-j10, Rj1-j11, Rj1-j12\n";
+    assert!(err.ends_with(expected), "{err}");
+}
+
+#[test]
+fn a_survival_chess_syntax_error_suggests_survival_chess_notation() {
+    let file = survival_log("misspelt-placement.fgn", "0 w place Ke1 I2b\n");
+    let (code, _, err) = crate::util::run(&["validate", &file], b"");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("expected a piece letter and a square, such as Ke1, found `I2b`"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("Ib2") && !err.contains("unit"),
+        "great-war-chess words: {err}"
+    );
+}
+
+#[test]
+fn show_at_takes_a_move_address() {
+    let file = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let last_event = |at: &str| -> String {
+        let (code, text) = stdout(&["show", "--at", at, file]);
+        assert_eq!(code, Some(0), "--at {at}");
+        text.lines()
+            .find(|l| l.starts_with("after event") || l.starts_with("at the start"))
+            .unwrap_or_else(|| panic!("--at {at}: no last event line in\n{text}"))
+            .to_string()
+    };
+    // Six setup events, then move 1 is events 7 (white) and 8 (black).
+    assert_eq!(last_event("1w"), last_event("7"));
+    assert_eq!(last_event("1b"), last_event("8"));
+    assert_eq!(last_event("3w"), last_event("11"));
+    // White's part of move 5 is its mate and the world's result after it,
+    // up to black's first event of move 5 (a chat).
+    assert!(last_event("5w").contains("5 @ result 1-0 mate"), "{}", last_event("5w"));
+    assert_eq!(last_event("5b"), last_event("end"));
+    assert_eq!(last_event("end"), last_event("17"));
+    // The count form is as it was.
+    let (_, none) = stdout(&["show", file]);
+    let (_, all) = stdout(&["show", "--at", "end", file]);
+    assert_eq!(none, all);
+    // Addresses the log has no event for, and move 0 (the setup, where
+    // both sides act at once), are errors.
+    for (at, message) in [
+        ("6w", "--at 6w: the log has no event of white's move 6"),
+        ("0w", "move 0 is the setup"),
+        ("18", "--at 18: the log has 17 events"),
+        ("12x", "a move address such as 12w or 12b, or end"),
+    ] {
+        let (code, _, err) = crate::util::run(&["show", "--at", at, file], b"");
+        assert_eq!(code, Some(2), "--at {at}: {err}");
+        assert!(err.contains(message), "--at {at}: {err}");
+    }
+}
+
+#[test]
+fn show_at_a_negative_number_gets_a_hint_not_clap_s_tip() {
+    let file = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let (code, _, err) = crate::util::run(&["show", "--at", "-1", file], b"");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot be negative") && err.contains("--at end"), "{err}");
+    assert!(!err.contains("'-- -1'"), "{err}");
+}

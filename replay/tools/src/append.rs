@@ -26,9 +26,9 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use fgn_notation::diagnostic::Severity;
-use fgn_notation::{parse, Anchor, Diagnostic, Document, Event, Game, Header, MAX_FILE_BYTES, MAX_LINE_BYTES};
+use fgn_notation::{parse, Actor, Anchor, Diagnostic, Document, Event, Game, Header, MAX_FILE_BYTES, MAX_LINE_BYTES};
 
-use fgn_replay::{Digest, Place, Replay, RuleError, StartError};
+use fgn_replay::{Digest, Place, Replay, RuleError, StartError, Turn};
 
 use crate::loghash;
 
@@ -45,6 +45,10 @@ pub struct Appended {
     pub events: usize,
     /// The log hash of the file now ([`loghash::chain`]).
     pub log_hash: Digest,
+    /// The new events (0-based indices in the batch) that were given as a
+    /// bare action (`Qd8-c7`), whose move number and side were filled in
+    /// from the game: the side to act and its move number.
+    pub completed: Vec<usize>,
 }
 
 /// What [`check`] decided: the bytes to append and what they hold.
@@ -401,7 +405,8 @@ pub fn check<S: AsRef<str>>(existing: &[u8], events: &[S]) -> Result<Planned, Ap
     // events; the first event appended to a header-only file brings it.
     let blank_line = !events.is_empty() && doc.game.events.is_empty() && !last_line_is_blank(existing);
     let first_line = existing.iter().filter(|&&b| b == b'\n').count() as u32 + u32::from(blank_line) + 1;
-    let new = read_new_events(&doc.game.header, events, first_line)?;
+    let (events, completed) = complete_bare_actions(&replay, &doc.game.header, events, first_line)?;
+    let new = read_new_events(&doc.game.header, &events, first_line)?;
 
     let known = doc.game.events.len();
     let mut written = Document::default();
@@ -468,8 +473,78 @@ pub fn check<S: AsRef<str>>(existing: &[u8], events: &[S]) -> Result<Planned, Ap
             lines,
             events: game.events.len(),
             log_hash: loghash::log_hash(&game),
+            completed,
         },
     })
+}
+
+/// Whether a new event is a bare action (`Qd8-c7`, `resign`): its first
+/// word is no move number (and no actor, which a line without its number
+/// would start with). Blank lines, comments and header tags are not.
+fn is_bare_action(event: &str) -> bool {
+    let first = event.trim_start_matches(' ').split(' ').next().unwrap_or("");
+    first.starts_with(|c: char| c.is_ascii_alphabetic()) && !matches!(first, "w" | "b")
+}
+
+/// The new events with the move number and side of each bare action filled
+/// in from the game, and the indices of those filled in. Each bare action
+/// is the side to act's, at its move number, in the game as the file and
+/// the batch's events before it leave it (replayed on a copy of `replay`).
+/// During a secret setup both sides act and in a decided game neither, so
+/// there a bare action is refused. Once an earlier new event is refused,
+/// the rest are filled in from the turn before it, so that the refusal of
+/// that first event is the one reported.
+fn complete_bare_actions<S: AsRef<str>>(
+    replay: &Replay,
+    header: &Header,
+    events: &[S],
+    first_line: u32,
+) -> Result<(Vec<String>, Vec<usize>), AppendError> {
+    let mut filled: Vec<String> = events.iter().map(|e| e.as_ref().to_string()).collect();
+    let completed: Vec<usize> = (0..filled.len()).filter(|&k| is_bare_action(&filled[k])).collect();
+    if completed.is_empty() {
+        return Ok((filled, completed));
+    }
+    let mut game = replay.clone();
+    let mut refused = false;
+    for (k, text) in filled.iter_mut().enumerate() {
+        if completed.contains(&k) {
+            let why = match game.turn() {
+                Some(Turn::Move { side, number }) => {
+                    *text = format!("{number} {} {text}", Actor::Player(side));
+                    None
+                }
+                _ if refused => None,
+                Some(Turn::Setup { .. }) => Some(
+                    "during the secret setup both sides act, so the side cannot be filled in: \
+                     write the move number and side (`0 w place ...`)",
+                ),
+                None => Some(
+                    "the game is decided and nobody is to move, so the move number and side cannot be \
+                     filled in: write them",
+                ),
+            };
+            if let Some(why) = why {
+                return Err(AppendError::EventSyntax {
+                    index: k,
+                    diagnostic: Diagnostic::at_bytes(first_line + k as u32, text, 0, text.len(), why.to_string()),
+                });
+            }
+        }
+        if refused {
+            continue;
+        }
+        // The event is replayed only to know the turn after it; whether it
+        // is accepted is decided (and reported) by `check` itself.
+        match header.parse_event(text) {
+            Ok(event) => {
+                let event = game.canonical(&event).unwrap_or(event);
+                refused = game.apply(&event).is_err();
+            }
+            Err(_) => refused = true,
+        }
+    }
+    Ok((filled, completed))
 }
 
 /// The text of new event `k` as read, for messages.

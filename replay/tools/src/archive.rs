@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use fgn_notation::{Color, Outcome, Reason};
+use fgn_notation::{Color, Outcome, PartialDate, Reason};
 use serde::Serialize;
 
 use fgn_replay::Digest;
@@ -30,9 +30,9 @@ pub struct Filter {
     /// The reasons kept.
     pub reasons: Vec<Reason>,
     /// The earliest `Date` kept ([`date_in`]).
-    pub since: Option<String>,
+    pub since: Option<PartialDate>,
     /// The latest `Date` kept.
-    pub until: Option<String>,
+    pub until: Option<PartialDate>,
     /// The fewest moves kept.
     pub min_moves: Option<usize>,
     /// The most moves kept.
@@ -41,43 +41,59 @@ pub struct Filter {
     pub statuses: Vec<Status>,
 }
 
-/// Whether a date bound is one `date_in` compares: `YYYY`, `YYYY-MM` or
-/// `YYYY-MM-DD` (or with dots, as PGN writes dates).
-pub fn is_date_bound(bound: &str) -> bool {
-    let parts: Vec<&str> = bound.split(['-', '.']).collect();
-    let widths = [4, 2, 2];
-    !parts.is_empty()
-        && parts.len() <= 3
-        && parts
-            .iter()
-            .zip(widths)
-            .all(|(p, w)| p.len() == w && p.bytes().all(|b| b.is_ascii_digit()))
+/// Whether the `Date` tag `date` lies within the bounds, compared as dates
+/// (each bound the days it stands for: `--until 2025-03` keeps every day
+/// of March 2025, `--since 2025` every day from 1 January 2025 on); the tag
+/// is read by [`PartialDate::parse_tag`], so that PGN's `2025.??.??` is
+/// the year 2025. `None`: the bounds cannot tell, because the log has no
+/// date that can be read, or one too vague for a bound (`2025.??.??` for
+/// `--since 2025-03`). Such a log never matches a date filter.
+pub fn date_in(date: Option<&str>, since: Option<PartialDate>, until: Option<PartialDate>) -> Option<bool> {
+    if since.is_none() && until.is_none() {
+        return Some(true);
+    }
+    let date = date.and_then(PartialDate::parse_tag)?;
+    let (first, last) = (date.first_day(), date.last_day());
+    // Each bound holds when every day the tag stands for is within it,
+    // fails when none is, and cannot tell otherwise.
+    let after = since.map(|s| {
+        let s = s.first_day();
+        if first >= s {
+            Some(true)
+        } else if last < s {
+            Some(false)
+        } else {
+            None
+        }
+    });
+    let before = until.map(|u| {
+        let u = u.last_day();
+        if last <= u {
+            Some(true)
+        } else if first > u {
+            Some(false)
+        } else {
+            None
+        }
+    });
+    match (after.unwrap_or(Some(true)), before.unwrap_or(Some(true))) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
 }
 
-/// Whether `date` (a `Date` tag, `YYYY-MM-DD` or `YYYY.MM.DD`) lies within
-/// the bounds, each compared at its own precision: `--until 2025-03`
-/// keeps every day of March 2025. A missing date lies within no bound.
-pub fn date_in(date: Option<&str>, since: Option<&str>, until: Option<&str>) -> bool {
-    if since.is_none() && until.is_none() {
-        return true;
-    }
-    // The one reading of a `Date` tag (the leaderboard's too): a value that
-    // is no calendar date lies within no bound, as a missing one.
-    let Some(date) = date.and_then(fgn_notation::Date::parse).map(|d| d.to_string()) else {
-        return false;
-    };
-    let cut = |bound: &str| -> (String, String) {
-        let bound = bound.replace('.', "-");
-        let head: String = date.chars().take(bound.len()).collect();
-        (head, bound)
-    };
-    since.is_none_or(|s| {
-        let (head, bound) = cut(s);
-        head >= bound
-    }) && until.is_none_or(|u| {
-        let (head, bound) = cut(u);
-        head <= bound
-    })
+/// What a [`Filter`] makes of one log.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Selection {
+    /// Every criterion holds.
+    Kept,
+    /// Some criterion fails.
+    Dropped,
+    /// Every other criterion holds, but the log's `Date` cannot be read or
+    /// is too vague for a date bound ([`date_in`]): passed over, which
+    /// `fgn select` tells the user, since the log might be one they want.
+    Undated,
 }
 
 /// Whether `who` names one side of the game: its name or its id, exactly.
@@ -88,19 +104,47 @@ fn plays(who: &str, name: Option<&str>, id: Option<&str>) -> bool {
 impl Filter {
     /// Whether the log of `s` is selected.
     pub fn matches(&self, s: &Summary) -> bool {
+        self.select(s) == Selection::Kept
+    }
+
+    /// What the filter makes of the log of `s`.
+    pub fn select(&self, s: &Summary) -> Selection {
         let white = |who: &str| plays(who, s.white.as_deref(), s.white_id.as_deref());
         let black = |who: &str| plays(who, s.black.as_deref(), s.black_id.as_deref());
         let any = |list: &[String], f: &dyn Fn(&String) -> bool| list.is_empty() || list.iter().any(f);
-        any(&self.games, &|g| s.game.as_deref() == Some(g.as_str()))
+        let others = any(&self.games, &|g| s.game.as_deref() == Some(g.as_str()))
             && any(&self.players, &|p| white(p) || black(p))
             && self.white.as_deref().is_none_or(white)
             && self.black.as_deref().is_none_or(black)
             && (self.outcomes.is_empty() || s.outcome.is_some_and(|o| self.outcomes.contains(&o)))
             && (self.reasons.is_empty() || s.reason.is_some_and(|r| self.reasons.contains(&r)))
-            && date_in(s.date.as_deref(), self.since.as_deref(), self.until.as_deref())
             && self.min_moves.is_none_or(|m| s.moves >= m)
             && self.max_moves.is_none_or(|m| s.moves <= m)
-            && (self.statuses.is_empty() || self.statuses.contains(&s.status))
+            && (self.statuses.is_empty() || self.statuses.contains(&s.status));
+        match (others, date_in(s.date.as_deref(), self.since, self.until)) {
+            (true, Some(true)) => Selection::Kept,
+            (true, None) => Selection::Undated,
+            _ => Selection::Dropped,
+        }
+    }
+
+    /// Why no log could match the filter, when two of its criteria
+    /// contradict each other (`--min-moves 50 --max-moves 10`, `--since`
+    /// after `--until`): a usage error rather than an empty selection.
+    pub fn contradiction(&self) -> Option<String> {
+        if let (Some(min), Some(max)) = (self.min_moves, self.max_moves) {
+            if min > max {
+                return Some(format!(
+                    "--min-moves {min} is more than --max-moves {max}: no log can match"
+                ));
+            }
+        }
+        if let (Some(since), Some(until)) = (self.since, self.until) {
+            if since.first_day() > until.last_day() {
+                return Some(format!("--since {since} is after --until {until}: no log can match"));
+            }
+        }
+        None
     }
 }
 
@@ -386,20 +430,68 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_compare_at_the_bounds_precision() {
-        assert!(date_in(Some("2025-03-15"), Some("2025-03"), Some("2025-03")));
-        assert!(date_in(Some("2025.03.15"), Some("2025-03-15"), None));
-        assert!(!date_in(Some("2025-03-15"), Some("2025-03-16"), None));
-        assert!(!date_in(Some("2025-04-01"), None, Some("2025-03")));
-        assert!(!date_in(None, Some("2025"), None));
-        assert!(date_in(None, None, None));
+    fn dates_compare_as_dates_at_the_bounds_precision() {
+        let b = |text| Some(PartialDate::parse_bound(text).unwrap());
+        assert_eq!(date_in(Some("2025-03-15"), b("2025-03"), b("2025-03")), Some(true));
+        assert_eq!(date_in(Some("2025.03.15"), b("2025-03-15"), None), Some(true));
+        assert_eq!(date_in(Some("2025-03-15"), b("2025-03-16"), None), Some(false));
+        assert_eq!(date_in(Some("2025-04-01"), None, b("2025-03")), Some(false));
+        assert_eq!(date_in(Some("2025-02-28"), None, b("2025-2")), Some(true));
+        assert_eq!(date_in(None, b("2025"), None), None);
+        assert_eq!(date_in(None, None, None), Some(true));
         // A `Date` that is no calendar date is within no bound, as the
-        // leaderboard reads it as no date.
-        for bad in ["2025-02-30", "2023-02-29", "2025.03-07", "2025-03-07 "] {
-            assert!(!date_in(Some(bad), Some("2020"), None), "{bad:?}");
-            assert!(!date_in(Some(bad), None, Some("2030")), "{bad:?}");
+        // leaderboard reads it as no date: the bounds cannot tell.
+        for bad in [
+            "2025-02-30",
+            "2023-02-29",
+            "2025.03-07",
+            "2025-03-07 ",
+            "garbage",
+            "14.03.2025",
+        ] {
+            assert_eq!(date_in(Some(bad), b("2020"), None), None, "{bad:?}");
+            assert_eq!(date_in(Some(bad), None, b("2030")), None, "{bad:?}");
         }
-        assert!(is_date_bound("2025-03") && is_date_bound("2025.03.01") && !is_date_bound("March"));
+    }
+
+    #[test]
+    fn a_date_with_unknown_parts_matches_only_bounds_it_is_precise_enough_for() {
+        let b = |text| Some(PartialDate::parse_bound(text).unwrap());
+        assert_eq!(date_in(Some("2025.??.??"), b("2025"), None), Some(true));
+        assert_eq!(date_in(Some("2025.??.??"), b("2025-03"), None), None);
+        assert_eq!(date_in(Some("2025.??.??"), b("2026"), None), Some(false));
+        assert_eq!(date_in(Some("2025.??.??"), None, b("2024-12-31")), Some(false));
+        assert_eq!(date_in(Some("2025.03.??"), b("2025-03"), b("2025-03")), Some(true));
+        assert_eq!(date_in(Some("2025.03.??"), b("2025-03-10"), None), None);
+    }
+
+    #[test]
+    fn contradictory_filters_are_named() {
+        let b = |text| Some(PartialDate::parse_bound(text).unwrap());
+        let moves = Filter {
+            min_moves: Some(50),
+            max_moves: Some(10),
+            ..Filter::default()
+        };
+        assert!(moves.contradiction().unwrap().contains("--min-moves 50"));
+        let dates = Filter {
+            since: b("2025-04"),
+            until: b("2025-03"),
+            ..Filter::default()
+        };
+        assert!(dates
+            .contradiction()
+            .unwrap()
+            .contains("--since 2025-04 is after --until 2025-03"));
+        // The same month as both bounds is that month, no contradiction.
+        let month = Filter {
+            since: b("2025-03"),
+            until: b("2025-03"),
+            min_moves: Some(10),
+            max_moves: Some(10),
+            ..Filter::default()
+        };
+        assert_eq!(month.contradiction(), None);
     }
 
     #[test]

@@ -832,7 +832,10 @@ impl GreatWar {
             }
             Action::Shot { from, to } => {
                 let plan = self.plan_shot(side, *from, *to).map_err(|mut f| {
-                    let shots = self.shots(side).iter().map(|(a, b)| format!("A{a}*{b}")).collect();
+                    let mut shots = self.shots(side);
+                    // By square (rank, then file), as every list of squares.
+                    shots.sort();
+                    let shots = shots.iter().map(|(a, b)| format!("A{a}*{b}")).collect();
                     f.message = format!(
                         "{}; {}'s legal shots: {}",
                         f.message,
@@ -870,12 +873,17 @@ impl GreatWar {
         if matches!(fault.rule, Rule::Square) {
             return fault;
         }
-        let here: Vec<String> = self
+        let mut here: Vec<(Square, String)> = self
             .movements(side)
             .iter()
             .filter(|m| m.from == from)
-            .map(|m| Action::March(*m).to_string())
+            .map(|m| (m.to, Action::March(*m).to_string()))
             .collect();
+        // By the square reached (rank, then file), as every list of squares;
+        // the stacks that go there in the order they are made (infantry
+        // alone first), which a stable sort keeps.
+        here.sort_by_key(|(to, _)| *to);
+        let here = here.into_iter().map(|(_, name)| name).collect();
         fault.message = format!(
             "{}; legal movements from {from}: {}",
             fault.message,

@@ -47,13 +47,20 @@ fn ending(side: Color, check: bool, stuck: bool) -> Option<Decision> {
     }
 }
 
+/// The moves as a diagnostic lists them: by square (the square left, then
+/// the square reached, each in square order, rank then file, so that `j2`
+/// comes before `j10`), a promotion's choices in name order.
 fn list(moves: &[Move], board: &ChessBoard) -> String {
     if moves.is_empty() {
         return "none".into();
     }
-    let mut names: Vec<String> = moves.iter().map(|m| board.notate(*m).to_string()).collect();
-    names.sort();
-    names.dedup();
+    let mut named: Vec<(Square, Square, String)> = moves
+        .iter()
+        .map(|m| (m.from, m.to, board.notate(*m).to_string()))
+        .collect();
+    named.sort();
+    named.dedup();
+    let names: Vec<String> = named.into_iter().map(|(_, _, name)| name).collect();
     names.join(", ")
 }
 

@@ -130,8 +130,11 @@ impl DraughtsBoard {
             return Ok(*mv);
         }
         let kind = self.why_illegal(squares, capture, &legal);
-        let mut names: Vec<String> = legal.iter().map(DMove::to_string).collect();
-        names.sort();
+        // By square: the squares of each path in turn, in square order
+        // (rank, then file), so that `a9` comes before `a10`.
+        let mut named: Vec<(&[Square], String)> = legal.iter().map(|m| (m.path.squares(), m.to_string())).collect();
+        named.sort();
+        let names = named.into_iter().map(|(_, name)| name).collect();
         Err(MoveError { kind, legal: names })
     }
 
