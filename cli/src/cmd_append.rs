@@ -68,13 +68,24 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
                     "{}",
                     serde_json::json!({
                         "file": name,
-                        "error": e.to_string(),
+                        "error": error_text(&e),
                         "event": index.map(|i| i + 1),
                         "unchanged": e.file_unchanged(),
                     })
                 );
             }
         }
+    }
+}
+
+/// The library's message of a refusal, with the system's error in words
+/// (never Rust's `(os error N)`).
+fn error_text(e: &AppendError) -> String {
+    match e {
+        AppendError::Io { error, .. } => e
+            .to_string()
+            .replace(&error.to_string(), &crate::texts::io_error_text(error)),
+        _ => e.to_string(),
     }
 }
 
@@ -162,12 +173,7 @@ pub fn repair(path: &Path, rep: &mut Reporter) {
 /// invalid input (exit 1); a file that cannot be used or checked, exit 2.
 fn report(name: &str, e: &AppendError, rep: &mut Reporter) {
     match e {
-        // The library's message, with the system's error in words.
-        AppendError::Io { error, .. } => rep.error(&format!(
-            "{name}: {}",
-            e.to_string()
-                .replace(&error.to_string(), &crate::texts::io_error_text(error))
-        )),
+        AppendError::Io { .. } => rep.error(&format!("{name}: {}", error_text(e))),
         AppendError::NotAFile => rep.error(&format!("{name}: {e}")),
         AppendError::TooLarge { .. } | AppendError::Torn(_) => rep.invalid(name, &e.to_string()),
         AppendError::FileSyntax(diagnostics) => {

@@ -509,4 +509,10 @@ fn a_refused_append_writes_a_result_object_in_json() {
     assert_eq!(out.status.code(), Some(2));
     let result = append_result(&out);
     assert_eq!(result["event"], serde_json::Value::Null);
+    // Its error in words, as the diagnostic has it (issue 39, item 11).
+    let error = result["error"].as_str().unwrap();
+    assert!(
+        error.contains("no such file or directory") && !error.contains("os error"),
+        "{error}"
+    );
 }
