@@ -19,7 +19,7 @@ use fgn_tools::align::hidden_fault;
 use fgn_tools::frames::{walk, Every, Frame, Stop, WalkError};
 use fgn_tools::placed::PlacedError;
 use fgn_tools::summary::{summarize, Status as SummaryStatus, Summary};
-use fgn_tools::svg::{board, SvgOptions};
+use fgn_tools::svg::{board, escape, SvgOptions};
 use serde::Serialize;
 
 use crate::cmd_replay::{last_squares, last_text, load_rules, report_overrides, report_placed, viewer_name, Rules};
@@ -492,22 +492,6 @@ fn fill<'a>(template: &str, value: impl Fn(&str) -> Option<&'a str>) -> String {
             Some(v) => out.push_str(v),
             None if i % 2 == 1 => panic!("the template's marker @@{part}@@ has no value"),
             None => out.push_str(part),
-        }
-    }
-    out
-}
-
-/// `text` with the characters HTML reserves written as entities.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
         }
     }
     out

@@ -47,7 +47,7 @@ function shown(file, at, as) {
   const svg = fgn(["--format", "svg", ...args]);
   assert.equal(svg.code, 0, svg.stderr);
   const unescape = (t) =>
-    t.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+    t.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#39;/g, "'").replace(/&amp;/g, "&");
   const squares = [
     ...svg.stdout.matchAll(
       /<g class="square" data-square="([^"]*)" data-shade="([^"]*)" data-figures="([^"]*)"( data-highlight="true")?/g,

@@ -72,7 +72,7 @@ fn help_lists_the_commands_in_groups() {
 }
 
 /// The commands that read many files with parallel workers.
-const MANY: [&str; 9] = [
+pub const MANY: [&str; 9] = [
     "fmt",
     "json",
     "validate",

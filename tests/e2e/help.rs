@@ -143,20 +143,9 @@ fn every_command_has_a_manual_page_with_its_synopsis_exit_status_and_examples() 
         }
         // `--jobs` is an option of the commands that read many files only
         // (issue 39, item 18), so only their pages give it.
-        let many = [
-            "fmt",
-            "json",
-            "validate",
-            "impact",
-            "leaderboard",
-            "hash",
-            "events",
-            "select",
-            "stats",
-        ];
         assert_eq!(
             options.contains("--jobs"),
-            words.len() == 1 && many.contains(&words[0].as_str()),
+            words.len() == 1 && crate::commands::MANY.contains(&words[0].as_str()),
             "{command:?} and --jobs: {options}"
         );
         let status = unroff(section(&page, "EXIT STATUS").expect("an EXIT STATUS section"));

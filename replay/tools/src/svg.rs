@@ -412,8 +412,9 @@ fn description(picture: &Picture) -> String {
 }
 
 /// `text` with the five characters XML reserves written as entities, fit
-/// for both element content and attribute values.
-fn escape(text: &str) -> String {
+/// for both element content and attribute values, of SVG and of HTML alike
+/// (`fgn html` writes its pages' text with it).
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
