@@ -221,12 +221,45 @@ pub fn file_name(input: &Input) -> Option<String> {
     }
 }
 
-/// `fgn json`: a document per log that reads without syntax errors, with
-/// its `file` and `summary`. One PATH naming a file gives one document;
-/// several PATHs or a folder give one JSON array of them, written as the
-/// files are read (so its shape depends on the arguments, never on how
-/// many logs a folder holds); `--ndjson` gives one compact document per line.
-pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
+/// `fgn json`: a document per log, with its `file` and `summary`; a file
+/// that cannot be read as FGN gives an object of type `unreadable` with
+/// its file and summary (its syntax error), so that every file is
+/// accounted for. One PATH naming a file gives one document; several
+/// PATHs or a folder give one JSON array of them, written as the files
+/// are read (so its shape depends on the arguments, never on how many
+/// logs a folder holds); `--ndjson` gives one compact document per line.
+/// `--parquet` writes the games table instead (a row per file:
+/// `fgn_tools::games`).
+pub fn json(paths: &[PathBuf], ndjson: bool, options: &crate::cmd_events::TableOptions, rep: &mut Reporter) {
+    use crate::cmd_events::{plan, ParquetSink, Plan};
+    let games = &fgn_tools::games::GAMES;
+    match plan(games, options, rep) {
+        Plan::Done => return,
+        Plan::Ndjson(_) if options.columns.is_some() => {
+            return rep.error("--columns chooses the columns of the games table: give it with --parquet or --schema");
+        }
+        Plan::Ndjson(_) => {}
+        Plan::Parquet(writer, dir) => {
+            let mut sink = ParquetSink::new(writer, dir);
+            crate::pipeline::each(
+                paths,
+                rep,
+                |log, rep| {
+                    let summary = fgn_tools::summary::summarize(&log.parsed);
+                    if log.parsed.is_ok() {
+                        crate::cmd_select::report_strict_warnings(&log.name, &summary, rep);
+                    }
+                    [fgn_tools::games::GameRow {
+                        file: file_name(&log.input),
+                        readable: log.parsed.is_ok(),
+                        summary,
+                    }]
+                },
+                |rows, rep| sink.push(&rows, rep),
+            );
+            return sink.finish(rep);
+        }
+    }
     let array = !ndjson && (paths.len() > 1 || paths.iter().any(|p| p.is_dir()));
     if array {
         rep.print("[");
@@ -236,22 +269,30 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
         paths,
         rep,
         |log, rep| {
-            if !log.parsed.is_ok() {
-                return None;
-            }
             let summary = fgn_tools::summary::summarize(&log.parsed);
-            crate::cmd_select::report_strict_warnings(&log.name, &summary, rep);
             let file = file_name(&log.input);
-            let doc = JsonDocument::new(&log.parsed.document.game, file.as_deref(), Some(&summary));
-            let text = if ndjson {
-                serde_json::to_string(&doc)
+            let text = if log.parsed.is_ok() {
+                crate::cmd_select::report_strict_warnings(&log.name, &summary, rep);
+                let doc = JsonDocument::new(&log.parsed.document.game, file.as_deref(), Some(&summary));
+                if ndjson {
+                    serde_json::to_string(&doc)
+                } else {
+                    serde_json::to_string_pretty(&doc)
+                }
             } else {
-                serde_json::to_string_pretty(&doc)
+                let unreadable = Unreadable {
+                    file: file.as_deref(),
+                    summary: &summary,
+                };
+                if ndjson {
+                    serde_json::to_string(&unreadable)
+                } else {
+                    serde_json::to_string_pretty(&unreadable)
+                }
             };
-            Some(text.expect("a game and its summary always serialize"))
+            text.expect("a game and its summary always serialize")
         },
-        |text, rep| {
-            let Some(mut text) = text else { return };
+        |mut text, rep| {
             if !array {
                 // The line end is pushed onto the document, which is ten
                 // times its log's size, rather than formatted into a copy.
@@ -274,6 +315,30 @@ pub fn json(paths: &[PathBuf], ndjson: bool, rep: &mut Reporter) {
     );
     if array {
         rep.print(if first { "]\n" } else { "\n]\n" });
+    }
+}
+
+/// What `fgn json` writes for a file that cannot be read as FGN: the
+/// document's `format` and `version`, `"type": "unreadable"`, the file
+/// (omitted for standard input) and the summary, which holds the syntax
+/// error (docs/json.md §2).
+struct Unreadable<'a> {
+    file: Option<&'a str>,
+    summary: &'a fgn_tools::summary::Summary,
+}
+
+impl serde::Serialize for Unreadable<'_> {
+    fn serialize<Z: serde::Serializer>(&self, z: Z) -> Result<Z::Ok, Z::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = z.serialize_map(None)?;
+        map.serialize_entry("format", fgn_notation::json::FORMAT)?;
+        map.serialize_entry("version", &fgn_notation::json::VERSION)?;
+        map.serialize_entry("type", "unreadable")?;
+        if let Some(file) = self.file {
+            map.serialize_entry("file", file)?;
+        }
+        map.serialize_entry("summary", self.summary)?;
+        map.end()
     }
 }
 

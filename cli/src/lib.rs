@@ -108,6 +108,42 @@ struct Jobs {
     jobs: Option<usize>,
 }
 
+/// The table options of `json` and `events` (docs/analysis.md): Parquet
+/// files, the columns written and the schema of them.
+#[derive(Debug, clap::Args)]
+struct TableArgs {
+    /// Write the table as Parquet files into DIR (made if missing), one
+    /// folder per game, Hive-style: DIR/game=<game>/part-00000.parquet.
+    /// Nothing is written on standard output.
+    #[arg(long, value_name = "DIR")]
+    parquet: Option<PathBuf>,
+    /// With --parquet, replace the part files an earlier run left in DIR
+    /// (without it they are refused, and nothing is written).
+    #[arg(long, requires = "parquet")]
+    force: bool,
+    /// The columns to write, separated by commas, in the table's order:
+    /// names, `default` (the columns written without this option, never
+    /// null) and `all`. See docs/analysis.md for every column.
+    #[arg(long, value_name = "LIST")]
+    columns: Option<String>,
+    /// Print the schema of the columns chosen instead of reading logs:
+    /// `duckdb` the `columns={...}` clause of DuckDB's read_json, `json`
+    /// a JSON description (name, type, nullable, meaning).
+    #[arg(long, value_name = "FORM")]
+    schema: Option<cmd_events::SchemaForm>,
+}
+
+impl TableArgs {
+    fn options(&self) -> cmd_events::TableOptions<'_> {
+        cmd_events::TableOptions {
+            parquet: self.parquet.as_deref(),
+            force: self.force,
+            columns: self.columns.as_deref(),
+            schema: self.schema,
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print logs in canonical form, keeping comments.
@@ -143,14 +179,20 @@ enum Command {
     /// log that breaks a rule is exported too, marked by its summary. One
     /// FILE gives one pretty-printed document; several PATHs or a directory
     /// give one JSON array of them; --ndjson gives one compact document per
-    /// line. See docs/json.md for every field (format version 3).
+    /// line. A file that cannot be read as FGN gives an object of type
+    /// "unreadable" with its file and summary (its syntax error, with line
+    /// and column). See docs/json.md for every field (format version 4).
+    /// --parquet writes the games table instead, a row per file with the
+    /// summary's fields as columns (docs/analysis.md).
     Json {
         /// One compact document per line (NDJSON), for DuckDB, pandas or jq.
         #[arg(long)]
         ndjson: bool,
         /// Files, directories or `-`.
-        #[arg(required = true, value_name = "PATH")]
+        #[arg(required_unless_present = "schema", value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        table: TableArgs,
         #[command(flatten)]
         jobs: Jobs,
     },
@@ -559,23 +601,28 @@ enum Command {
     },
     /// Write every event of every log as one flat JSON row per line.
     ///
-    /// Each row has the file, the event's index, line, move number, actor,
-    /// its canonical text, its action in typed columns, whether the rules
-    /// accepted it, what it did (captures, deaths, and `consequences`:
-    /// pieces captured, died, placed or promoted, HP, coins, charges,
-    /// curses, objects, reveals, the result) and the state hash after it.
-    /// Every row has every column, `null` where it does not apply, so that
-    /// DuckDB's read_json_auto and pandas read it as one table (docs/json.md
-    /// §16, docs/fgn-events.schema.json). Events after a rule error are
-    /// written unapplied and the error is reported (exit 1).
+    /// Each row has its type ("event"), the file, its game and status, the
+    /// event's index, line, move number, actor, canonical text and action,
+    /// whether the rules accepted it, what it did (captures, deaths) and
+    /// the file's first fault. These default columns are never null, so
+    /// that DuckDB's read_json_auto and pandas type every one right; the
+    /// action's sparse fields, the consequences, the phase and the state
+    /// hash are asked for with --columns, and --schema duckdb prints the
+    /// clause that pins their types. A file that cannot be read as FGN
+    /// gives one row of type "unreadable" with its error. --parquet writes
+    /// the same table as Parquet files (docs/analysis.md,
+    /// docs/fgn-events.schema.json). Events after a rule error are written
+    /// unapplied and the error is reported (exit 1).
     Events {
-        /// Write NDJSON, the only output form and what is written without
-        /// it (accepted so that scripts that name the form keep working).
+        /// Write NDJSON, what is written without --parquet (accepted so
+        /// that scripts that name the form keep working).
         #[arg(long)]
         ndjson: bool,
         /// Files, directories or `-`.
-        #[arg(required = true, value_name = "PATH")]
+        #[arg(required_unless_present = "schema", value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        table: TableArgs,
         #[command(flatten)]
         jobs: Jobs,
     },
@@ -954,12 +1001,14 @@ fn run_on(
             paths,
             ..
         } => cmd_syntax::fmt(paths, *check, *diff, *write, &mut rep),
-        Command::Json { ndjson, paths, .. } => cmd_syntax::json(paths, *ndjson, &mut rep),
+        Command::Json {
+            ndjson, paths, table, ..
+        } => cmd_syntax::json(paths, *ndjson, &table.options(), &mut rep),
         Command::Append { repair: true, file, .. } => cmd_append::repair(file, &mut rep),
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
         Command::FromJson { path, out, force } => cmd_syntax::from_json_cmd(path, out.as_deref(), *force, &mut rep),
         Command::Gen(args) => cmd_gen::gen(args, &mut rep),
-        Command::Events { paths, .. } => cmd_events::events(paths, &mut rep),
+        Command::Events { paths, table, .. } => cmd_events::events(paths, &table.options(), &mut rep),
         Command::Select {
             game,
             player,

@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
     // The file's text, read back as the commands read it.
     let parsed = parse(log.canonical_text().as_bytes());
     let _ = fgn_tools::summary::summarize(&parsed);
-    let _ = fgn_tools::events::rows(&parsed.document, None);
+    let _ = fgn_tools::events::rows(&parsed, None);
     for (side, viewer) in [(Color::White, Viewer::White), (Color::Black, Viewer::Black)] {
         let mut writer = ViewWriter::new(&log.header, side).expect("the header started a replay once");
         let mut replay = Replay::new(&log.header).expect("the header started a replay once");
