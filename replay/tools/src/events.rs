@@ -16,6 +16,7 @@ use serde::Serialize;
 use fgn_replay::changes::{Change, Piece};
 use fgn_replay::{Digest, Replay};
 
+use crate::counts::EventCounts;
 use crate::summary::phase_parts;
 
 /// One event of a log as a row.
@@ -462,16 +463,6 @@ fn kind(change: &Change) -> Option<&'static str> {
     })
 }
 
-/// Whether a consequence is a piece the acting player took from its
-/// opponent: what a row's `captures` counts.
-fn is_capture(con: &Consequence, actor: Actor) -> bool {
-    match con.kind {
-        "captured" | "destroyed" | "changed_sides" => true,
-        "died" => matches!(actor, Actor::Player(side) if con.color == Some(side.opponent())),
-        _ => false,
-    }
-}
-
 /// The rows of a log read from `file`: every event, replayed under its
 /// own rules as far as they accept it. A log that cannot be replayed (a
 /// view, a header at fault) gives its events unapplied.
@@ -496,8 +487,8 @@ pub fn each_row(doc: &Document, file: Option<&str>, mut each: impl FnMut(EventRo
             (Some(Ok(changes)), Some(r)) => {
                 row.applied = true;
                 row.consequences = changes.iter().filter_map(consequence).collect();
-                row.captures = row.consequences.iter().filter(|c| is_capture(c, event.actor)).count();
-                row.deaths = row.consequences.iter().filter(|c| c.kind == "died").count();
+                let counts = EventCounts::of(event, &changes);
+                (row.captures, row.deaths) = (counts.captures as usize, counts.deaths as usize);
                 let (phase, decision) = phase_parts(r.phase());
                 row.phase = Some(phase);
                 (row.outcome, row.reason) = (decision.map(|d| d.0), decision.map(|d| d.1));
