@@ -23,6 +23,7 @@ use fgn_notation::{
 use fgn_replay::changes::{Change, Piece};
 use fgn_replay::{Digest, Replay};
 
+use crate::counts::EventCounts;
 use crate::summary::{phase_parts, LogFault, Status, Summary};
 use crate::table::{Cell, Column, ColumnType, Field, Scalar, Table};
 
@@ -97,11 +98,9 @@ pub struct EventRow {
     /// Whether the rules accepted it (false from the first rule error on,
     /// and for every event of a log that cannot be replayed).
     pub applied: bool,
-    /// Pieces of the other side this event took: captured, destroyed,
-    /// changed sides, or died where a player acted.
-    pub captures: usize,
-    /// Pieces whose HP ran out (open-world-chess), whoever acted.
-    pub deaths: usize,
+    /// What the event did, counted ([`EventCounts`]; all 0 for an event
+    /// the rules did not accept).
+    pub counts: EventCounts,
     /// What the event changed, of the kinds [`Consequence`] lists.
     pub consequences: Vec<Consequence>,
     /// The phase after the event (`fgn show`'s `status.phase`).
@@ -515,16 +514,6 @@ fn kind(change: &Change) -> Option<&'static str> {
     })
 }
 
-/// Whether a consequence is a piece the acting player took from its
-/// opponent: what a row's `captures` counts.
-fn is_capture(con: &Consequence, actor: Actor) -> bool {
-    match con.kind {
-        "captured" | "destroyed" | "changed_sides" => true,
-        "died" => matches!(actor, Actor::Player(side) if con.color == Some(side.opponent())),
-        _ => false,
-    }
-}
-
 /// The rows of a log read from `file`: every event, replayed under its
 /// own rules as far as they accept it, or the one row of a file that
 /// cannot be read ([`each_row`]).
@@ -560,8 +549,7 @@ pub fn each_row(parsed: &Parsed, summary: &Summary, file: Option<&str>, mut each
             (Some(Ok(changes)), Some(r)) => {
                 row.applied = true;
                 row.consequences = changes.iter().filter_map(consequence).collect();
-                row.captures = row.consequences.iter().filter(|c| is_capture(c, event.actor)).count();
-                row.deaths = row.consequences.iter().filter(|c| c.kind == "died").count();
+                row.counts = EventCounts::of(event, &changes);
                 let (phase, decision) = phase_parts(r.phase());
                 row.phase = Some(phase);
                 (row.outcome, row.reason) = (decision.map(|d| d.0), decision.map(|d| d.1));
@@ -587,8 +575,7 @@ fn row(facts: &Arc<FileFacts>, doc: &Document, index: usize, event: Option<&Even
         clock_ms: event.and_then(|e| e.clock_ms.map(|c| c.0)),
         action: event.map(|e| ActionColumns::of(&e.action)).unwrap_or_default(),
         applied: false,
-        captures: 0,
-        deaths: 0,
+        counts: EventCounts::default(),
         consequences: Vec::new(),
         phase: None,
         outcome: None,
@@ -687,7 +674,7 @@ pub static EVENTS: Table<EventRow> = Table {
     partition: "game",
 };
 
-static EVENT_COLUMNS: [Column<EventRow>; 53] = [
+static EVENT_COLUMNS: [Column<EventRow>; 57] = [
     dense("type", Scalar::Enum, "`event`, or `unreadable` for the one row of a file that cannot be read as FGN", |r| Cell::str(r.kind.name())),
     dense("file", Scalar::Str, "the file, as given or found below a folder given; `-` for standard input", |r| Cell::str(r.facts.file.as_deref().unwrap_or("-"))),
     dense("game", Scalar::Enum, "the `Game` tag; `\"\"` without one", |r| Cell::str(r.facts.game.as_deref().unwrap_or(""))),
@@ -699,8 +686,12 @@ static EVENT_COLUMNS: [Column<EventRow>; 53] = [
     dense("event", Scalar::Str, "the event line in canonical spelling, without comment", |r| Cell::str(&r.event)),
     dense("action", Scalar::Enum, "the action's type (docs/json.md §6): `move`, `spell`, `buy`, ...", |r| Cell::str(r.action.kind)),
     dense("applied", Scalar::Bool, "whether the rules accepted the event; false from a log's first rule error on, and in a log that cannot be replayed", |r| Cell::Bool(r.applied)),
-    dense("captures", Scalar::Int, "pieces of the other side the event took (docs/json.md §16)", |r| Cell::count(r.captures)),
-    dense("deaths", Scalar::Int, "pieces whose HP ran out (open-world-chess), whoever acted", |r| Cell::count(r.deaths)),
+    dense("captures", Scalar::Int, "pieces of the other side the side acting took (docs/json.md §16); 0 for an event not applied", |r| Cell::count(r.counts.captures)),
+    dense("deaths", Scalar::Int, "open-world-chess pieces whose HP ran out, whoever's and whatever killed them", |r| Cell::count(r.counts.deaths)),
+    dense("coins_spent", Scalar::Int, "open-world-chess coins paid at a merchant (the falls of either side's coin count)", |r| Cell::count(r.counts.coins_spent)),
+    dense("coins_gained", Scalar::Int, "open-world-chess coins picked up (the rises of either side's coin count)", |r| Cell::count(r.counts.coins_gained)),
+    dense("spells_cast", Scalar::Int, "magic-draughts spells cast: 1 for a `spell` event other than a declined one (`skip`)", |r| Cell::count(r.counts.spells_cast)),
+    dense("charges_spent", Scalar::Int, "great-war-chess charges paid for an attack or shot (1 each, successful or not)", |r| Cell::count(r.counts.charges_spent)),
     dense("error_kind", Scalar::Enum, "the file's first fault: `syntax`, `rule` or `unsupported`; `\"\"` for a valid log", |r| fault(r).map_or(Cell::str(""), |f| Cell::spelled(&f.kind))),
     dense("error_line", Scalar::Int, "its 1-based line; 0 for a valid log", |r| Cell::Int(fault(r).map_or(0, |f| f.line.into()))),
     dense("error_column", Scalar::Int, "its 1-based column; 0 for a valid log", |r| Cell::Int(fault(r).map_or(0, |f| f.column.into()))),
@@ -765,7 +756,10 @@ mod tests {
         let rows = rows(&fgn_notation::parse(text.as_bytes()), Some("x.fgn"));
         assert_eq!(rows.len(), 7);
         let capture = &rows[4];
-        assert_eq!((capture.captures, capture.action.kind, capture.line), (1, "move", 9));
+        assert_eq!(
+            (capture.counts.captures, capture.action.kind, capture.line),
+            (1, "move", 9)
+        );
         assert_eq!(capture.consequences[0].kind, "captured");
         assert_eq!(capture.consequences[0].piece.as_deref(), Some("P"));
         assert!(capture.state_hash.is_some());

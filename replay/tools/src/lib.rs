@@ -1,8 +1,9 @@
 //! The tools built on the public API of [`fgn_replay`], one module per
 //! concern: durable appends to a log file ([`append`], docs/append.md),
 //! a log's [`summary`] (its verdict, players, result, hashes and
-//! warnings), [`archive`] filters and statistics over summaries, a log as
-//! flat [`events`] rows, a log's positions as one viewer saw them, event by
+//! warnings), [`archive`] filters and statistics over summaries, what an
+//! event did as [`counts`] (captures, deaths, coins, spells, charges), a
+//! log as flat [`events`] rows, a log's positions as one viewer saw them, event by
 //! event ([`frames`]), leaderboard [`standings`], a log replayed under
 //! changed rules ([`impact`], docs/impact.md), the [`loghash`] chain over a
 //! log's canonical text, a player's view aligned with the full log that
@@ -85,6 +86,7 @@
 pub mod align;
 pub mod append;
 pub mod archive;
+pub mod counts;
 pub mod events;
 pub mod frames;
 pub mod games;
