@@ -1,4 +1,4 @@
-//! The JSON form of a game: `{"format": "fgn", "version": 3, "header": {...}, "events": [...]}`.
+//! The JSON form of a game: `{"format": "fgn", "version": 4, "type": "game", "header": {...}, "events": [...]}`.
 //!
 //! Field names are stable; `docs/json.md` documents them and
 //! `docs/fgn-game.schema.json` is the JSON Schema. Comments are not part of a
@@ -24,9 +24,11 @@ use crate::parse::parse;
 /// The value of `format` in every document.
 pub const FORMAT: &str = "fgn";
 /// The version of the JSON form that [`to_json`] writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The versions [`from_json`] reads.
-pub const READ_VERSIONS: [u32; 3] = [1, 2, 3];
+pub const READ_VERSIONS: [u32; 4] = [1, 2, 3, 4];
+/// The `type` of a game's document (version 4 on; docs/json.md §2).
+pub const GAME_TYPE: &str = "game";
 
 /// A game as JSON.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -98,6 +100,7 @@ impl<S: Serialize> Serialize for JsonDocument<'_, S> {
         let mut map = z.serialize_map(None)?;
         map.serialize_entry("format", FORMAT)?;
         map.serialize_entry("version", &VERSION)?;
+        map.serialize_entry("type", GAME_TYPE)?;
         map.serialize_entry("header", &JsonHeader(&self.game.header))?;
         map.serialize_entry("events", &JsonEvents(&self.game.events))?;
         if let Some(file) = self.file {
@@ -329,6 +332,12 @@ pub fn from_json(text: &str) -> Result<Game, String> {
             None | Some(serde_json::Value::Object(_) | serde_json::Value::Null) => {}
             Some(_) => return Err("\"summary\" is the game's summary: expected an object".into()),
         }
+        // Version 4 names what a document is; only a game's is read here.
+        match obj.remove("type") {
+            None => {}
+            Some(serde_json::Value::String(t)) if t == GAME_TYPE => {}
+            Some(other) => return Err(format!("\"type\" must be \"{GAME_TYPE}\" for a game, found {other}")),
+        }
     }
     // The format and version come first, so that a document of another
     // version is named as such rather than failing on a field it adds.
@@ -338,7 +347,7 @@ pub fn from_json(text: &str) -> Result<Game, String> {
         .filter(|v| READ_VERSIONS.iter().any(|&r| u64::from(r) == *v));
     let Some(version) = known.filter(|_| format == Some(&FORMAT.into())) else {
         return Err(format!(
-            "expected \"format\": \"{FORMAT}\" and \"version\": 1, 2 or {VERSION}, found {} and {}",
+            "expected \"format\": \"{FORMAT}\" and \"version\": 1, 2, 3 or {VERSION}, found {} and {}",
             format.map_or("nothing".into(), |v| v.to_string()),
             version.map_or("nothing".into(), |v| v.to_string())
         ));
@@ -547,9 +556,9 @@ mod tests {
             one,
             "version 3 spells events as 2 does"
         );
-        assert!(from_json(&doc(4, serde_json::json!({"type": "hidden"})))
+        assert!(from_json(&doc(5, serde_json::json!({"type": "hidden"})))
             .unwrap_err()
-            .contains("1, 2 or 3"));
+            .contains("1, 2, 3 or 4"));
     }
 
     /// Regression (issue 39): an event serde could not read was reported
@@ -607,10 +616,19 @@ mod tests {
         let game = parse(VIEW.as_bytes()).document.game;
         let value = document(&game, Some("a.fgn"), serde_json::json!({"status": "unsupported"}));
         let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["format", "version", "header", "events", "file", "summary"]);
+        assert_eq!(
+            keys,
+            ["format", "version", "type", "header", "events", "file", "summary"]
+        );
         assert_eq!(from_json(&value.to_string()).unwrap(), game);
         let mut bad = value.clone();
         bad["summary"] = "valid".into();
         assert!(from_json(&bad.to_string()).is_err());
+        let mut other = value.clone();
+        other["type"] = "unreadable".into();
+        assert!(
+            from_json(&other.to_string()).is_err(),
+            "only a game's document is a game"
+        );
     }
 }

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::schema::Schema;
 use crate::util::{self, fgn, run};
@@ -52,6 +52,18 @@ fn the_summary_agrees_with_show_hash_and_validate() {
     let mut valid = 0;
     for (file, doc) in &docs {
         let s = &doc["summary"];
+        if doc["type"] == "unreadable" {
+            // A file that cannot be read has its object, with its syntax
+            // error, and no game.
+            assert!(file.contains("/syntax-errors/"), "{file}");
+            assert_eq!(
+                (&s["status"], &s["error"]["kind"]),
+                (&json!("invalid"), &json!("syntax")),
+                "{file}"
+            );
+            continue;
+        }
+        assert_eq!(doc["type"], "game", "{file}");
         assert_eq!(s["events"], doc["events"].as_array().map_or(0, Vec::len), "{file}");
         if file.contains("/views/") {
             assert_eq!(s["status"], "unsupported", "{file}");
@@ -138,6 +150,8 @@ fn json_of_several_paths_is_one_array_and_from_json_reads_it_back() {
         serde_json::from_str::<Value>(&two).unwrap().as_array().map(Vec::len),
         Some(2)
     );
+    // Files that cannot be read are accounted for, each by an object of
+    // type `unreadable` with its summary.
     let (_, none, _) = run(
         &[
             "json",
@@ -146,7 +160,24 @@ fn json_of_several_paths_is_one_array_and_from_json_reads_it_back() {
         ],
         b"",
     );
-    assert_eq!(serde_json::from_str::<Value>(&none).unwrap(), serde_json::json!([]));
+    let unreadable: Vec<Value> = serde_json::from_str(&none).unwrap();
+    let lines: Vec<(&Value, &Value, &Value)> = unreadable
+        .iter()
+        .map(|d| {
+            (
+                &d["type"],
+                &d["summary"]["error"]["line"],
+                &d["summary"]["error"]["column"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (&json!("unreadable"), &json!(4), &json!(8)),
+            (&json!("unreadable"), &json!(9), &json!(5))
+        ]
+    );
 
     // The array and the NDJSON both come back as one file per game.
     for (form, args) in [("array", vec!["json", dir]), ("ndjson", vec!["json", "--ndjson", dir])] {
@@ -216,7 +247,7 @@ fn from_json_refuses_duplicate_keys_and_a_log_hash_that_is_not_the_games() {
     let twice = [
         json.replacen("\"n\": 1,", "\"n\": 1, \"n\": 2,", 1),
         json.replacen("\"White\": \"Anna\",", "\"White\": \"Anna\", \"White\": \"Eve\",", 1),
-        json.replacen("\"version\": 3,", "\"version\": 3, \"version\": 3,", 1),
+        json.replacen("\"version\": 4,", "\"version\": 4, \"version\": 4,", 1),
         format!("[{json}, {}]", json.replacen("\"n\": 1,", "\"n\": 1, \"n\": 1,", 1)),
     ];
     for (k, doc) in twice.iter().enumerate() {
@@ -305,7 +336,7 @@ fn from_json_reads_version_1_documents() {
 
 #[test]
 fn events_rows_are_flat_and_count_what_the_games_did() {
-    let rows = json_lines(&["events", "--ndjson", "corpus"]);
+    let rows = json_lines(&["events", "--ndjson", "--columns", "all", "corpus"]);
     let docs = corpus_documents();
     let schema = schema("fgn-events.schema.json");
     let keys: BTreeSet<String> = rows[0].as_object().unwrap().keys().cloned().collect();
@@ -338,11 +369,27 @@ fn events_rows_are_flat_and_count_what_the_games_did() {
     assert_eq!(
         per_file.keys().collect::<Vec<_>>(),
         docs.keys().collect::<Vec<_>>(),
-        "a row set for every log that converts"
+        "rows for every file, as json has an object for every file"
     );
     let mut captures_checked = 0;
     for (file, rows) in &per_file {
         let doc = &docs[file];
+        if doc["type"] == "unreadable" {
+            // One row, with the error the summary gives.
+            let (row, error) = (rows[0], &doc["summary"]["error"]);
+            assert_eq!((rows.len(), &row["type"]), (1, &json!("unreadable")), "{file}");
+            assert_eq!(
+                (&row["error_line"], &row["error_column"]),
+                (&error["line"], &error["column"]),
+                "{file}"
+            );
+            continue;
+        }
+        assert!(
+            rows.iter()
+                .all(|r| r["type"] == "event" && r["status"] == doc["summary"]["status"]),
+            "{file}"
+        );
         let summary = &doc["summary"];
         assert_eq!(rows.len() as u64, summary["events"].as_u64().unwrap(), "{file}");
         assert_eq!(
@@ -365,10 +412,14 @@ fn events_rows_are_flat_and_count_what_the_games_did() {
         let applied = rows.iter().filter(|r| r["applied"] == true);
         let counted: u64 = applied.clone().map(|r| r["captures"].as_u64().unwrap()).sum();
         let expected: Option<u64> = match game {
-            "survival-chess" => Some(applied.filter(|r| r["type"] == "move" && r["capture"] == true).count() as u64),
+            "survival-chess" => Some(
+                applied
+                    .filter(|r| r["action"] == "move" && r["capture"] == true)
+                    .count() as u64,
+            ),
             "magic-draughts" => Some(
                 applied
-                    .filter(|r| r["type"] == "draughts" && r["capture"] == true)
+                    .filter(|r| r["action"] == "draughts" && r["capture"] == true)
                     .map(|r| r["squares"].as_array().unwrap().len() as u64 - 1)
                     .sum(),
             ),
@@ -390,6 +441,8 @@ fn an_owc_fight_is_a_capture_and_a_death_with_hp() {
     let rows = json_lines(&[
         "events",
         "--ndjson",
+        "--columns",
+        "all",
         "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn",
     ]);
     let fight = rows
@@ -410,8 +463,8 @@ fn an_owc_fight_is_a_capture_and_a_death_with_hp() {
     assert_eq!(fight["consequences"][0]["delta"], -4);
     let result = rows
         .last()
-        .filter(|r| r["type"] == "result")
-        .or_else(|| rows.iter().rev().find(|r| r["type"] == "result"))
+        .filter(|r| r["action"] == "result")
+        .or_else(|| rows.iter().rev().find(|r| r["action"] == "result"))
         .expect("a result");
     assert_eq!(result["phase"], "over");
     assert!(result["result_outcome"].is_string() && result["outcome"] == result["result_outcome"]);
@@ -685,13 +738,15 @@ fn every_json_output_validates_against_its_schema() {
     }
 }
 
-/// Where the DuckDB test finds Python with the `duckdb` package: `.ci/test`
-/// installs it and sets FGN_REQUIRE_DUCKDB, so that a missing package
-/// fails the run there rather than skipping the test.
-fn python_with_duckdb() -> Option<String> {
+/// Where the DuckDB tests find Python with the `modules` they import
+/// (`duckdb`, and for the tables' test `pandas` and `pyarrow`): `.ci/test`
+/// installs them, pinned, and sets FGN_REQUIRE_DUCKDB, so that a missing
+/// package fails the run there rather than skipping the test.
+pub(crate) fn python_with(modules: &[&str]) -> Option<String> {
     let python = std::env::var("FGN_PYTHON").unwrap_or_else(|_| "python3".into());
+    let import = format!("import {}", modules.join(", "));
     let ok = std::process::Command::new(&python)
-        .args(["-c", "import duckdb"])
+        .args(["-c", &import])
         .output()
         .is_ok_and(|o| o.status.success());
     if ok {
@@ -699,20 +754,24 @@ fn python_with_duckdb() -> Option<String> {
     }
     assert!(
         std::env::var_os("FGN_REQUIRE_DUCKDB").is_none(),
-        "FGN_REQUIRE_DUCKDB is set but `{python} -c 'import duckdb'` fails: install it with `pip install duckdb` (.ci/test does)"
+        "FGN_REQUIRE_DUCKDB is set but `{python} -c '{import}'` fails: install them with pip (.ci/test does, pinned)"
     );
-    eprintln!("note: the DuckDB test needs `{python}` with the duckdb package (pip install duckdb); .ci/test runs it");
+    eprintln!("note: this test needs `{python}` with {modules:?} (pip install them); .ci/test runs it");
     None
 }
 
 #[test]
 fn duckdb_loads_the_export_and_agrees_with_fgn() {
-    let Some(python) = python_with_duckdb() else { return };
+    let Some(python) = python_with(&["duckdb"]) else { return };
     let dir = util::scratch_dir("analysis-duckdb");
     let games = dir.join("games.ndjson");
     let events = dir.join("events.ndjson");
     std::fs::write(&games, fgn(&["json", "--ndjson", "corpus"], b"").stdout).unwrap();
-    std::fs::write(&events, fgn(&["events", "--ndjson", "corpus"], b"").stdout).unwrap();
+    std::fs::write(
+        &events,
+        fgn(&["events", "--ndjson", "--columns", "all", "corpus"], b"").stdout,
+    )
+    .unwrap();
     // The queries an analyst starts with; each answer is printed as JSON
     // and compared with fgn's own counts below. Both files are read with
     // read_json_auto and nothing told about their columns.
@@ -726,9 +785,10 @@ out = {
   "types": types,
   "summary_type": con.execute("SELECT typeof(summary) FROM games LIMIT 1").fetchone()[0],
   "per_result": con.execute("SELECT summary.game, summary.outcome, summary.reason, count(*) FROM games WHERE summary.status = 'valid' AND summary.outcome IS NOT NULL GROUP BY ALL ORDER BY ALL").fetchall(),
+  "unreadable": con.execute("SELECT count(*) FROM games WHERE type = 'unreadable' AND summary.error.kind = 'syntax'").fetchone()[0],
   "captures": con.execute("SELECT file, sum(captures)::BIGINT, count(*) FROM events WHERE applied GROUP BY file ORDER BY file").fetchall(),
-  "events_per_game": con.execute("SELECT file, count(*) FROM events GROUP BY file ORDER BY file").fetchall(),
-  "joined": con.execute("SELECT count(*) FROM games g JOIN (SELECT file, max(index) AS last FROM events GROUP BY file) e USING (file) WHERE g.summary.events = e.last + 1").fetchone()[0],
+  "events_per_game": con.execute("SELECT file, count(*) FROM events WHERE type = 'event' GROUP BY file ORDER BY file").fetchall(),
+  "joined": con.execute("SELECT count(*) FROM games g JOIN (SELECT file, max(index) AS last FROM events WHERE type = 'event' GROUP BY file) e USING (file) WHERE g.summary.events = e.last + 1").fetchone()[0],
   "deaths": con.execute("SELECT count(*) FROM (SELECT unnest(consequences) AS c FROM events) WHERE c.kind = 'died'").fetchone()[0],
 }
 print(json.dumps(out))
@@ -794,6 +854,11 @@ print(json.dumps(out))
     }
     assert_eq!(from_duckdb, from_stats, "games per result");
 
+    // Every file that cannot be read has its object.
+    let unreadable = docs.values().filter(|d| d["type"] == "unreadable").count() as u64;
+    assert_eq!(answer["unreadable"].as_u64(), Some(unreadable));
+    assert!(unreadable > 10);
+
     // Captures and events per game: the rows fgn wrote, and the summaries.
     let rows = json_lines(&["events", "--ndjson", "corpus"]);
     let mut captures: BTreeMap<String, (u64, u64)> = BTreeMap::new();
@@ -822,10 +887,17 @@ print(json.dumps(out))
         let file = row[0].as_str().unwrap();
         assert_eq!(row[1], docs[file]["summary"]["events"], "{file}: events per game");
     }
-    assert_eq!(answer["events_per_game"].as_array().unwrap().len(), docs.len());
+    assert_eq!(
+        answer["events_per_game"].as_array().unwrap().len() as u64,
+        docs.len() as u64 - unreadable
+    );
     assert_eq!(
         answer["joined"].as_u64(),
-        Some(docs.values().filter(|d| d["summary"]["events"] != 0).count() as u64)
+        Some(
+            docs.values()
+                .filter(|d| d["type"] == "game" && d["summary"]["events"] != 0)
+                .count() as u64
+        )
     );
     let deaths: u64 = rows.iter().map(|r| r["deaths"].as_u64().unwrap()).sum();
     assert_eq!(answer["deaths"].as_u64(), Some(deaths));

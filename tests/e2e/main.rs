@@ -25,6 +25,7 @@ mod rules_check;
 mod schema;
 mod show_json;
 mod show_svg;
+mod tables;
 mod toy_server;
 mod views;
 mod walks;

@@ -399,7 +399,8 @@ fn ndjson_lines_validate() {
 fn base() -> Value {
     json!({
         "format": "fgn",
-        "version": 3,
+        "version": 4,
+        "type": "game",
         "header": {"Game": "survival-chess", "Rules": "1.0"},
         "events": [
             {"n": 0, "actor": "w", "action": {"type": "place", "placements": [{"figure": "K", "square": "e1"}]}},
@@ -416,8 +417,8 @@ fn base() -> Value {
     })
 }
 
-/// A current (version 3) open-world-chess view that sees a black knight on
-/// e5, its piece spelled as versions 2 and 3 do (`flat`) or as version 1 did.
+/// A current (version 4) open-world-chess view that sees a black knight on
+/// e5, its piece spelled as versions 2 to 4 do (`flat`) or as version 1 did.
 pub fn seen_piece(flat: bool) -> Value {
     let action = if flat {
         json!({"type": "see", "square": "e5", "color": "b", "piece": "N", "hp": 5})
@@ -426,7 +427,8 @@ pub fn seen_piece(flat: bool) -> Value {
     };
     json!({
         "format": "fgn",
-        "version": 3,
+        "version": 4,
+        "type": "game",
         "header": {"Game": "open-world-chess", "Rules": "1.2", "Perspective": "white"},
         "events": [{"n": 1, "actor": "@", "action": action}]
     })
@@ -484,7 +486,7 @@ fn schema_accepts_what_serde_accepts() {
 fn schema_rejects_invalid_documents() {
     let schema = Schema::load();
     type Spoil = fn(&mut Value);
-    let spoils: [(&str, Spoil); 17] = [
+    let spoils: [(&str, Spoil); 19] = [
         ("unknown action type", |d| {
             d["events"][1]["action"]["type"] = json!("castle")
         }),
@@ -512,7 +514,11 @@ fn schema_rejects_invalid_documents() {
         }),
         ("unknown event field", |d| d["events"][1]["comment"] = json!("nice")),
         ("unknown top-level field", |d| d["comments"] = json!([])),
-        ("version 4", |d| d["version"] = json!(4)),
+        ("version 5", |d| d["version"] = json!(5)),
+        ("a game typed unreadable", |d| d["type"] = json!("unreadable")),
+        ("no type", |d| {
+            d.as_object_mut().expect("an object").remove("type");
+        }),
         ("a player's action by the world", |d| {
             d["events"][1]["actor"] = json!("@")
         }),

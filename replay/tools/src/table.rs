@@ -215,7 +215,8 @@ impl<R: 'static> Table<R> {
     }
 
     /// The selected columns described as JSON: `{"type": "schema",
-    /// "table", "columns": [{"name", "type", "nullable", "doc"}]}`, the
+    /// "table", "columns": [{"name", "type", "nullable", "default",
+    /// "doc"}]}`, the
     /// types spelled as docs/analysis.md spells them.
     pub fn json_description(&self, selection: &Selection) -> String {
         let mut out = String::from("{\"type\":\"schema\",\"table\":");
@@ -229,7 +230,11 @@ impl<R: 'static> Table<R> {
             json_string(column.name, &mut out);
             out.push_str(",\"type\":");
             json_string(&type_name(column.ty), &mut out);
-            let _ = write!(out, ",\"nullable\":{},\"doc\":", column.nullable);
+            let _ = write!(
+                out,
+                ",\"nullable\":{},\"default\":{},\"doc\":",
+                column.nullable, column.default
+            );
             json_string(column.doc, &mut out);
             out.push('}');
         }
