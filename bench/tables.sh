@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fgn="${FGN:-target/release/fgn}"
 [ -x "$fgn" ] || cargo build --release -p fgn
+fgn="$(realpath "$fgn")"
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000)
 work="$(mktemp -d)"
@@ -25,10 +26,10 @@ for n in "${sizes[@]}"; do
   for game in great-war-chess survival-chess open-world-chess magic-draughts; do
     "$fgn" gen --game "$game" --seed 1 --count $((n / 4)) --out "$dir/logs/$game" >/dev/null 2>&1
   done
-  (cd "$dir" && "$OLDPWD/$fgn" -q events logs >events.ndjson && "$OLDPWD/$fgn" -q events --columns all logs >all.ndjson) || [ $? -eq 1 ]
-  (cd "$dir" && "$OLDPWD/$fgn" -q json --parquet games logs) || true
+  (cd "$dir" && "$fgn" -q events logs >events.ndjson && "$fgn" -q events --columns all logs >all.ndjson) || [ $? -eq 1 ]
+  (cd "$dir" && "$fgn" -q json --parquet games logs) || true
   kb() { du -sk --apparent-size "$1" | cut -f1; }
-  peak="$(cd "$dir" && rss "$OLDPWD/$fgn" -q events --parquet events logs)"
+  peak="$(cd "$dir" && rss "$fgn" -q events --parquet events logs)"
   times="$(python3 - "$dir" <<'PY'
 import duckdb, sys, time
 d = sys.argv[1]

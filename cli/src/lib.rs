@@ -579,7 +579,7 @@ enum Command {
     /// Convert JSON games (as `fgn json` writes them) back to canonical FGN.
     ///
     /// FILE holds one document, a JSON array of them (`fgn json DIR`) or one
-    /// per line (`fgn json --ndjson`); versions 1, 2 and 3 are read. The
+    /// per line (`fgn json --ndjson`); versions 1, 2, 3 and 4 are read. The
     /// "file" and "summary" fields are not part of the game: the summary is
     /// derived from the game, and `fgn validate` is the check, but a
     /// summary's "log_hash" that is not the game's is refused, and so is an

@@ -462,11 +462,15 @@ fn color_always_paints_never_and_piped_auto_do_not() {
         b"",
     );
     assert!(board.contains("\x1b[2m"), "fog and coordinates are dimmed: {board:?}");
-    let (_, caret, _) = crate::util::run(
+    // The file's unreadable object on standard output is JSON, never painted.
+    let (_, unreadable, _) = crate::util::run(
         &["--color", "always", "json", "corpus/syntax-errors/se-01-bad-square.fgn"],
         b"",
     );
-    assert!(caret.is_empty());
+    assert!(
+        !unreadable.contains('\x1b') && unreadable.contains("\"type\": \"unreadable\""),
+        "{unreadable:?}"
+    );
     let (_, _, caret) = crate::util::run(
         &["--color", "always", "json", "corpus/syntax-errors/se-01-bad-square.fgn"],
         b"",

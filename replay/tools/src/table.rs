@@ -392,13 +392,22 @@ pub const ROW_GROUP_ROWS: usize = 64 * 1024;
 /// The name of every part file, in its partition's folder.
 pub const PART_FILE: &str = "part-00000.parquet";
 
+/// How many levels of a string column are handed to the column writer at
+/// once: the strings wait in one contiguous buffer, and only this many are
+/// made into the writer's values at a time.
+const STRING_BATCH: usize = 4096;
+
 /// One leaf column of a Parquet file being filled: its values, and the
 /// definition and repetition levels that place them in rows and lists.
+/// Strings are kept end to end in one buffer (`text`, each ending at its
+/// offset in `ends`), not as one allocation each, which held a row group
+/// of strings at several times its size.
 #[derive(Debug, Default)]
 struct Leaf {
     bools: Vec<bool>,
     ints: Vec<i64>,
-    bytes: Vec<ByteArray>,
+    text: Vec<u8>,
+    ends: Vec<usize>,
     def: Vec<i16>,
     rep: Vec<i16>,
     max_def: i16,
@@ -429,7 +438,10 @@ impl Leaf {
             }
             Cell::Bool(b) => self.bools.push(*b),
             Cell::Int(n) => self.ints.push(*n),
-            Cell::Str(s) => self.bytes.push(ByteArray::from(s.as_bytes().to_vec())),
+            Cell::Str(s) => {
+                self.text.extend_from_slice(s.as_bytes());
+                self.ends.push(self.text.len());
+            }
             Cell::List(_) | Cell::Structs(_) => return,
         }
         if self.max_def > 0 {
@@ -449,17 +461,48 @@ impl Leaf {
         match writer {
             ColumnWriter::BoolColumnWriter(w) => w.write_batch(&self.bools, def, rep),
             ColumnWriter::Int64ColumnWriter(w) => w.write_batch(&self.ints, def, rep),
-            ColumnWriter::ByteArrayColumnWriter(w) => w.write_batch(&self.bytes, def, rep),
+            ColumnWriter::ByteArrayColumnWriter(w) => self.write_strings(w),
             _ => Err(parquet::errors::ParquetError::General(
                 "a table column of a type fgn does not write".into(),
             )),
         }?;
         self.bools.clear();
         self.ints.clear();
-        self.bytes.clear();
+        self.text.clear();
+        self.ends.clear();
         self.def.clear();
         self.rep.clear();
         Ok(())
+    }
+}
+
+impl Leaf {
+    /// The strings handed to `w` a batch at a time, each batch ending
+    /// where a row ends (a list's values stay in one batch).
+    fn write_strings(
+        &self,
+        w: &mut parquet::column::writer::ColumnWriterImpl<'_, parquet::data_type::ByteArrayType>,
+    ) -> parquet::errors::Result<usize> {
+        let levels = if self.max_def > 0 { self.def.len() } else { self.ends.len() };
+        let (mut level, mut value) = (0, 0);
+        while level < levels {
+            let mut end = (level + STRING_BATCH).min(levels);
+            while self.max_rep > 0 && end < levels && self.rep[end] != 0 {
+                end += 1;
+            }
+            let def = (self.max_def > 0).then(|| &self.def[level..end]);
+            let values = def.map_or(end - level, |d| d.iter().filter(|&&d| d == self.max_def).count());
+            let batch: Vec<ByteArray> = (value..value + values)
+                .map(|i| {
+                    let start = if i == 0 { 0 } else { self.ends[i - 1] };
+                    ByteArray::from(self.text[start..self.ends[i]].to_vec())
+                })
+                .collect();
+            let rep = (self.max_rep > 0).then(|| &self.rep[level..end]);
+            w.write_batch(&batch, def, rep)?;
+            (level, value) = (end, value + values);
+        }
+        Ok(value)
     }
 }
 
@@ -837,6 +880,42 @@ mod tests {
             files,
             "a second run finds the parts"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn strings_and_lists_longer_than_a_batch_are_written_whole() {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let dir = std::env::temp_dir().join(format!("fgn-table-batches-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let all = TABLE.select("all").unwrap();
+        let mut writer = ParquetWriter::new(&TABLE, all, &dir).unwrap();
+        let rows = 3 * STRING_BATCH + 7;
+        for i in 0..rows {
+            let row = Row {
+                name: "one",
+                n: i as i64,
+                tags: vec!["t"; i % 4],
+                note: (i % 5 == 0).then_some("five"),
+            };
+            writer.push(&row).unwrap();
+        }
+        let files = writer.finish().unwrap();
+        let reader = SerializedFileReader::new(File::open(&files[0]).unwrap()).unwrap();
+        let read: Vec<String> = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| r.unwrap().to_string())
+            .collect();
+        assert_eq!(read.len(), rows);
+        let last = rows - 1;
+        let tags = vec!["\"t\""; last % 4].join(", ");
+        assert_eq!(read[last], format!("{{n: {last}, tags: [{tags}], note: null}}"));
+        let (five, eight) = (STRING_BATCH + 9, STRING_BATCH + 8);
+        assert_eq!((five % 5, five % 4, eight % 5), (0, 1, 4));
+        assert_eq!(read[five], format!("{{n: {five}, tags: [\"t\"], note: \"five\"}}"));
+        assert_eq!(read[eight], format!("{{n: {eight}, tags: [], note: null}}"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
