@@ -548,24 +548,19 @@ fn stats_add_up_to_the_summaries() {
             .collect();
         assert_eq!(g["decided"].as_u64(), Some(decided.len() as u64), "{name}");
         let by_outcome = |o: &str| decided.iter().filter(|s| s["outcome"] == o).count() as u64;
-        for c in g["outcomes"].as_array().unwrap() {
-            assert_eq!(
-                c["games"].as_u64(),
-                Some(by_outcome(c["value"].as_str().unwrap())),
-                "{name}"
-            );
+        for (outcome, games) in g["outcomes"].as_object().unwrap() {
+            assert_eq!(games.as_u64(), Some(by_outcome(outcome)), "{name}");
         }
-        let r = &g["record"];
-        assert_eq!(
-            r["wins"].as_u64(),
-            Some(by_outcome("1-0") + by_outcome("0-1")),
-            "{name}"
-        );
+        let r = &g["results"];
+        assert_eq!(r["white_wins"].as_u64(), Some(by_outcome("1-0")), "{name}");
+        assert_eq!(r["black_wins"].as_u64(), Some(by_outcome("0-1")), "{name}");
         assert_eq!(r["draws"].as_u64(), Some(by_outcome("1/2-1/2")), "{name}");
+        assert_eq!(r["aborted"].as_u64(), Some(by_outcome("abort")), "{name}");
         // Every decisive game gives one player's win and the other's loss.
         let players = g["players"].as_array().unwrap();
         let sum = |k: &str| players.iter().map(|p| p["total"][k].as_u64().unwrap()).sum::<u64>();
-        assert!(sum("wins") <= r["wins"].as_u64().unwrap() && sum("losses") <= r["wins"].as_u64().unwrap());
+        let decisive = by_outcome("1-0") + by_outcome("0-1");
+        assert!(sum("wins") <= decisive && sum("losses") <= decisive, "{name}");
         let lengths = &g["lengths"];
         if let (Some(min), Some(max)) = (lengths["min"].as_u64(), lengths["max"].as_u64()) {
             let moves: Vec<u64> = decided.iter().map(|s| s["moves"].as_u64().unwrap()).collect();
@@ -579,6 +574,110 @@ fn stats_add_up_to_the_summaries() {
     let (code, text, _) = run(&["stats", "corpus/survival-chess/valid"], b"");
     assert_eq!(code, Some(0));
     assert!(text.contains("survival-chess: ") && text.contains("vk:1001"), "{text}");
+}
+
+/// Issue 38: `fgn stats`' counts per game kind are the sums of what the
+/// events did, counted here on their own from `fgn events`' consequences
+/// over generated games of all four kinds: a death is a `died`
+/// consequence, a capture one of `captured`, `destroyed`,
+/// `changed_sides`, or a `died` piece of the side opposing the side whose
+/// move it is (the world's damage rolls resolve the last player's move),
+/// coins spent and gained the falls and rises of `coins`, a spell cast a
+/// `spell` row that is no `skip`, and a charge spent a row whose own
+/// side's `charges` changed. Generated games seldom pick up a coin and
+/// never reach a merchant with six, so two corpus games that shop join
+/// them.
+#[test]
+fn stats_counts_are_the_events_consequences_summed() {
+    let dir = util::scratch_dir("stats-counts");
+    let arg = dir.display().to_string();
+    for game in [
+        "open-world-chess",
+        "great-war-chess",
+        "magic-draughts",
+        "survival-chess",
+    ] {
+        let (code, _, err) = run(
+            &[
+                "gen", "-q", "--game", game, "--seed", "38", "--count", "25", "--out", &arg,
+            ],
+            b"",
+        );
+        assert_eq!(code, Some(0), "{err}");
+    }
+    for shop in ["owc-07-shop-every-item-curse.fgn", "owc-09-drain-kills-king.fgn"] {
+        let from = util::corpus().join("open-world-chess/valid").join(shop);
+        std::fs::copy(from, dir.join(shop)).expect("a corpus log");
+    }
+    let mut counted: BTreeMap<String, BTreeMap<&str, u64>> = BTreeMap::new();
+    let mut mover = String::new();
+    for row in json_lines(&["events", "--ndjson", &arg]) {
+        let game = row["game"].as_str().unwrap().to_string();
+        let c = counted.entry(game).or_default();
+        if row["actor"] != "@" {
+            mover = row["actor"].as_str().unwrap().to_string();
+        }
+        if row["applied"] != true {
+            continue;
+        }
+        let mut add = |k: &'static str, n: u64| *c.entry(k).or_default() += n;
+        if row["type"] == "spell" && row["spell"] != "skip" {
+            add("spells_cast", 1);
+        }
+        for con in row["consequences"].as_array().unwrap() {
+            let kind = con["kind"].as_str().unwrap();
+            let delta = con["delta"].as_i64().unwrap_or(0);
+            match kind {
+                "captured" | "destroyed" | "changed_sides" => add("captures", 1),
+                "died" => {
+                    add("deaths", 1);
+                    if con["color"].as_str() != Some(mover.as_str()) {
+                        add("captures", 1);
+                    }
+                }
+                "coins" if delta < 0 => add("coins_spent", delta.unsigned_abs()),
+                "coins" => add("coins_gained", delta.unsigned_abs()),
+                "charges" if con["color"] == row["actor"] => add("charges_spent", 1),
+                _ => {}
+            }
+        }
+    }
+    let stats = &json_lines(&["--format", "json", "stats", &arg])[0];
+    assert_valid(&schema("fgn-stats.schema.json"), stats, "stats of generated games");
+    let games = stats["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4);
+    for g in games {
+        let name = g["game"].as_str().unwrap();
+        assert_eq!(g["valid"], g["logs"], "{name}: every log is valid");
+        let expected = &counted[name];
+        for (key, n) in g["counts"].as_object().unwrap() {
+            assert_eq!(
+                n.as_u64(),
+                Some(expected.get(key.as_str()).copied().unwrap_or(0)),
+                "{name}: {key}"
+            );
+        }
+    }
+    let by = |name: &str| &games.iter().find(|g| g["game"] == name).unwrap()["counts"];
+    // Each kind's own counts are there to be checked.
+    let owc = by("open-world-chess");
+    for key in ["deaths", "coins_spent", "coins_gained"] {
+        assert!(owc[key].as_u64() > Some(0), "{key}: {owc}");
+    }
+    assert!(by("great-war-chess")["charges_spent"].as_u64() > Some(0));
+    assert!(by("magic-draughts")["spells_cast"].as_u64() > Some(0));
+    assert!(by("survival-chess")["captures"].as_u64() > Some(0));
+    // The text output shows the counts that are not 0, and only those.
+    let (_, text, _) = run(&["stats", &arg], b"");
+    let survival = text
+        .split("\n\n")
+        .find(|part| part.starts_with("survival-chess"))
+        .unwrap();
+    let captures = by("survival-chess")["captures"].as_u64().unwrap();
+    assert!(
+        survival.contains(&format!("  events:   captures {captures}\n")),
+        "{survival}"
+    );
 }
 
 #[test]
@@ -774,13 +873,10 @@ print(json.dumps(out))
     let stats = &json_lines(&["--format", "json", "stats", "corpus"])[0];
     let mut from_stats = BTreeMap::new();
     for g in stats["games"].as_array().unwrap() {
-        for c in g["outcomes"].as_array().unwrap() {
+        for (outcome, games) in g["outcomes"].as_object().unwrap() {
             from_stats.insert(
-                (
-                    g["game"].as_str().unwrap().to_string(),
-                    c["value"].as_str().unwrap().to_string(),
-                ),
-                c["games"].as_u64().unwrap(),
+                (g["game"].as_str().unwrap().to_string(), outcome.clone()),
+                games.as_u64().unwrap(),
             );
         }
     }
