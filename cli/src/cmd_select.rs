@@ -97,7 +97,11 @@ pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Re
         }
         match format {
             Format::Text => outln!(rep, "{name}"),
-            Format::Json => outln!(rep, "{}", serde_json::json!({"file": name, "summary": summary})),
+            Format::Json => outln!(
+                rep,
+                "{}",
+                serde_json::json!({"type": "summary", "file": name, "summary": summary})
+            ),
         }
     });
     if undated > 0 {
@@ -116,7 +120,11 @@ pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Re
                         outln!(rep, "  {f}");
                     }
                 }
-                Format::Json => outln!(rep, "{}", serde_json::json!({"log_hash": hash, "files": files})),
+                Format::Json => outln!(
+                    rep,
+                    "{}",
+                    serde_json::json!({"type": "duplicates", "log_hash": hash, "files": files})
+                ),
             }
         }
     }

@@ -680,6 +680,112 @@ fn stats_counts_are_the_events_consequences_summed() {
     );
 }
 
+/// Issue 38, item 4: `validate --format json` writes one `result` per file
+/// the corpus holds, syntax errors included, each with the first fault as
+/// the summary words it (`select --format json`'s), and then `totals`;
+/// a file that cannot be read has no result and counts in `not_checked`.
+#[test]
+fn validate_writes_a_result_per_file_with_the_summarys_error_then_totals() {
+    let summaries: BTreeMap<String, Value> = json_lines(&["--format", "json", "select", "corpus"])
+        .into_iter()
+        .map(|s| (s["file"].as_str().unwrap().to_string(), s["summary"].clone()))
+        .collect();
+    let mut lines = json_lines(&["--format", "json", "validate", "corpus", "corpus/no-such-file.fgn"]);
+    let totals = lines.pop().expect("the totals");
+    assert_eq!(totals["type"], "totals", "{totals}");
+    assert_eq!(totals["not_checked"], 1, "{totals}");
+    assert_eq!(lines.len(), summaries.len(), "a result for every file");
+    let mut syntax = 0;
+    for line in &lines {
+        assert_eq!(line["type"], "result", "{line}");
+        let file = line["file"].as_str().unwrap();
+        let summary = &summaries[file];
+        assert_eq!(line["status"], summary["status"], "{file}");
+        assert_eq!(line["error"], summary["error"], "{file}");
+        assert_eq!(line["error"].is_null(), line["status"] == "valid", "{file}");
+        syntax += usize::from(line["error"]["kind"] == "syntax");
+    }
+    assert!(syntax >= 30, "the syntax errors have their results: {syntax}");
+    let count = |status: &str| lines.iter().filter(|l| l["status"] == status).count();
+    assert_eq!(totals["valid"].as_u64(), Some(count("valid") as u64));
+    assert_eq!(totals["invalid"].as_u64(), Some(count("invalid") as u64));
+    assert_eq!(totals["unsupported"].as_u64(), Some(count("unsupported") as u64));
+}
+
+/// Issue 38: every JSON object a command writes on standard output names
+/// what it is in `type` (docs/json.md §17.4), right after `format` and
+/// `version` where it has them, with one spelling per kind. `fgn json`
+/// documents, `fgn events` rows and `fgn rules show`'s rules file are
+/// the three outputs without (§17.4 says why).
+#[test]
+fn every_object_on_standard_output_names_its_type() {
+    let dir = util::scratch_dir("types");
+    let log = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let other = "corpus/survival-chess/valid/02-back-rank-black-wins.fgn";
+    let view = "corpus/survival-chess/views/01-bishop-queen-mate.white.fgn";
+    let copy = dir.join("copy.fgn").display().to_string();
+    std::fs::copy(log, &copy).unwrap();
+    let sums = dir.join("SUMS").display().to_string();
+    std::fs::write(&sums, fgn(&["hash", log, other], b"").stdout).unwrap();
+    let rules = dir.join("rules.json").display().to_string();
+    std::fs::write(&rules, fgn(&["rules", "show", "survival-chess"], b"").stdout).unwrap();
+    let appended = util::scratch(
+        "types",
+        "grow.fgn",
+        b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n",
+    );
+    let runs: [(&[&str], &[&str]); 19] = [
+        (
+            &["validate", log, "corpus/syntax-errors/se-01-bad-square.fgn"],
+            &["result", "totals"],
+        ),
+        (&["rules", "check", &rules], &["result"]),
+        (&["select", "corpus/survival-chess"], &["summary"]),
+        (&["select", "--duplicates", log, &copy], &["duplicates"]),
+        (&["stats", "corpus/survival-chess"], &["stats"]),
+        (&["show", log], &["state"]),
+        (&["show", "--as", "white", log], &["knowledge"]),
+        (&["hash", log], &["hash"]),
+        (&["hash", "--chain", log], &["chain"]),
+        (&["hash", "--states", log], &["states"]),
+        (&["hash", "--check", &sums], &["check"]),
+        (&["verify-extends", log, log], &["extends"]),
+        (&["verify-view", log, view], &["view"]),
+        (&["diff", log, other], &["diff"]),
+        (
+            &["impact", "--rules", &rules, "corpus/survival-chess/valid"],
+            &["impact", "totals"],
+        ),
+        (&["leaderboard", "corpus/survival-chess/valid"], &["leaderboard"]),
+        (&["append", &appended, "1 w c3-d4"], &["append"]),
+        (&["append", &appended, "1 w c3-d4"], &["refusal"]),
+        (&["append", "--repair", &appended], &["repair"]),
+    ];
+    for (args, types) in runs {
+        let mut all = vec!["--format", "json"];
+        all.extend_from_slice(args);
+        let out = fgn(&all, b"");
+        let objects: Vec<Value> = serde_json::Deserializer::from_slice(&out.stdout)
+            .into_iter::<Value>()
+            .map(|v| v.unwrap_or_else(|e| panic!("{args:?}: not JSON ({e})")))
+            .collect();
+        assert!(
+            !objects.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut seen = BTreeSet::new();
+        for object in &objects {
+            let keys: Vec<&String> = object.as_object().expect("an object").keys().collect();
+            let at = usize::from(keys.first() == Some(&&"format".to_string())) * 2;
+            assert_eq!(keys.get(at).map(|k| k.as_str()), Some("type"), "{args:?}: {object}");
+            seen.insert(object["type"].as_str().unwrap().to_string());
+        }
+        let expected: BTreeSet<String> = types.iter().map(|t| t.to_string()).collect();
+        assert_eq!(seen, expected, "{args:?}");
+    }
+}
+
 #[test]
 fn the_new_outputs_do_not_depend_on_jobs() {
     for args in [
