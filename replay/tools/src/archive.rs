@@ -521,6 +521,40 @@ mod tests {
         );
     }
 
+    /// The game's results are white's and black's wins apart (version 2's
+    /// record counted both as wins and never a loss), and only a valid
+    /// log's counts are summed.
+    #[test]
+    fn results_are_from_whites_side_and_counts_are_the_valid_logs() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/survival-chess");
+        let mut stats = Stats::default();
+        for (file, captures) in [
+            ("valid/01-bishop-queen-mate.fgn", 1),
+            ("valid/02-back-rank-black-wins.fgn", 2),
+            ("invalid/07-move-out-of-turn.fgn", 4),
+        ] {
+            let bytes = std::fs::read(corpus.join(file)).expect("a corpus log");
+            let summary = crate::summary::summarize(&fgn_notation::parse(&bytes));
+            let counts = EventCounts {
+                captures,
+                ..EventCounts::default()
+            };
+            stats.add(&summary, counts);
+        }
+        let games = stats.finish();
+        let g = &games[0];
+        assert_eq!((g.valid, g.invalid, g.decided), (2, 1, 2));
+        let expected = Results {
+            white_wins: 1,
+            draws: 0,
+            black_wins: 1,
+            aborted: 0,
+        };
+        assert_eq!(g.results, expected);
+        assert_eq!(g.outcomes, BTreeMap::from([("0-1", 1), ("1-0", 1)]));
+        assert_eq!(g.counts.captures, 3, "the invalid log's 4 are not counted");
+    }
+
     #[test]
     fn duplicates_are_grouped_under_their_first_copy() {
         let mut d = Duplicates::default();
