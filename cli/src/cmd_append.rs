@@ -67,6 +67,7 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
                     rep,
                     "{}",
                     serde_json::json!({
+                        "type": "refusal",
                         "file": name,
                         "error": error_text(&e),
                         "event": index.map(|i| i + 1),
@@ -113,6 +114,7 @@ fn report_appended(name: &str, appended: &fgn_tools::append::Appended, rep: &mut
             rep,
             "{}",
             serde_json::json!({
+                "type": "append",
                 "file": name,
                 "appended": appended.lines.len(),
                 "lines": appended.lines,
@@ -155,6 +157,7 @@ pub fn repair(path: &Path, rep: &mut Reporter) {
                     rep,
                     "{}",
                     serde_json::json!({
+                        "type": "repair",
                         "file": name,
                         "repaired": cut.is_some(),
                         "line": cut.as_ref().map(|t| t.line),

@@ -147,6 +147,9 @@ struct Point {
 struct Report {
     format: &'static str,
     version: u32,
+    /// Always `diff` (docs/json.md §17, "The type of every object").
+    #[serde(rename = "type")]
+    kind: &'static str,
     #[serde(rename = "as")]
     perspective: Option<Color>,
     same: bool,
@@ -383,7 +386,8 @@ pub fn diff(first: &Path, second: &Path, side: Option<Side>, rep: &mut Reporter)
     let there = compared_points.pop().flatten();
     let report = Report {
         format: "fgn-diff",
-        version: 2,
+        version: 3,
+        kind: "diff",
         perspective: side,
         same,
         a: a_report,

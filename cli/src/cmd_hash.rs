@@ -136,14 +136,26 @@ pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, b3sum: bool, rep:
                             };
                             outln!(rep, "{prefix}{hash}  {shown}")
                         }
-                        Format::Json => outln!(rep, "{}", serde_json::json!({"file": name, "log_hash": ch.log_hash()})),
+                        Format::Json => outln!(
+                            rep,
+                            "{}",
+                            serde_json::json!({"type": "hash", "file": name, "log_hash": ch.log_hash()})
+                        ),
                     }
                 }
                 What::Chain => {
                     let Some(ch) = chain_of(&name, doc, side, rep) else {
                         return;
                     };
-                    print_per_event(&name, doc, side.is_some(), "log_hash", ch.header, &ch.events, rep);
+                    print_per_event(
+                        &name,
+                        doc,
+                        side.is_some(),
+                        ("chain", "log_hash"),
+                        ch.header,
+                        &ch.events,
+                        rep,
+                    );
                 }
                 What::States => {
                     let Some(hashes) = state_hashes(&name, doc, side, rep) else {
@@ -157,7 +169,7 @@ pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, b3sum: bool, rep:
                         Err(_) => return,
                     };
                     let key = if side.is_some() { "knowledge_hash" } else { "state_hash" };
-                    print_per_event(&name, doc, false, key, start, &hashes, rep);
+                    print_per_event(&name, doc, false, ("states", key), start, &hashes, rep);
                 }
             }
         },
@@ -167,14 +179,15 @@ pub fn hash(paths: &[PathBuf], side: Option<Side>, what: What, b3sum: bool, rep:
 
 /// One line per event: its line in the file (a view's events have no line
 /// of their own in the full log, so they are numbered from 1) and the value
-/// after it, after a first line for the header or the start. In JSON each
-/// event is `{"index", "line", KEY}`, KEY naming what the value hashes
-/// (`log_hash`, `state_hash` or `knowledge_hash`, as in every output).
+/// after it, after a first line for the header or the start. In JSON one
+/// object of `"type"` KIND (`chain` or `states`) whose each event is
+/// `{"index", "line", KEY}`, KEY naming what the value hashes (`log_hash`,
+/// `state_hash` or `knowledge_hash`, as in every output).
 fn print_per_event(
     name: &str,
     doc: &Document,
     is_view: bool,
-    key: &str,
+    (kind, key): (&str, &str),
     first: Digest,
     values: &[Digest],
     rep: &Reporter,
@@ -214,7 +227,7 @@ fn print_per_event(
             outln!(
                 rep,
                 "{}",
-                serde_json::json!({"file": name, "start": first, "events": values})
+                serde_json::json!({"type": kind, "file": name, "start": first, "events": values})
             );
         }
     }
@@ -273,16 +286,26 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
                 (Format::Text, Verdict::Ok) => outln!(rep, "{prefix}{shown}: OK"),
                 (Format::Text, Verdict::Mismatch) => outln!(rep, "{prefix}{shown}: FAILED"),
                 (Format::Text, Verdict::Unchecked(why)) => outln!(rep, "{prefix}{shown}: FAILED {why}"),
-                (Format::Json, Verdict::Ok) => outln!(rep, "{}", serde_json::json!({"file": file, "ok": true})),
+                (Format::Json, Verdict::Ok) => {
+                    outln!(
+                        rep,
+                        "{}",
+                        serde_json::json!({"type": "check", "file": file, "ok": true})
+                    )
+                }
                 // A failure says why, as the text line does: a program must
                 // tell a changed log from one it could not read.
                 (Format::Json, Verdict::Mismatch) => outln!(
                     rep,
                     "{}",
-                    serde_json::json!({"file": file, "ok": false, "reason": MISMATCH})
+                    serde_json::json!({"type": "check", "file": file, "ok": false, "reason": MISMATCH})
                 ),
                 (Format::Json, Verdict::Unchecked(why)) => {
-                    outln!(rep, "{}", serde_json::json!({"file": file, "ok": false, "reason": why}))
+                    outln!(
+                        rep,
+                        "{}",
+                        serde_json::json!({"type": "check", "file": file, "ok": false, "reason": why})
+                    )
                 }
             }
         }
@@ -536,7 +559,7 @@ pub fn verify_extends(old: &Path, new: &Path, rep: &mut Reporter) {
         Format::Json => outln!(
             rep,
             "{}",
-            serde_json::json!({"old": old_name, "new": new_name, "extends": true, "kept": a.events.len(), "appended": added})
+            serde_json::json!({"type": "extends", "old": old_name, "new": new_name, "extends": true, "kept": a.events.len(), "appended": added})
         ),
     }
 }

@@ -15,6 +15,9 @@ use crate::texts::status_text;
 /// One game's line of `--format json`: its file and its impact.
 #[derive(Serialize)]
 struct GameReport<'a> {
+    /// Always `impact` (docs/json.md §17, "The type of every object").
+    #[serde(rename = "type")]
+    kind: &'static str,
     file: &'a str,
     changed: bool,
     #[serde(flatten)]
@@ -72,6 +75,7 @@ pub fn impact(paths: &[PathBuf], rules_path: &Path, resimulate: bool, rep: &mut 
                     rep,
                     "{}",
                     serde_json::to_string(&GameReport {
+                        kind: "impact",
                         file: name,
                         changed: impact.changed(),
                         impact: &impact,
@@ -96,7 +100,7 @@ pub fn impact(paths: &[PathBuf], rules_path: &Path, resimulate: bool, rep: &mut 
         // leaves out the table that sums them up.
         Format::Text if rep.quiet => {}
         Format::Text => rep.print(&summary_text(&summary)),
-        Format::Json => outln!(rep, "{}", serde_json::json!({ "summary": summary })),
+        Format::Json => outln!(rep, "{}", serde_json::json!({ "type": "totals", "summary": summary })),
     }
     if summary.changed > 0 {
         rep.status = rep.status.max(Status::Invalid);

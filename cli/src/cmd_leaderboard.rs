@@ -178,7 +178,8 @@ pub fn leaderboard(paths: &[PathBuf], rep: &mut Reporter) {
                 .iter()
                 .map(|(file, reason)| serde_json::json!({"file": file, "reason": reason}))
                 .collect();
-            let document = serde_json::json!({"games": games, "counted": counted, "skipped": skipped});
+            let document =
+                serde_json::json!({"type": "leaderboard", "games": games, "counted": counted, "skipped": skipped});
             outln!(rep, "{}", escape_bidi(&document.to_string()));
         }
     }

@@ -6,10 +6,12 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
+use fgn_notation::diagnostic::Severity;
 use fgn_notation::{Color, Document, GameKind};
-use fgn_replay::{Overridden, Params, Replay, RulesFile, StartError, Verdict, Viewer};
+use fgn_replay::{Overridden, Params, Place, Replay, RulesFile, StartError, Verdict, Viewer};
 use fgn_tools::frames::{walk, Every, Last, Stop, WalkError};
 use fgn_tools::placed::{finish_validation, PlacedError};
+use fgn_tools::summary::{ErrorKind, LogFault};
 
 use crate::cmd_syntax::parse_all;
 use crate::out::{outln, Stream};
@@ -203,12 +205,54 @@ impl Start {
     }
 }
 
+/// The first fault of a verdict as the summary words it
+/// ([`fgn_tools::summary::Summary::error`]), for `validate`'s JSON results:
+/// a header the rules cannot start from at its tag, or the first rule
+/// error placed in the file with its event's index.
+fn verdict_fault(doc: &Document, verdict: &Result<(Verdict, Option<PlacedError>), StartError>) -> Option<LogFault> {
+    match verdict {
+        Err(e @ StartError::Header { tag, error }) => {
+            let placed = PlacedError::in_header(doc, tag.as_deref(), error);
+            Some(LogFault {
+                kind: if e.is_unsupported() {
+                    ErrorKind::Unsupported
+                } else {
+                    ErrorKind::Rule
+                },
+                rule: Some(error.rule.name()),
+                line: placed.line,
+                column: placed.column,
+                index: None,
+                message: placed.message,
+            })
+        }
+        Ok((v, Some(placed))) => Some(LogFault {
+            kind: ErrorKind::Rule,
+            rule: Some(placed.rule.name()),
+            line: placed.line,
+            column: placed.column,
+            index: v.error.as_ref().and_then(|e| match e.place {
+                Place::Event(i) => Some(i),
+                Place::End | Place::Header => None,
+            }),
+            message: placed.message.clone(),
+        }),
+        Ok((_, None)) => None,
+    }
+}
+
 /// Reads and checks one log as [`check`] does after a parse, but
 /// validating its events a run at a time as they are read
 /// ([`fgn_notation::parse_in_runs`]), so that a long log's events are never
-/// all kept: its syntax errors, then its first rule error. `Err` with the
-/// log's game when the rules file has no parameters for it.
-fn check_read(read: &crate::pipeline::Read, rules: &Rules, rep: &mut Reporter) -> Result<Checked, GameKind> {
+/// all kept: its syntax errors, then its first rule error; with what is
+/// checked, its first fault as the summary words it (the first syntax
+/// error, else the rule error). `Err` with the log's game when the rules
+/// file has no parameters for it.
+fn check_read(
+    read: &crate::pipeline::Read,
+    rules: &Rules,
+    rep: &mut Reporter,
+) -> Result<(Checked, Option<LogFault>), GameKind> {
     let name = &read.name;
     // Validation starts with the first run, which comes once the header is
     // complete; a log without events starts it after the parse.
@@ -220,23 +264,45 @@ fn check_read(read: &crate::pipeline::Read, rules: &Rules, rep: &mut Reporter) -
     });
     crate::pipeline::report_syntax(rep, name, &streamed.diagnostics);
     if !streamed.is_ok() {
-        return Ok(Checked::Invalid);
+        let first = streamed.diagnostics.iter().find(|d| d.severity == Severity::Error);
+        let fault = first.map(|d| LogFault {
+            kind: ErrorKind::Syntax,
+            rule: None,
+            line: d.line,
+            column: d.column,
+            index: None,
+            message: d.message.clone(),
+        });
+        return Ok((Checked::Invalid, fault));
     }
     let doc = &streamed.document;
     report_tag_warnings(name, doc, rep);
     let start = start.unwrap_or_else(|| Start::of(&doc.game.header, rules));
-    Ok(match start {
+    let verdict = match start {
         Start::NotTheirs(game) => return Err(game),
         Start::NoGame => {
-            rep.invalid(name, "the header names no game");
-            Checked::Invalid
+            // The reader refuses a header without a `Game` tag, so this is
+            // a safeguard: said as the reader's error would be.
+            let message = "the header names no game";
+            rep.invalid(name, message);
+            let fault = LogFault {
+                kind: ErrorKind::Syntax,
+                rule: None,
+                line: 1,
+                column: 1,
+                index: None,
+                message: message.to_string(),
+            };
+            return Ok((Checked::Invalid, Some(fault)));
         }
-        Start::Refused(e) => report_verdict(name, doc, Err(e), rep),
+        Start::Refused(e) => Err(e),
         Start::Validating(v) => {
             let params = doc.game.kind().and_then(|g| rules.params(g).ok().flatten());
-            report_verdict(name, doc, finish_validation(*v, doc, &read.bytes, params), rep)
+            finish_validation(*v, doc, &read.bytes, params)
         }
-    })
+    };
+    let fault = verdict_fault(doc, &verdict);
+    Ok((report_verdict(name, doc, verdict, rep), fault))
 }
 
 /// Warns about each header tag of `doc` that looks like a parameter of its
@@ -279,10 +345,11 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
         rep,
         |read, rep| {
             let name = &read.name;
-            let checked = match check_read(&read, rules, rep) {
+            let (checked, fault) = match check_read(&read, rules, rep) {
                 Ok(checked) => checked,
                 Err(game) => return Tally::NotTheirs(game, name.clone()),
             };
+            let fault = fault.as_ref();
             match checked {
                 // `--strict`: a log with warnings (a torn last line, a tag
                 // that looks like a parameter, random outcomes never
@@ -291,7 +358,9 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                     report_unchecked_outcomes(name, &replay, rep);
                     let checked = replay.outcomes_checked();
                     if rep.strict_fault() {
-                        rep.file_status(name, "invalid", None, checked);
+                        // Invalid by its warnings alone: it has no fault
+                        // to name, and `warnings` counts them.
+                        rep.file_status(name, "invalid", None, checked, None);
                         return Tally::Invalid;
                     }
                     let result = result_text(&replay);
@@ -303,15 +372,15 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
                         };
                         outln!(rep, "valid: {name} ({result}{unchecked})");
                     }
-                    rep.file_status(name, "valid", Some(replay.phase()), checked);
+                    rep.file_status(name, "valid", Some(replay.phase()), checked, None);
                     Tally::Valid
                 }
                 Checked::Invalid => {
-                    rep.file_status(name, "invalid", None, None);
+                    rep.file_status(name, "invalid", None, None, fault);
                     Tally::Invalid
                 }
                 Checked::Unsupported => {
-                    rep.file_status(name, "unsupported", None, None);
+                    rep.file_status(name, "unsupported", None, None, fault);
                     Tally::Unsupported
                 }
             }
@@ -350,7 +419,7 @@ pub fn validate(paths: &[PathBuf], rules: Option<&Path>, verbose: bool, rep: &mu
         Format::Json => outln!(
             rep,
             "{}",
-            serde_json::json!({"valid": valid, "invalid": invalid, "unsupported": unsupported, "not_checked": not_checked})
+            serde_json::json!({"type": "totals", "valid": valid, "invalid": invalid, "unsupported": unsupported, "not_checked": not_checked})
         ),
     }
 }
@@ -603,11 +672,11 @@ pub fn check_rules(path: &Path, rep: &mut Reporter) {
                 };
                 outln!(rep, "{name}: valid: parameters for {}", games.join("; "));
             }
-            rep.file_status(&name, "valid", None, None);
+            rep.file_status(&name, "valid", None, None, None);
         }
         Err(e) => {
             rep.invalid(&name, &e);
-            rep.file_status(&name, "invalid", None, None);
+            rep.file_status(&name, "invalid", None, None, None);
         }
     }
 }

@@ -39,6 +39,18 @@ pub fn report_strict_warnings(name: &str, summary: &Summary, rep: &mut Reporter)
 /// Runs `sink` on the summary of every input, in input order, on the
 /// streaming pipeline, with each input's fault reported by the worker.
 pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(String, Summary, &mut Reporter)) {
+    each_summary_with(paths, rep, |_, _| (), |name, summary, (), rep| sink(name, summary, rep));
+}
+
+/// [`each_summary`], with `more`, what else a command needs of each log
+/// and its summary, worked out by the worker too (on every core, as the
+/// summary is) and handed to `sink` beside it.
+pub fn each_summary_with<T: Send>(
+    paths: &[PathBuf],
+    rep: &mut Reporter,
+    more: impl Fn(&fgn_notation::Parsed, &Summary) -> T + Sync,
+    mut sink: impl FnMut(String, Summary, T, &mut Reporter),
+) {
     crate::pipeline::each(
         paths,
         rep,
@@ -46,9 +58,10 @@ pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(
             let summary = fgn_tools::summary::summarize(&log.parsed);
             report_fault(&log.name, &summary, rep);
             report_strict_warnings(&log.name, &summary, rep);
-            (log.name, summary)
+            let more = more(&log.parsed, &summary);
+            (log.name, summary, more)
         },
-        |(name, summary), rep| sink(name, summary, rep),
+        |(name, summary, more), rep| sink(name, summary, more, rep),
     );
 }
 
@@ -84,7 +97,11 @@ pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Re
         }
         match format {
             Format::Text => outln!(rep, "{name}"),
-            Format::Json => outln!(rep, "{}", serde_json::json!({"file": name, "summary": summary})),
+            Format::Json => outln!(
+                rep,
+                "{}",
+                serde_json::json!({"type": "summary", "file": name, "summary": summary})
+            ),
         }
     });
     if undated > 0 {
@@ -103,7 +120,11 @@ pub fn select(paths: &[PathBuf], filter: &Filter, duplicates: bool, rep: &mut Re
                         outln!(rep, "  {f}");
                     }
                 }
-                Format::Json => outln!(rep, "{}", serde_json::json!({"log_hash": hash, "files": files})),
+                Format::Json => outln!(
+                    rep,
+                    "{}",
+                    serde_json::json!({"type": "duplicates", "log_hash": hash, "files": files})
+                ),
             }
         }
     }

@@ -1,13 +1,17 @@
-//! `fgn stats`: per game kind, the results (W/D/L, outcomes, reasons), the
-//! lengths and each player's record, over every distinct game of the
-//! paths; with `--duplicates`, the groups of files that hold the same
-//! game. The accumulation is `fgn_tools::archive`'s.
+//! `fgn stats`: per game kind, the results (from white's side, by outcome
+//! and by reason), the lengths, what the events did (captures, deaths,
+//! coins, spells, charges) and each player's record, over every distinct
+//! game of the paths; with `--duplicates`, the groups of files that hold
+//! the same game. The accumulation is `fgn_tools::archive`'s, the counts
+//! `fgn_tools::counts`'.
 
 use std::path::PathBuf;
 
 use fgn_tools::archive::{Duplicates, GameStats, Record, Stats};
+use fgn_tools::counts::EventCounts;
+use fgn_tools::summary::Status;
 
-use crate::cmd_select::each_summary;
+use crate::cmd_select::each_summary_with;
 use crate::out::outln;
 use crate::report::{Format, Reporter};
 
@@ -20,11 +24,20 @@ pub fn stats(paths: &[PathBuf], rep: &mut Reporter) {
     let mut stats = Stats::default();
     let mut copies = Duplicates::default();
     let mut files = 0;
-    each_summary(paths, rep, |name, summary, _| {
+    // The counts replay a valid log once more, with its account of
+    // changes; only valid logs' counts are summed (archive::GameStats).
+    let counts = |parsed: &fgn_notation::Parsed, summary: &fgn_tools::summary::Summary| {
+        if summary.status == Status::Valid {
+            EventCounts::of_log(&parsed.document.game)
+        } else {
+            EventCounts::default()
+        }
+    };
+    each_summary_with(paths, rep, counts, |name, summary, counts, _| {
         files += 1;
         let first = summary.log_hash.is_none_or(|hash| copies.add(hash, name));
         if first {
-            stats.add(&summary);
+            stats.add(&summary, counts);
         }
     });
     let games = stats.finish();
@@ -36,7 +49,7 @@ pub fn stats(paths: &[PathBuf], rep: &mut Reporter) {
         Format::Json => outln!(
             rep,
             "{}",
-            serde_json::json!({"format": "fgn-stats", "version": 2, "files": files, "games": games, "duplicates": duplicates})
+            serde_json::json!({"format": "fgn-stats", "version": 3, "type": "stats", "files": files, "games": games, "duplicates": duplicates})
         ),
         Format::Text => text(files, &games, &copies, rep),
     }
@@ -49,6 +62,24 @@ fn record(r: &Record) -> String {
         String::new()
     };
     format!("{}/{}/{}{aborted}", r.wins, r.draws, r.losses)
+}
+
+/// The counts that are not 0, briefly: `captures 12, deaths 19, coins
+/// spent 2`.
+fn counts(c: &EventCounts) -> String {
+    let all = [
+        ("captures", c.captures),
+        ("deaths", c.deaths),
+        ("coins spent", c.coins_spent),
+        ("coins gained", c.coins_gained),
+        ("spells cast", c.spells_cast),
+        ("charges spent", c.charges_spent),
+    ];
+    all.iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn text(files: usize, games: &[GameStats], copies: &Duplicates, rep: &Reporter<'_>) {
@@ -81,10 +112,10 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates, rep: &Reporter<'
                 g.outcomes_unchecked
             );
         }
-        let list = |counts: &[fgn_tools::archive::Count]| {
+        let list = |counts: &std::collections::BTreeMap<&str, usize>| {
             counts
                 .iter()
-                .map(|c| format!("{} {}", c.value, c.games))
+                .map(|(value, games)| format!("{value} {games}"))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -100,6 +131,9 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates, rep: &Reporter<'
                 l.mean.unwrap_or(0.0),
                 l.max.unwrap_or(0)
             );
+        }
+        if !g.counts.is_zero() {
+            outln!(rep, "  events:   {}", counts(&g.counts));
         }
         if !g.players.is_empty() {
             let width = g.players.iter().map(|p| p.id.chars().count()).max().unwrap_or(0).max(6);

@@ -135,7 +135,7 @@ pub fn verify(full_path: &Path, view_path: &Path, rep: &mut Reporter) {
             Format::Json => outln!(
                 rep,
                 "{}",
-                serde_json::json!({"full": full_name, "view": view_name, "side": side.name(),
+                serde_json::json!({"type": "view", "full": full_name, "view": view_name, "side": side.name(),
                     "verified": true, "events": view.game.events.len()})
             ),
         },

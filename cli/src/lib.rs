@@ -634,7 +634,8 @@ enum Command {
     /// whether the log is valid. A filter given twice keeps either value;
     /// filters that contradict each other (--valid --invalid, --min-moves
     /// above --max-moves, --since after --until) are a usage error.
-    /// --format json prints `{"file", "summary"}` per match instead;
+    /// --format json prints `{"type": "summary", "file", "summary"}` per
+    /// match instead (a file with a syntax error has its summary too);
     /// --duplicates prints the groups of matching files that hold the same
     /// game (the same log hash). Invalid logs are reported on standard error
     /// as by validate (exit 1). See docs/select.md.
@@ -689,8 +690,9 @@ enum Command {
         #[command(flatten)]
         jobs: Jobs,
     },
-    /// Statistics of an archive: per game, W/D/L, outcomes, reasons and
-    /// lengths, and each player's record.
+    /// Statistics of an archive: per game, results from white's side,
+    /// outcomes, reasons, lengths, what the events did (captures, deaths,
+    /// coins, spells, charges), and each player's record.
     ///
     /// Counts every distinct game once (copies with the same log hash are
     /// listed as duplicates); results and players come from valid games

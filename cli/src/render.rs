@@ -211,8 +211,9 @@ pub fn svg(
 /// The version of `fgn show --format json`'s document. Version 1 (before
 /// it carried `format` and `version`) called either hash `hash`; version 2
 /// names it for what it hashes, `state_hash` or `knowledge_hash`, as every
-/// other output does (docs/json.md §11).
-const SHOW_VERSION: u32 = 2;
+/// other output does (docs/json.md §11); version 3 says which of the two
+/// it is in `type`, `state` or `knowledge` (docs/json.md §10).
+const SHOW_VERSION: u32 = 3;
 
 /// The position as JSON: the serialised state (or, for a player, what it
 /// knows) with its hash (docs/json.md, "fgn show").
@@ -221,6 +222,7 @@ pub fn json(seen: &Seen, shown: usize) -> serde_json::Value {
         Seen::State(state) => serde_json::json!({
             "format": "fgn-show",
             "version": SHOW_VERSION,
+            "type": "state",
             "events_applied": shown,
             "state_hash": seen.hash(),
             "state": state,
@@ -228,6 +230,7 @@ pub fn json(seen: &Seen, shown: usize) -> serde_json::Value {
         Seen::Knowledge(knowledge) => serde_json::json!({
             "format": "fgn-show",
             "version": SHOW_VERSION,
+            "type": "knowledge",
             "events_applied": shown,
             "knowledge_hash": seen.hash(),
             "knowledge": knowledge,

@@ -394,18 +394,21 @@ impl<'r> Reporter<'r> {
         }
     }
 
-    /// In JSON mode, one line per file on standard output with its status
-    /// and, for a log that replays, where its shared rules stand: the phase,
-    /// outcome and reason spelled as in the summary (docs/json.md §15).
-    /// With it, whether a revealed seed checked the log's random outcomes
-    /// (`null` for a game without any, or a log that does not replay) and
-    /// how many warnings the file had (the reporter's own count).
+    /// In JSON mode, one line per file on standard output, `"type":
+    /// "result"`, with its status and, for a log that replays, where its
+    /// shared rules stand: the phase, outcome and reason spelled as in the
+    /// summary (docs/json.md §15). With it, whether a revealed seed checked
+    /// the log's random outcomes (`null` for a game without any, or a log
+    /// that does not replay), how many warnings the file had (the
+    /// reporter's own count) and `error`, the first fault as the summary
+    /// words it (`null` where there is none to give).
     pub fn file_status(
         &self,
         file: &str,
         status: &str,
         phase: Option<fgn_replay::Phase>,
         outcomes_checked: Option<bool>,
+        error: Option<&fgn_tools::summary::LogFault>,
     ) {
         if self.format == Format::Json {
             let (phase, decision) = match phase.map(fgn_tools::summary::phase_parts) {
@@ -415,9 +418,9 @@ impl<'r> Reporter<'r> {
             outln!(
                 self,
                 "{}",
-                serde_json::json!({"file": file, "status": status, "phase": phase,
+                serde_json::json!({"type": "result", "file": file, "status": status, "phase": phase,
                     "outcome": decision.map(|d| d.0), "reason": decision.map(|d| d.1),
-                    "outcomes_checked": outcomes_checked, "warnings": self.warnings})
+                    "outcomes_checked": outcomes_checked, "warnings": self.warnings, "error": error})
             );
         }
     }

@@ -601,24 +601,19 @@ fn stats_add_up_to_the_summaries() {
             .collect();
         assert_eq!(g["decided"].as_u64(), Some(decided.len() as u64), "{name}");
         let by_outcome = |o: &str| decided.iter().filter(|s| s["outcome"] == o).count() as u64;
-        for c in g["outcomes"].as_array().unwrap() {
-            assert_eq!(
-                c["games"].as_u64(),
-                Some(by_outcome(c["value"].as_str().unwrap())),
-                "{name}"
-            );
+        for (outcome, games) in g["outcomes"].as_object().unwrap() {
+            assert_eq!(games.as_u64(), Some(by_outcome(outcome)), "{name}");
         }
-        let r = &g["record"];
-        assert_eq!(
-            r["wins"].as_u64(),
-            Some(by_outcome("1-0") + by_outcome("0-1")),
-            "{name}"
-        );
+        let r = &g["results"];
+        assert_eq!(r["white_wins"].as_u64(), Some(by_outcome("1-0")), "{name}");
+        assert_eq!(r["black_wins"].as_u64(), Some(by_outcome("0-1")), "{name}");
         assert_eq!(r["draws"].as_u64(), Some(by_outcome("1/2-1/2")), "{name}");
+        assert_eq!(r["aborted"].as_u64(), Some(by_outcome("abort")), "{name}");
         // Every decisive game gives one player's win and the other's loss.
         let players = g["players"].as_array().unwrap();
         let sum = |k: &str| players.iter().map(|p| p["total"][k].as_u64().unwrap()).sum::<u64>();
-        assert!(sum("wins") <= r["wins"].as_u64().unwrap() && sum("losses") <= r["wins"].as_u64().unwrap());
+        let decisive = by_outcome("1-0") + by_outcome("0-1");
+        assert!(sum("wins") <= decisive && sum("losses") <= decisive, "{name}");
         let lengths = &g["lengths"];
         if let (Some(min), Some(max)) = (lengths["min"].as_u64(), lengths["max"].as_u64()) {
             let moves: Vec<u64> = decided.iter().map(|s| s["moves"].as_u64().unwrap()).collect();
@@ -632,6 +627,216 @@ fn stats_add_up_to_the_summaries() {
     let (code, text, _) = run(&["stats", "corpus/survival-chess/valid"], b"");
     assert_eq!(code, Some(0));
     assert!(text.contains("survival-chess: ") && text.contains("vk:1001"), "{text}");
+}
+
+/// Issue 38: `fgn stats`' counts per game kind are the sums of what the
+/// events did, counted here on their own from `fgn events`' consequences
+/// over generated games of all four kinds: a death is a `died`
+/// consequence, a capture one of `captured`, `destroyed`,
+/// `changed_sides`, or a `died` piece of the side opposing the side whose
+/// move it is (the world's damage rolls resolve the last player's move),
+/// coins spent and gained the falls and rises of `coins`, a spell cast a
+/// `spell` row that is no `skip`, and a charge spent a row whose own
+/// side's `charges` changed. Generated games seldom pick up a coin and
+/// never reach a merchant with six, so two corpus games that shop join
+/// them.
+#[test]
+fn stats_counts_are_the_events_consequences_summed() {
+    let dir = util::scratch_dir("stats-counts");
+    let arg = dir.display().to_string();
+    for game in [
+        "open-world-chess",
+        "great-war-chess",
+        "magic-draughts",
+        "survival-chess",
+    ] {
+        let (code, _, err) = run(
+            &[
+                "gen", "-q", "--game", game, "--seed", "38", "--count", "25", "--out", &arg,
+            ],
+            b"",
+        );
+        assert_eq!(code, Some(0), "{err}");
+    }
+    for shop in ["owc-07-shop-every-item-curse.fgn", "owc-09-drain-kills-king.fgn"] {
+        let from = util::corpus().join("open-world-chess/valid").join(shop);
+        std::fs::copy(from, dir.join(shop)).expect("a corpus log");
+    }
+    let mut counted: BTreeMap<String, BTreeMap<&str, u64>> = BTreeMap::new();
+    let mut mover = String::new();
+    for row in json_lines(&["events", "--ndjson", &arg]) {
+        let game = row["game"].as_str().unwrap().to_string();
+        let c = counted.entry(game).or_default();
+        if row["actor"] != "@" {
+            mover = row["actor"].as_str().unwrap().to_string();
+        }
+        if row["applied"] != true {
+            continue;
+        }
+        let mut add = |k: &'static str, n: u64| *c.entry(k).or_default() += n;
+        if row["type"] == "spell" && row["spell"] != "skip" {
+            add("spells_cast", 1);
+        }
+        for con in row["consequences"].as_array().unwrap() {
+            let kind = con["kind"].as_str().unwrap();
+            let delta = con["delta"].as_i64().unwrap_or(0);
+            match kind {
+                "captured" | "destroyed" | "changed_sides" => add("captures", 1),
+                "died" => {
+                    add("deaths", 1);
+                    if con["color"].as_str() != Some(mover.as_str()) {
+                        add("captures", 1);
+                    }
+                }
+                "coins" if delta < 0 => add("coins_spent", delta.unsigned_abs()),
+                "coins" => add("coins_gained", delta.unsigned_abs()),
+                "charges" if con["color"] == row["actor"] => add("charges_spent", 1),
+                _ => {}
+            }
+        }
+    }
+    let stats = &json_lines(&["--format", "json", "stats", &arg])[0];
+    assert_valid(&schema("fgn-stats.schema.json"), stats, "stats of generated games");
+    let games = stats["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4);
+    for g in games {
+        let name = g["game"].as_str().unwrap();
+        assert_eq!(g["valid"], g["logs"], "{name}: every log is valid");
+        let expected = &counted[name];
+        for (key, n) in g["counts"].as_object().unwrap() {
+            assert_eq!(
+                n.as_u64(),
+                Some(expected.get(key.as_str()).copied().unwrap_or(0)),
+                "{name}: {key}"
+            );
+        }
+    }
+    let by = |name: &str| &games.iter().find(|g| g["game"] == name).unwrap()["counts"];
+    // Each kind's own counts are there to be checked.
+    let owc = by("open-world-chess");
+    for key in ["deaths", "coins_spent", "coins_gained"] {
+        assert!(owc[key].as_u64() > Some(0), "{key}: {owc}");
+    }
+    assert!(by("great-war-chess")["charges_spent"].as_u64() > Some(0));
+    assert!(by("magic-draughts")["spells_cast"].as_u64() > Some(0));
+    assert!(by("survival-chess")["captures"].as_u64() > Some(0));
+    // The text output shows the counts that are not 0, and only those.
+    let (_, text, _) = run(&["stats", &arg], b"");
+    let survival = text
+        .split("\n\n")
+        .find(|part| part.starts_with("survival-chess"))
+        .unwrap();
+    let captures = by("survival-chess")["captures"].as_u64().unwrap();
+    assert!(
+        survival.contains(&format!("  events:   captures {captures}\n")),
+        "{survival}"
+    );
+}
+
+/// Issue 38, item 4: `validate --format json` writes one `result` per file
+/// the corpus holds, syntax errors included, each with the first fault as
+/// the summary words it (`select --format json`'s), and then `totals`;
+/// a file that cannot be read has no result and counts in `not_checked`.
+#[test]
+fn validate_writes_a_result_per_file_with_the_summarys_error_then_totals() {
+    let summaries: BTreeMap<String, Value> = json_lines(&["--format", "json", "select", "corpus"])
+        .into_iter()
+        .map(|s| (s["file"].as_str().unwrap().to_string(), s["summary"].clone()))
+        .collect();
+    let mut lines = json_lines(&["--format", "json", "validate", "corpus", "corpus/no-such-file.fgn"]);
+    let totals = lines.pop().expect("the totals");
+    assert_eq!(totals["type"], "totals", "{totals}");
+    assert_eq!(totals["not_checked"], 1, "{totals}");
+    assert_eq!(lines.len(), summaries.len(), "a result for every file");
+    let mut syntax = 0;
+    for line in &lines {
+        assert_eq!(line["type"], "result", "{line}");
+        let file = line["file"].as_str().unwrap();
+        let summary = &summaries[file];
+        assert_eq!(line["status"], summary["status"], "{file}");
+        assert_eq!(line["error"], summary["error"], "{file}");
+        assert_eq!(line["error"].is_null(), line["status"] == "valid", "{file}");
+        syntax += usize::from(line["error"]["kind"] == "syntax");
+    }
+    assert!(syntax >= 30, "the syntax errors have their results: {syntax}");
+    let count = |status: &str| lines.iter().filter(|l| l["status"] == status).count();
+    assert_eq!(totals["valid"].as_u64(), Some(count("valid") as u64));
+    assert_eq!(totals["invalid"].as_u64(), Some(count("invalid") as u64));
+    assert_eq!(totals["unsupported"].as_u64(), Some(count("unsupported") as u64));
+}
+
+/// Issue 38: every JSON object a command writes on standard output names
+/// what it is in `type` (docs/json.md §17.4), right after `format` and
+/// `version` where it has them, with one spelling per kind. `fgn json`
+/// documents, `fgn events` rows and `fgn rules show`'s rules file are
+/// the three outputs without (§17.4 says why).
+#[test]
+fn every_object_on_standard_output_names_its_type() {
+    let dir = util::scratch_dir("types");
+    let log = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
+    let other = "corpus/survival-chess/valid/02-back-rank-black-wins.fgn";
+    let view = "corpus/survival-chess/views/01-bishop-queen-mate.white.fgn";
+    let copy = dir.join("copy.fgn").display().to_string();
+    std::fs::copy(log, &copy).unwrap();
+    let sums = dir.join("SUMS").display().to_string();
+    std::fs::write(&sums, fgn(&["hash", log, other], b"").stdout).unwrap();
+    let rules = dir.join("rules.json").display().to_string();
+    std::fs::write(&rules, fgn(&["rules", "show", "survival-chess"], b"").stdout).unwrap();
+    let appended = util::scratch(
+        "types",
+        "grow.fgn",
+        b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n",
+    );
+    let runs: [(&[&str], &[&str]); 19] = [
+        (
+            &["validate", log, "corpus/syntax-errors/se-01-bad-square.fgn"],
+            &["result", "totals"],
+        ),
+        (&["rules", "check", &rules], &["result"]),
+        (&["select", "corpus/survival-chess"], &["summary"]),
+        (&["select", "--duplicates", log, &copy], &["duplicates"]),
+        (&["stats", "corpus/survival-chess"], &["stats"]),
+        (&["show", log], &["state"]),
+        (&["show", "--as", "white", log], &["knowledge"]),
+        (&["hash", log], &["hash"]),
+        (&["hash", "--chain", log], &["chain"]),
+        (&["hash", "--states", log], &["states"]),
+        (&["hash", "--check", &sums], &["check"]),
+        (&["verify-extends", log, log], &["extends"]),
+        (&["verify-view", log, view], &["view"]),
+        (&["diff", log, other], &["diff"]),
+        (
+            &["impact", "--rules", &rules, "corpus/survival-chess/valid"],
+            &["impact", "totals"],
+        ),
+        (&["leaderboard", "corpus/survival-chess/valid"], &["leaderboard"]),
+        (&["append", &appended, "1 w c3-d4"], &["append"]),
+        (&["append", &appended, "1 w c3-d4"], &["refusal"]),
+        (&["append", "--repair", &appended], &["repair"]),
+    ];
+    for (args, types) in runs {
+        let mut all = vec!["--format", "json"];
+        all.extend_from_slice(args);
+        let out = fgn(&all, b"");
+        let objects: Vec<Value> = serde_json::Deserializer::from_slice(&out.stdout)
+            .into_iter::<Value>()
+            .map(|v| v.unwrap_or_else(|e| panic!("{args:?}: not JSON ({e})")))
+            .collect();
+        assert!(
+            !objects.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut seen = BTreeSet::new();
+        for object in &objects {
+            let keys: Vec<&String> = object.as_object().expect("an object").keys().collect();
+            let at = usize::from(keys.first() == Some(&&"format".to_string())) * 2;
+            assert_eq!(keys.get(at).map(|k| k.as_str()), Some("type"), "{args:?}: {object}");
+            seen.insert(object["type"].as_str().unwrap().to_string());
+        }
+        let expected: BTreeSet<String> = types.iter().map(|t| t.to_string()).collect();
+        assert_eq!(seen, expected, "{args:?}");
+    }
 }
 
 #[test]
@@ -834,13 +1039,10 @@ print(json.dumps(out))
     let stats = &json_lines(&["--format", "json", "stats", "corpus"])[0];
     let mut from_stats = BTreeMap::new();
     for g in stats["games"].as_array().unwrap() {
-        for c in g["outcomes"].as_array().unwrap() {
+        for (outcome, games) in g["outcomes"].as_object().unwrap() {
             from_stats.insert(
-                (
-                    g["game"].as_str().unwrap().to_string(),
-                    c["value"].as_str().unwrap().to_string(),
-                ),
-                c["games"].as_u64().unwrap(),
+                (g["game"].as_str().unwrap().to_string(), outcome.clone()),
+                games.as_u64().unwrap(),
             );
         }
     }

@@ -328,9 +328,9 @@ fn hash_check_in_json_says_why_a_line_failed() {
     assert_eq!(
         lines,
         [
-            serde_json::json!({"file": log, "ok": true}),
-            serde_json::json!({"file": log, "ok": false, "reason": "its log hash is not the one listed"}),
-            serde_json::json!({"file": missing, "ok": false, "reason": "cannot read: no such file or directory"}),
+            serde_json::json!({"type": "check", "file": log, "ok": true}),
+            serde_json::json!({"type": "check", "file": log, "ok": false, "reason": "its log hash is not the one listed"}),
+            serde_json::json!({"type": "check", "file": missing, "ok": false, "reason": "cannot read: no such file or directory"}),
         ]
     );
 }

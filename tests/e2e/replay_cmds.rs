@@ -69,7 +69,8 @@ fn show_json_describes_the_state() {
     assert_eq!(v["state"]["position"]["board"], "12x12");
     assert!(v["state"]["position"]["pieces"].as_array().unwrap().len() > 4);
     assert!(v["state_hash"].as_str().unwrap().starts_with("blake3:"), "{v}");
-    assert_eq!((&v["format"], &v["version"]), (&"fgn-show".into(), &2.into()), "{v}");
+    assert_eq!((&v["format"], &v["version"]), (&"fgn-show".into(), &3.into()), "{v}");
+    assert_eq!(v["type"], "state", "{v}");
 }
 
 /// Regression: after the result, `show` said "black to move" and its JSON

@@ -465,7 +465,7 @@ fn verify_view_writes_its_verdict_as_verify_extends_does() {
     let events: serde_json::Value = serde_json::from_slice(&events.stdout).unwrap();
     assert_eq!(
         result,
-        serde_json::json!({"full": full, "view": view, "side": "white", "verified": true,
+        serde_json::json!({"type": "view", "full": full, "view": view, "side": "white", "verified": true,
             "events": events["events"].as_array().unwrap().len()})
     );
     let text = fgn(&["verify-view", full, view], b"");

@@ -1,8 +1,9 @@
 //! Working over an archive of summaries: which logs a selection keeps
 //! ([`Filter`], `fgn select`), what a set of games adds up to ([`Stats`],
 //! `fgn stats`) and which files hold the same game ([`Duplicates`]). No
-//! rules here: everything is read off [`Summary`] values, in the order the
-//! files come, and every accumulator holds counts, never the logs.
+//! rules here: everything is read off [`Summary`] values and the
+//! [`EventCounts`] of each log, in the order the files come, and every
+//! accumulator holds counts, never the logs.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -11,6 +12,7 @@ use serde::Serialize;
 
 use fgn_replay::Digest;
 
+use crate::counts::EventCounts;
 use crate::summary::{Status, Summary};
 
 /// A selection of logs: every criterion given must hold (an empty filter
@@ -182,7 +184,7 @@ impl Duplicates {
     }
 }
 
-/// Wins, draws and losses.
+/// A player's wins, draws and losses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Record {
     /// Games won.
@@ -196,15 +198,38 @@ pub struct Record {
 }
 
 impl Record {
-    fn add(&mut self, outcome: Outcome, side: Option<Color>) {
-        match (outcome, side) {
-            (Outcome::Draw, _) => self.draws += 1,
-            (Outcome::Abort, _) => self.aborted += 1,
-            (o, Some(side)) if o.winner() == Some(side) => self.wins += 1,
-            (_, Some(_)) => self.losses += 1,
-            // The game's own record counts a decisive game as a win (of
-            // one side or the other).
-            (_, None) => self.wins += 1,
+    /// Counts a game of `outcome` for the player of `side`.
+    fn add(&mut self, outcome: Outcome, side: Color) {
+        match outcome {
+            Outcome::Draw => self.draws += 1,
+            Outcome::Abort => self.aborted += 1,
+            o if o.winner() == Some(side) => self.wins += 1,
+            _ => self.losses += 1,
+        }
+    }
+}
+
+/// A game kind's results from white's side, as chess databases count
+/// them: a decisive game is one side's win, never both a win and a loss.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Results {
+    /// Games white won (`1-0`).
+    pub white_wins: usize,
+    /// Games drawn (`1/2-1/2`).
+    pub draws: usize,
+    /// Games black won (`0-1`).
+    pub black_wins: usize,
+    /// Games aborted (`abort`).
+    pub aborted: usize,
+}
+
+impl Results {
+    fn add(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::WhiteWins => self.white_wins += 1,
+            Outcome::BlackWins => self.black_wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Abort => self.aborted += 1,
         }
     }
 }
@@ -227,15 +252,6 @@ pub struct PlayerStats {
     pub total: Record,
     #[serde(skip)]
     latest: Option<Option<fgn_notation::Date>>,
-}
-
-/// A count of one value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Count {
-    /// The value (an outcome, a reason).
-    pub value: String,
-    /// How many games.
-    pub games: usize,
 }
 
 /// The lengths of the decided games, in moves.
@@ -286,12 +302,19 @@ pub struct GameStats {
     /// checked (`outcomes_checked` false: no `SeedCommit`, over without
     /// `@ seed`, or in progress and not yet due its seed).
     pub outcomes_unchecked: usize,
-    /// White's, black's, drawn and aborted results together.
-    pub record: Record,
-    /// Results by outcome.
-    pub outcomes: Vec<Count>,
-    /// Results by reason.
-    pub reasons: Vec<Count>,
+    /// The decided games by result, from white's side.
+    pub results: Results,
+    /// The decided games by outcome as a result spells it (`1-0`, `0-1`,
+    /// `1/2-1/2`, `abort`), in the order of those strings: an object keyed
+    /// by outcome in JSON.
+    pub outcomes: BTreeMap<&'static str, usize>,
+    /// The decided games by reason, in name order.
+    pub reasons: BTreeMap<&'static str, usize>,
+    /// What the events of the valid logs did, summed ([`EventCounts`]):
+    /// an invalid log's events are not counted, even those its rules
+    /// accepted before its fault, as no other statistic counts an invalid
+    /// log's game.
+    pub counts: EventCounts,
     /// The lengths of the decided games.
     pub lengths: Lengths,
     /// The players of decided games, by player id (or name).
@@ -301,8 +324,6 @@ pub struct GameStats {
 #[derive(Debug, Default)]
 struct Accumulator {
     stats: GameStats,
-    outcomes: BTreeMap<&'static str, usize>,
-    reasons: BTreeMap<&'static str, usize>,
     lengths: BTreeMap<usize, usize>,
     players: BTreeMap<String, PlayerStats>,
 }
@@ -314,8 +335,10 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Counts the game of `s` (call it once per distinct game).
-    pub fn add(&mut self, s: &Summary) {
+    /// Counts the game of `s` (call it once per distinct game), and, for a
+    /// valid log, `counts`, what its events did ([`EventCounts::of_log`];
+    /// ignored for another log, for which a caller may pass nothing).
+    pub fn add(&mut self, s: &Summary, counts: EventCounts) {
         let acc = self.games.entry(s.game.clone()).or_default();
         acc.stats.game = s.game.clone();
         acc.stats.logs += 1;
@@ -327,13 +350,16 @@ impl Stats {
         if s.status == Status::Valid && s.outcomes_checked == Some(false) {
             acc.stats.outcomes_unchecked += 1;
         }
+        if s.status == Status::Valid {
+            acc.stats.counts = acc.stats.counts.plus(counts);
+        }
         let (Status::Valid, Some(outcome), Some(reason)) = (s.status, s.outcome, s.reason) else {
             return;
         };
         acc.stats.decided += 1;
-        acc.stats.record.add(outcome, None);
-        *acc.outcomes.entry(outcome.text()).or_default() += 1;
-        *acc.reasons.entry(reason.name()).or_default() += 1;
+        acc.stats.results.add(outcome);
+        *acc.stats.outcomes.entry(outcome.text()).or_default() += 1;
+        *acc.stats.reasons.entry(reason.name()).or_default() += 1;
         *acc.lengths.entry(s.moves).or_default() += 1;
         let sides = [
             (Color::White, &s.white, &s.white_id),
@@ -347,10 +373,10 @@ impl Stats {
             p.id = key;
             p.games += 1;
             match side {
-                Color::White => p.white.add(outcome, Some(side)),
-                Color::Black => p.black.add(outcome, Some(side)),
+                Color::White => p.white.add(outcome, side),
+                Color::Black => p.black.add(outcome, side),
             }
-            p.total.add(outcome, Some(side));
+            p.total.add(outcome, side);
             // The name shown is the latest game's: a later date wins, an
             // equal or missing one goes by input order.
             let date = s.date.as_deref().and_then(fgn_notation::Date::parse);
@@ -369,16 +395,6 @@ impl Stats {
             .into_values()
             .map(|acc| {
                 let mut stats = acc.stats;
-                let counts = |m: BTreeMap<&str, usize>| {
-                    m.into_iter()
-                        .map(|(value, games)| Count {
-                            value: value.into(),
-                            games,
-                        })
-                        .collect()
-                };
-                stats.outcomes = counts(acc.outcomes);
-                stats.reasons = counts(acc.reasons);
                 stats.lengths = lengths(&acc.lengths);
                 stats.players = acc.players.into_values().collect();
                 stats.players.sort_by(|a, b| {
@@ -503,6 +519,40 @@ mod tests {
             l.histogram.iter().map(|b| (b.from, b.games)).collect::<Vec<_>>(),
             [(0, 1), (10, 3)]
         );
+    }
+
+    /// The game's results are white's and black's wins apart (version 2's
+    /// record counted both as wins and never a loss), and only a valid
+    /// log's counts are summed.
+    #[test]
+    fn results_are_from_whites_side_and_counts_are_the_valid_logs() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/survival-chess");
+        let mut stats = Stats::default();
+        for (file, captures) in [
+            ("valid/01-bishop-queen-mate.fgn", 1),
+            ("valid/02-back-rank-black-wins.fgn", 2),
+            ("invalid/07-move-out-of-turn.fgn", 4),
+        ] {
+            let bytes = std::fs::read(corpus.join(file)).expect("a corpus log");
+            let summary = crate::summary::summarize(&fgn_notation::parse(&bytes));
+            let counts = EventCounts {
+                captures,
+                ..EventCounts::default()
+            };
+            stats.add(&summary, counts);
+        }
+        let games = stats.finish();
+        let g = &games[0];
+        assert_eq!((g.valid, g.invalid, g.decided), (2, 1, 2));
+        let expected = Results {
+            white_wins: 1,
+            draws: 0,
+            black_wins: 1,
+            aborted: 0,
+        };
+        assert_eq!(g.results, expected);
+        assert_eq!(g.outcomes, BTreeMap::from([("0-1", 1), ("1-0", 1)]));
+        assert_eq!(g.counts.captures, 3, "the invalid log's 4 are not counted");
     }
 
     #[test]

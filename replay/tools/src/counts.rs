@@ -11,11 +11,12 @@
 //!
 //! [`Replay::apply_changes`]: fgn_replay::Replay::apply_changes
 
-use fgn_notation::{Action, Actor, Color, Event, Spell};
+use fgn_notation::{Action, Actor, Color, Event, Game, Spell};
 use serde::Serialize;
 
 use fgn_replay::changes::Change;
 use fgn_replay::position::OwedOutcome;
+use fgn_replay::Replay;
 
 /// The counts of one event the rules accepted, or the sum of such counts
 /// over many events. Each count is 0 where its game has no such thing.
@@ -78,6 +79,24 @@ impl EventCounts {
             counts.spells_cast = 1;
         }
         counts
+    }
+
+    /// The counts of `game`'s events summed, over the events its rules
+    /// accept (up to the first they refuse, if any), replayed under the
+    /// rules its header names; all 0 for a log the rules cannot start (a
+    /// player's view, a rules version without an engine).
+    pub fn of_log(game: &Game) -> EventCounts {
+        let Ok(mut replay) = Replay::new(&game.header) else {
+            return EventCounts::default();
+        };
+        let mut sum = EventCounts::default();
+        for event in &game.events {
+            match replay.apply_changes(event) {
+                Ok(changes) => sum = sum.plus(EventCounts::of(event, &changes)),
+                Err(_) => break,
+            }
+        }
+        sum
     }
 
     /// The sum of two counts (saturating: a count never wraps).
@@ -287,6 +306,22 @@ mod tests {
         let double = of(&rows, "6 w d2:f4:h6");
         assert_eq!(double.captures, 2);
         assert_eq!(sum.deaths, 0);
+    }
+
+    #[test]
+    fn a_logs_counts_are_its_events_up_to_the_first_refused() {
+        let game = corpus("open-world-chess/valid/owc-09-drain-kills-king.fgn");
+        assert_eq!(EventCounts::of_log(&game), total(&counted(&game)));
+        let cut = fgn_notation::parse(
+            b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n\n0 w place Ke1 Pe4\n0 b place Ke8 Pd5 Pc6\n0 w ready\n0 b ready\n1 w e4xd5\n1 b Ke8-e9\n1 b c6xd5\n",
+        )
+        .document
+        .game;
+        assert_eq!(
+            EventCounts::of_log(&cut).captures,
+            1,
+            "c6xd5, after the refused event, is not replayed"
+        );
     }
 
     #[test]
