@@ -3,8 +3,9 @@
 //! DuckDB's `read_json_auto` samples to guess types) come from
 //! great-war-chess games, which have none of the later games' sparse
 //! columns, with a few files that cannot be read; its events and games
-//! tables as NDJSON and Parquet, loaded into DuckDB, pandas and pyarrow;
-//! and docs/analysis.md held to the tables' definitions.
+//! tables as NDJSON and Parquet, loaded into DuckDB, pandas and pyarrow,
+//! whose per-game counts must be `fgn stats`'s; and docs/analysis.md held
+//! to the tables' definitions.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -222,9 +223,24 @@ fn duckdb_pandas_and_pyarrow_read_the_tables_with_their_types_and_counts() {
         assert_eq!(json_types[name], expected, "{name} from NDJSON");
         assert_eq!(parquet_types[name], expected, "{name} from Parquet");
     }
-    // Per-game sums: what fgn wrote, read back by every reader. (Once
-    // `fgn stats` sums these counts per game, compare with it here.)
-    let expected = serde_json::to_value(per_game_sums(&rows)).unwrap();
+    // Per-game sums: what fgn's own `stats` counts (over valid logs, and
+    // every generated log is valid; an unreadable row counts nothing),
+    // read back from the rows by every reader.
+    let stats = lines(&fgn(&["--format", "json", "stats", &logs_arg], b"").stdout);
+    let mut expected = serde_json::Map::new();
+    let from_rows = per_game_sums(&rows);
+    for game in stats[0]["games"].as_array().unwrap() {
+        let name = game["game"].as_str().unwrap();
+        let mut sums = game["counts"].as_object().unwrap().clone();
+        sums.insert("rows".into(), from_rows[name]["rows"].into());
+        expected.insert(name.to_string(), Value::Object(sums));
+    }
+    let expected = Value::Object(expected);
+    assert_eq!(
+        expected,
+        serde_json::to_value(&from_rows).unwrap(),
+        "the rows add up to stats"
+    );
     assert_eq!(
         expected["magic-draughts"]["spells_cast"].as_u64().map(|n| n > 0),
         Some(true)

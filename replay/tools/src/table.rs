@@ -483,7 +483,11 @@ impl Leaf {
         &self,
         w: &mut parquet::column::writer::ColumnWriterImpl<'_, parquet::data_type::ByteArrayType>,
     ) -> parquet::errors::Result<usize> {
-        let levels = if self.max_def > 0 { self.def.len() } else { self.ends.len() };
+        let levels = if self.max_def > 0 {
+            self.def.len()
+        } else {
+            self.ends.len()
+        };
         let (mut level, mut value) = (0, 0);
         while level < levels {
             let mut end = (level + STRING_BATCH).min(levels);
