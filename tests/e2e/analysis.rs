@@ -664,7 +664,7 @@ fn stats_counts_are_the_events_consequences_summed() {
     }
     let mut counted: BTreeMap<String, BTreeMap<&str, u64>> = BTreeMap::new();
     let mut mover = String::new();
-    for row in json_lines(&["events", "--ndjson", &arg]) {
+    for row in json_lines(&["events", "--ndjson", "--columns", "all", &arg]) {
         let game = row["game"].as_str().unwrap().to_string();
         let c = counted.entry(game).or_default();
         if row["actor"] != "@" {
@@ -674,7 +674,7 @@ fn stats_counts_are_the_events_consequences_summed() {
             continue;
         }
         let mut add = |k: &'static str, n: u64| *c.entry(k).or_default() += n;
-        if row["type"] == "spell" && row["spell"] != "skip" {
+        if row["action"] == "spell" && row["spell"] != "skip" {
             add("spells_cast", 1);
         }
         for con in row["consequences"].as_array().unwrap() {
@@ -767,9 +767,8 @@ fn validate_writes_a_result_per_file_with_the_summarys_error_then_totals() {
 
 /// Issue 38: every JSON object a command writes on standard output names
 /// what it is in `type` (docs/json.md §17.4), right after `format` and
-/// `version` where it has them, with one spelling per kind. `fgn json`
-/// documents, `fgn events` rows and `fgn rules show`'s rules file are
-/// the three outputs without (§17.4 says why).
+/// `version` where it has them, with one spelling per kind. `fgn rules
+/// show`'s rules file is the one output without (§17.4 says why).
 #[test]
 fn every_object_on_standard_output_names_its_type() {
     let dir = util::scratch_dir("types");
@@ -777,7 +776,7 @@ fn every_object_on_standard_output_names_its_type() {
     let other = "corpus/survival-chess/valid/02-back-rank-black-wins.fgn";
     let view = "corpus/survival-chess/views/01-bishop-queen-mate.white.fgn";
     let copy = dir.join("copy.fgn").display().to_string();
-    std::fs::copy(log, &copy).unwrap();
+    std::fs::copy(util::root().join(log), &copy).unwrap();
     let sums = dir.join("SUMS").display().to_string();
     std::fs::write(&sums, fgn(&["hash", log, other], b"").stdout).unwrap();
     let rules = dir.join("rules.json").display().to_string();
@@ -787,7 +786,12 @@ fn every_object_on_standard_output_names_its_type() {
         "grow.fgn",
         b"[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n",
     );
-    let runs: [(&[&str], &[&str]); 19] = [
+    let bad = "corpus/syntax-errors/se-01-bad-square.fgn";
+    let runs: [(&[&str], &[&str]); 23] = [
+        (&["json", "--ndjson", log, bad], &["game", "unreadable"]),
+        (&["json", log, bad], &["game", "unreadable"]),
+        (&["events", log, bad], &["event", "unreadable"]),
+        (&["events", "--schema", "json"], &["schema"]),
         (
             &["validate", log, "corpus/syntax-errors/se-01-bad-square.fgn"],
             &["result", "totals"],
@@ -818,9 +822,14 @@ fn every_object_on_standard_output_names_its_type() {
         let mut all = vec!["--format", "json"];
         all.extend_from_slice(args);
         let out = fgn(&all, b"");
+        // `fgn json` of several files writes one array of its objects.
         let objects: Vec<Value> = serde_json::Deserializer::from_slice(&out.stdout)
             .into_iter::<Value>()
             .map(|v| v.unwrap_or_else(|e| panic!("{args:?}: not JSON ({e})")))
+            .flat_map(|v| match v {
+                Value::Array(items) => items,
+                v => vec![v],
+            })
             .collect();
         assert!(
             !objects.is_empty(),
