@@ -342,6 +342,23 @@ fn parquet_files_are_refused_over_an_earlier_run_and_replaced_with_force() {
     );
 }
 
+/// The default rows of the whole corpus, unreadable files' among them,
+/// validate against docs/fgn-events.schema.json, and no value is null.
+#[test]
+fn default_rows_validate_against_the_events_schema() {
+    let schema = crate::schema::Schema::load_from(&util::root().join("docs/fgn-events.schema.json"));
+    let rows = lines(&fgn(&["events", "corpus"], b"").stdout);
+    let mut kinds = std::collections::BTreeSet::new();
+    for row in &rows {
+        if let Some(e) = schema.errors(row) {
+            panic!("an events row does not validate:\n{e}\n{row}");
+        }
+        assert!(row.as_object().unwrap().values().all(|v| !v.is_null()), "{row}");
+        kinds.insert(row["type"].as_str().unwrap().to_string());
+    }
+    assert_eq!(kinds.into_iter().collect::<Vec<_>>(), ["event", "unreadable"]);
+}
+
 #[test]
 fn columns_choose_what_is_written_and_an_unknown_name_lists_the_names() {
     let log = "corpus/open-world-chess/valid/owc-01-raid-king-killed.fgn";
