@@ -230,8 +230,8 @@ pub fn file_name(input: &Input) -> Option<String> {
 /// logs a folder holds); `--ndjson` gives one compact document per line.
 /// `--parquet` writes the games table instead (a row per file:
 /// `fgn_tools::games`).
-pub fn json(paths: &[PathBuf], ndjson: bool, options: &crate::cmd_events::TableOptions, rep: &mut Reporter) {
-    use crate::cmd_events::{plan, ParquetSink, Plan};
+pub fn json(paths: &[PathBuf], ndjson: bool, options: &crate::tables::TableOptions, rep: &mut Reporter) {
+    use crate::tables::{plan, ParquetSink, Plan};
     let games = &fgn_tools::games::GAMES;
     match plan(games, options, rep) {
         Plan::Done => return,

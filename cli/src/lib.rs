@@ -27,6 +27,7 @@ mod out;
 mod pipeline;
 mod render;
 mod report;
+mod tables;
 mod texts;
 mod values;
 
@@ -130,12 +131,12 @@ struct TableArgs {
     /// `duckdb` the `columns={...}` clause of DuckDB's read_json, `json`
     /// a JSON description (name, type, nullable, meaning).
     #[arg(long, value_name = "FORM")]
-    schema: Option<cmd_events::SchemaForm>,
+    schema: Option<tables::SchemaForm>,
 }
 
 impl TableArgs {
-    fn options(&self) -> cmd_events::TableOptions<'_> {
-        cmd_events::TableOptions {
+    fn options(&self) -> tables::TableOptions<'_> {
+        tables::TableOptions {
             parquet: self.parquet.as_deref(),
             force: self.force,
             columns: self.columns.as_deref(),

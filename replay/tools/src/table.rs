@@ -86,11 +86,6 @@ impl<'a> Cell<'a> {
         Cell::Str(Cow::Borrowed(s))
     }
 
-    /// A string cell of a value's spelling.
-    pub fn text(v: impl ToString) -> Cell<'a> {
-        Cell::Str(Cow::Owned(v.to_string()))
-    }
-
     /// An integer cell of a count (saturated at `i64::MAX`, which no count
     /// of a log reaches).
     pub fn count(n: impl TryInto<i64>) -> Cell<'a> {
