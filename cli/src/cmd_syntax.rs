@@ -315,7 +315,7 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
             Ok(file) => read_documents(std::io::BufReader::with_capacity(1 << 16, file), |place, entry| {
                 conversion.document(place, entry)
             }),
-            Err(e) => Err(StreamError::Io(crate::texts::io_error_text(&e))),
+            Err(e) => Err(StreamError::Io(e)),
         },
     };
     conversion.finish(read);
@@ -426,7 +426,11 @@ impl Conversion<'_, '_> {
                 self.report_first();
             }
             match e {
-                StreamError::Io(e) => self.rep.error(&format!("{}: cannot read: {e}", self.name)),
+                StreamError::Io(e) => self.rep.error(&format!(
+                    "{}: cannot read: {}",
+                    self.name,
+                    crate::texts::io_error_text(&e)
+                )),
                 StreamError::Json(e) => self.rep.invalid(&self.name, &e),
             }
             // Games were written before the fault was found: say so.

@@ -631,9 +631,11 @@ impl DocumentFields {
                 Some(serde_json::Value::String(kind)) if kind == "unreadable" => {
                     return Ok(Entry::Unreadable { file });
                 }
-                Some(other) => return Err(format!(
+                Some(other) => {
+                    return Err(format!(
                     "\"type\" is {other}: expected \"game\" (or \"unreadable\", for a file `fgn json` could not read)"
-                )),
+                ))
+                }
             }
         }
         let mut events = match self.events.take() {
@@ -844,10 +846,10 @@ impl std::fmt::Display for Place {
 }
 
 /// Why [`read_documents`] could not read on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum StreamError {
     /// The input could not be read.
-    Io(String),
+    Io(std::io::Error),
     /// The input is not JSON from some point on, or an object holds a key
     /// twice: what [`from_json`] says of such a text, placed by the line
     /// and column of the whole input.
@@ -857,7 +859,8 @@ pub enum StreamError {
 impl std::fmt::Display for StreamError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StreamError::Io(e) | StreamError::Json(e) => f.write_str(e),
+            StreamError::Io(e) => e.fmt(f),
+            StreamError::Json(e) => f.write_str(e),
         }
     }
 }
@@ -889,14 +892,34 @@ impl std::fmt::Display for StreamError {
 /// ```
 pub fn read_documents<R: std::io::BufRead>(
     input: R,
+    each: impl FnMut(Place, Entry) -> bool,
+) -> Result<(), StreamError> {
+    read_documents_within(input, MAX_DOCUMENT_BYTES, each)
+}
+
+/// The most bytes of one document [`read_documents`] reads: sixteen times
+/// the most FGN text a log holds, which is more than the JSON of any log
+/// the text reader reads (a chat line of 13 bytes is about 150 in a pretty
+/// array). An input is read as a stream, with no end it must reach, so
+/// this is what stops a document that never ends (an endless string)
+/// from growing without bound.
+pub const MAX_DOCUMENT_BYTES: u64 = 16 * crate::parse::MAX_FILE_BYTES as u64;
+
+/// [`read_documents`] with a document of more than `limit` bytes refused.
+fn read_documents_within<R: std::io::BufRead>(
+    input: R,
+    limit: u64,
     mut each: impl FnMut(Place, Entry) -> bool,
 ) -> Result<(), StreamError> {
     use serde::de::Deserializer as _;
+    let taken = std::cell::Cell::new(0);
     let mut input = Counted {
         inner: input,
         line: 1,
         column: 0,
         last: None,
+        taken: &taken,
+        limit,
     };
     match input.skip_whitespace()? {
         None => Ok(()),
@@ -906,12 +929,13 @@ pub fn read_documents<R: std::io::BufRead>(
             let mut array = ArrayVisitor {
                 each: &mut each,
                 stopped: false,
+                taken: &taken,
             };
             let read = serde_json::Deserializer::from_reader(&mut input).deserialize_seq(&mut array);
             if array.stopped {
                 return Ok(());
             }
-            read.map_err(|e| input.error(&e, start))?;
+            read.map_err(|e| input.error(e, start))?;
             match input.skip_whitespace()? {
                 None => Ok(()),
                 Some(_) => {
@@ -928,8 +952,9 @@ pub fn read_documents<R: std::io::BufRead>(
         // where the last ended.
         Some(_) => loop {
             let start = input.position();
+            taken.set(0);
             let entry = Entry::deserialize(&mut serde_json::Deserializer::from_reader(&mut input))
-                .map_err(|e| input.error(&e, start))?;
+                .map_err(|e| input.error(e, start))?;
             if !each(Place::Line(start.0), entry) || input.skip_whitespace()?.is_none() {
                 return Ok(());
             }
@@ -942,6 +967,8 @@ struct ArrayVisitor<'a, F> {
     each: &'a mut F,
     /// `each` said to stop.
     stopped: bool,
+    /// The bytes of the element being read ([`Counted::taken`]).
+    taken: &'a std::cell::Cell<u64>,
 }
 
 impl<'de, F: FnMut(Place, Entry) -> bool> serde::de::Visitor<'de> for &mut ArrayVisitor<'_, F> {
@@ -959,15 +986,19 @@ impl<'de, F: FnMut(Place, Entry) -> bool> serde::de::Visitor<'de> for &mut Array
                 self.stopped = true;
                 break;
             }
+            self.taken.set(0);
         }
         Ok(())
     }
 }
 
+/// The error [`Counted`] gives past the limit of a document.
+const TOO_LARGE: &str = "the document is too large";
+
 /// An input read through, with the line and column of the next byte, so
 /// that each document's place and an error's place in the whole input are
 /// known though each document has a deserializer of its own.
-struct Counted<R> {
+struct Counted<'a, R> {
     inner: R,
     /// The line of the next byte, from 1.
     line: usize,
@@ -975,9 +1006,14 @@ struct Counted<R> {
     column: usize,
     /// The last byte read.
     last: Option<u8>,
+    /// The bytes read of the document being read, set to 0 where the
+    /// next starts.
+    taken: &'a std::cell::Cell<u64>,
+    /// The most bytes of one document.
+    limit: u64,
 }
 
-impl<R: std::io::BufRead> Counted<R> {
+impl<R: std::io::BufRead> Counted<'_, R> {
     /// Where the next byte stands: its line and the bytes before it on it.
     fn position(&self) -> (usize, usize) {
         (self.line, self.column)
@@ -998,7 +1034,7 @@ impl<R: std::io::BufRead> Counted<R> {
     /// at the end of the input.
     fn skip_whitespace(&mut self) -> Result<Option<u8>, StreamError> {
         loop {
-            let buf = self.inner.fill_buf().map_err(|e| StreamError::Io(e.to_string()))?;
+            let buf = self.inner.fill_buf().map_err(StreamError::Io)?;
             let Some(&first) = buf.first() else {
                 return Ok(None);
             };
@@ -1020,11 +1056,18 @@ impl<R: std::io::BufRead> Counted<R> {
 
     /// A deserializer's error for the document that started at `start`,
     /// placed in the whole input, as [`from_json`] words it.
-    fn error(&self, e: &serde_json::Error, start: (usize, usize)) -> StreamError {
+    fn error(&self, e: serde_json::Error, start: (usize, usize)) -> StreamError {
         if e.is_io() {
-            return StreamError::Io(e.to_string());
+            let e = std::io::Error::from(e);
+            if e.get_ref().is_some_and(|inner| inner.to_string() == TOO_LARGE) {
+                return StreamError::Json(format!(
+                    "a document goes on past {} bytes, the most fgn reads of one, at line {}",
+                    self.limit, self.line
+                ));
+            }
+            return StreamError::Io(e);
         }
-        let message = json_error(e);
+        let message = json_error(&e);
         let Some(bare) = message.strip_suffix(&format!(" at line {} column {}", e.line(), e.column())) else {
             return StreamError::Json(message);
         };
@@ -1046,9 +1089,13 @@ impl<R: std::io::BufRead> Counted<R> {
     }
 }
 
-impl<R: std::io::BufRead> std::io::Read for Counted<R> {
+impl<R: std::io::BufRead> std::io::Read for Counted<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.taken.get() >= self.limit {
+            return Err(std::io::Error::other(TOO_LARGE));
+        }
         let n = self.inner.read(buf)?;
+        self.taken.set(self.taken.get() + n as u64);
         if n > 0 {
             self.last = Some(buf[n - 1]);
         }
@@ -1345,6 +1392,39 @@ mod tests {
                 .unwrap_err()
                 .replace("trailing characters", "expected `,` or `]`")
         );
+    }
+
+    /// An input is read with no end it must reach, so a document that
+    /// never ends (an endless string) is cut at a limit, each document of
+    /// a stream or an array counted from its start.
+    #[test]
+    fn a_document_past_the_limit_ends_the_stream() {
+        let game = doc(3, serde_json::json!({"type": "hidden"}));
+        let limit = game.len() as u64 + 2;
+        let long = game.replace("white", &"w".repeat(game.len()));
+        for (input, games) in [
+            (format!("{game}\n{game}\n{long}\n{game}"), 2),
+            (format!("[{game},\n{game}, {long}, {game}]"), 2),
+        ] {
+            let mut read = 0;
+            let end = read_documents_within(input.as_bytes(), limit, |_, _| {
+                read += 1;
+                true
+            });
+            assert_eq!(read, games, "{input}");
+            let end = end.unwrap_err().to_string();
+            assert!(
+                end.starts_with(&format!("a document goes on past {limit} bytes")),
+                "{end}"
+            );
+        }
+        let mut read = 0;
+        read_documents_within(format!("{game}\n{game}").as_bytes(), limit, |_, _| {
+            read += 1;
+            true
+        })
+        .unwrap();
+        assert_eq!(read, 2);
     }
 
     #[test]
