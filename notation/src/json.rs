@@ -13,6 +13,11 @@
 //! summary's count `applied` to `events_applied`, and the summary is not
 //! part of the game. `fgn json` adds a document's `file` and `summary`, which are not part of
 //! the game: [`document`] places them and [`from_json`] drops them.
+//! Version 4 says what each object is (`"type": "game"`), and an object of
+//! `"type": "unreadable"` stands for a file `fgn json` could not read; the
+//! reader reads its games and skips those objects. [`read_documents`] reads
+//! an input of many documents as a stream, one document at a time and a
+//! document's events one at a time ([`Entry`]), for `fgn from-json`.
 
 use serde::{Deserialize, Serialize};
 
@@ -285,9 +290,7 @@ impl<'de> serde::de::Visitor<'de> for UniqueVisitor {
         let mut object = serde_json::Map::new();
         while let Some(key) = map.next_key::<String>()? {
             if object.contains_key(&key) {
-                return Err(serde::de::Error::custom(format!(
-                    "an object holds the key \"{key}\" twice (JSON readers disagree on which one counts, so neither is taken)"
-                )));
+                return Err(twice(&key));
             }
             let Unique(value) = map.next_value()?;
             object.insert(key, value);
@@ -1108,6 +1111,12 @@ impl<R: std::io::BufRead> std::io::Read for Counted<'_, R> {
 /// number counting from 1 and by the place of the fault as a jq path
 /// (`.events[2].action.square`).
 fn read_event(index: usize, event: serde_json::Value) -> Result<Event, String> {
+    // Read from the value where it is, not from a copy; only an event that
+    // cannot be read is read again, as a copy, for the error that
+    // `faulty_field`'s trials are compared with.
+    if let Ok(event) = Event::deserialize(&event) {
+        return Ok(event);
+    }
     let error = match serde_json::from_value::<Event>(event.clone()) {
         Ok(event) => return Ok(event),
         Err(e) => e.to_string(),
