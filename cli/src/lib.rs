@@ -537,12 +537,14 @@ enum Command {
     /// Convert JSON games (as `fgn json` writes them) back to canonical FGN.
     ///
     /// FILE holds one document, a JSON array of them (`fgn json DIR`) or one
-    /// per line (`fgn json --ndjson`); versions 1, 2 and 3 are read. The
-    /// "file" and "summary" fields are not part of the game: the summary is
+    /// per line (`fgn json --ndjson`); versions 1, 2, 3 and 4 are read, as
+    /// a stream: each game is written before the next is read. The "file"
+    /// and "summary" fields are not part of the game: the summary is
     /// derived from the game, and `fgn validate` is the check, but a
     /// summary's "log_hash" that is not the game's is refused, and so is an
-    /// object holding a key twice. One game is printed; several need
-    /// --out.
+    /// object holding a key twice. An object of "type" "unreadable" (a file
+    /// `fgn json` could not read) is skipped with a note. One game is
+    /// printed; several need --out.
     FromJson {
         /// Write each game to its own new file in DIR (made if missing),
         /// named by its place and its "file" (`0003-mate.fgn`); a file
