@@ -9,6 +9,7 @@
 //! process); the `fgn` binary is [`main`] on the process's own streams.
 
 mod cmd_append;
+mod cmd_convert;
 mod cmd_diff;
 mod cmd_events;
 mod cmd_gen;
@@ -557,6 +558,24 @@ enum Command {
         #[arg(value_name = "FILE")]
         path: PathBuf,
     },
+    /// Convert survival-chess logs to PGN, or PGN games to FGN.
+    ///
+    /// --to pgn writes every 8x8 survival-chess log of PATH... as a PGN
+    /// game on standard output, one after another: chess programs read it
+    /// as standard chess from its FEN (the position both setups made), with
+    /// moves in SAN and FGN's clock as `[%egt]`; what PGN has no form for
+    /// (the setup's events, chat, timeouts, the tags' order) travels in
+    /// `Fgn` tags and `[%fgn ...]` comments, so that --from pgn gives back
+    /// the same log (the same `fgn hash`). Another game, board size, a
+    /// player's view or a game still in its setup is passed over with a
+    /// note (exit 0); a log with syntax or rule errors is reported as by
+    /// validate (exit 1). --from pgn reads PGN files of one or many games:
+    /// the FEN (chess's start position without one) becomes the two setups
+    /// and must be a legal survival-chess setup, moves are read against the
+    /// legal moves (castling and en passant are refused at their line and
+    /// column), and the result must be what the rules decide. One game is
+    /// printed; several need --out. See docs/interchange.md.
+    Convert(cmd_convert::ConvertArgs),
     /// Write every event of every log as one flat JSON row per line.
     ///
     /// Each row has the file, the event's index, line, move number, actor,
@@ -732,7 +751,7 @@ fn command() -> clap::Command {
 const GROUPS: &[(&str, &[&str])] = &[
     ("Check logs", &["validate", "impact", "diff"]),
     ("Inspect a game", &["show", "html", "events"]),
-    ("Convert", &["fmt", "json", "from-json"]),
+    ("Convert", &["fmt", "json", "from-json", "convert"]),
     (
         "Trust: views, hashes and appends",
         &["view", "verify-view", "hash", "verify-extends", "append"],
@@ -959,6 +978,7 @@ fn run_on(
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
         Command::FromJson { path, out, force } => cmd_syntax::from_json_cmd(path, out.as_deref(), *force, &mut rep),
         Command::Gen(args) => cmd_gen::gen(args, &mut rep),
+        Command::Convert(args) => cmd_convert::convert(args, &mut rep),
         Command::Events { paths, .. } => cmd_events::events(paths, &mut rep),
         Command::Select {
             game,
