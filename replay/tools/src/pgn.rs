@@ -69,9 +69,10 @@ fn survival_8x8(replay: &Replay) -> Option<SurvivalState> {
     }
 }
 
-/// The first two fields of the FEN of an 8x8 survival-chess position: the
-/// pieces and the side to move (`w` while nobody is to move). `None` for
-/// another game or board size.
+/// The first field of the FEN of an 8x8 survival-chess position: the
+/// pieces, rank 8 first. `None` for another game or board size. (The side
+/// to move is no part of it: once a game is decided nobody is to move,
+/// where FEN names the side that would be.)
 ///
 /// ```
 /// use fgn_notation::parse;
@@ -83,9 +84,9 @@ fn survival_8x8(replay: &Replay) -> Option<SurvivalState> {
 /// for line in ["0 w place Ke1 Pe2", "0 b place Ke8", "0 w ready", "0 b ready"] {
 ///     replay.apply(&game.header.parse_event(line).unwrap()).unwrap();
 /// }
-/// assert_eq!(fgn_tools::pgn::fen_position(&replay).as_deref(), Some("4k3/8/8/8/8/8/4P3/4K3 w"));
+/// assert_eq!(fgn_tools::pgn::fen_placement(&replay).as_deref(), Some("4k3/8/8/8/8/8/4P3/4K3"));
 /// ```
-pub fn fen_position(replay: &Replay) -> Option<String> {
+pub fn fen_placement(replay: &Replay) -> Option<String> {
     let state = survival_8x8(replay)?;
     let mut cells = [[None; 8]; 8];
     for piece in &state.pieces {
@@ -118,11 +119,6 @@ pub fn fen_position(replay: &Replay) -> Option<String> {
             out.push('/');
         }
     }
-    let side = match replay.turn() {
-        Some(Turn::Move { side: Color::Black, .. }) => 'b',
-        _ => 'w',
-    };
-    let _ = write!(out, " {side}");
     Some(out)
 }
 
@@ -395,18 +391,18 @@ pub fn write_pgn(game: &Game) -> Result<String, String> {
         if let Action::Result { outcome, reason } = event.action {
             result = Some((outcome, reason));
         }
-        if fen.is_none() && !in_setup(&replay) && !matches!(result, Some((Outcome::Abort, _))) {
-            fen = fen_position(&replay);
+        if fen.is_none() && !in_setup(&replay) {
+            fen = fen_placement(&replay);
         }
     }
     if let Err(e) = replay.finish() {
         return Err(format!("it breaks a rule at its end (fgn validate says why): {e}"));
     }
-    let Some(fen) = fen else {
-        return Err(match result {
-            Some(_) => "it ended in its setup: PGN starts from a position both sides set up".into(),
-            None => "it is still in its setup: PGN starts from a position both sides set up".into(),
-        });
+    let fen = match (fen, result) {
+        (Some(fen), Some((outcome, _))) if outcome != Outcome::Abort => fen,
+        (Some(fen), None) => fen,
+        (_, Some(_)) => return Err("it ended in its setup: PGN starts from a position both sides set up".into()),
+        (None, None) => return Err("it is still in its setup: PGN starts from a position both sides set up".into()),
     };
     let result_text = result.map_or("*", |(o, _)| o.text());
     let header = &game.header;
@@ -422,7 +418,8 @@ pub fn write_pgn(game: &Game) -> Result<String, String> {
     }
     tag("Result", result_text);
     tag("SetUp", "1");
-    tag("FEN", &format!("{fen} - - 0 1"));
+    // White moves first after the setup, also in a game decided by it.
+    tag("FEN", &format!("{fen} w - - 0 1"));
     tag("Termination", termination(result.map(|(_, r)| r)));
     for t in &header.tags {
         if !SHARED.contains(&t.name.as_str()) {
@@ -884,7 +881,11 @@ fn read_fen(at: At, fen: &str) -> Result<(String, [Vec<Placement>; 2]), PgnError
             return fail(at, format!("FEN rank {} holds {file} squares, not 8", rank + 1));
         }
     }
-    Ok((format!("{board} w"), placements))
+    // Each side's pieces in square order, rank 1 first, as FGN lists them.
+    for side in &mut placements {
+        side.sort_by_key(|p| (p.square.rank_index(), p.square.file_index()));
+    }
+    Ok((board.to_string(), placements))
 }
 
 /// What a SAN token names: the piece, what is known of its square, the
@@ -1145,7 +1146,7 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
                         ..
                     }
                 )
-            }) && fen_position(replay).as_deref() != Some(fen.as_str())
+            }) && fen_placement(replay).as_deref() != Some(fen.as_str())
             {
                 return fail(fen_at, "the FEN is not the position the game's setup events make");
             }
