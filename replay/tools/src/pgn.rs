@@ -890,6 +890,7 @@ fn read_fen(at: At, fen: &str) -> Result<(String, [Vec<Placement>; 2]), PgnError
 
 /// What a SAN token names: the piece, what is known of its square, the
 /// target, whether it captures and the promotion.
+#[derive(Debug)]
 struct San {
     piece: PieceKind,
     file: Option<u8>,
@@ -1136,18 +1137,17 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
         if in_setup(replay) {
             return fail(at, "the game's setup events leave it in its setup");
         }
+        if let Phase::ResultDue(d) | Phase::Over(d) = replay.phase() {
+            if d.outcome == Outcome::Abort {
+                return fail(
+                    at,
+                    "the game was aborted in its setup: PGN starts from a position both sides set up",
+                );
+            }
+        }
         if !*fen_checked {
             *fen_checked = true;
-            if !events.iter().any(|e| {
-                matches!(
-                    e.action,
-                    Action::Result {
-                        outcome: Outcome::Abort,
-                        ..
-                    }
-                )
-            }) && fen_placement(replay).as_deref() != Some(fen.as_str())
-            {
+            if fen_placement(replay).as_deref() != Some(fen.as_str()) {
                 return fail(fen_at, "the FEN is not the position the game's setup events make");
             }
         }
@@ -1285,4 +1285,85 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
         }
     }
     Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// PGN games fgn wrote: tags, comments with commands, SAN.
+    const EXPORTED: &str = include_str!("../../../tests/e2e/fixtures/pgn/exported.pgn");
+
+    #[test]
+    fn clock_readings_read_back_as_written() {
+        for ms in [0, 1, 70, 999, 1000, 61_250, 3_600_000, 86_399_999, 999_999_999_999_999] {
+            let text = clock_text(Clock(ms));
+            assert_eq!(read_clock(&text), Some(Clock(ms)), "{text}");
+        }
+        assert_eq!(clock_text(Clock(3_723_450)), "1:02:03.45");
+        for bad in [
+            "",
+            "1:2:03",
+            "0:60:00",
+            "0:00:60",
+            "0:00:01.",
+            "0:00:01.1234",
+            "-1:00:00",
+            "a:00:00",
+            "0:00",
+        ] {
+            assert_eq!(read_clock(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn event_payloads_escape_what_ends_a_comment() {
+        let chat = "5 w chat \"a } b ] c { d [ e % f 7D\"";
+        let encoded = encode(chat);
+        assert!(!encoded.contains(['{', '}', '[', ']']), "{encoded}");
+        assert_eq!(decode(&encoded).as_deref(), Some(chat));
+        assert_eq!(decode("%7"), None);
+        assert_eq!(decode("%zz"), None);
+    }
+
+    #[test]
+    fn san_is_read_with_its_parts() {
+        let san = read_san("Nbd7+!?").unwrap();
+        assert_eq!(
+            (san.piece, san.file, san.rank, san.to.to_string(), san.capture),
+            (PieceKind::Knight, Some(1), None, "d7".into(), false)
+        );
+        let san = read_san("exd8=N#").unwrap();
+        assert_eq!(
+            (san.piece, san.file, san.promotion, san.capture),
+            (PieceKind::Pawn, Some(4), Some(PieceKind::Knight), true)
+        );
+        assert!(read_san("O-O-O").unwrap_err().contains("castling"));
+        for bad in ["e9", "Ki1", "e8=K", "Nb1b2c3", "x", "Q"] {
+            assert!(read_san(bad).is_err(), "{bad}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Any text, PGN or not, is read without a panic.
+        #[test]
+        fn arbitrary_text_never_panics(text in any::<String>()) {
+            let _ = read_pgn(&text);
+        }
+
+        /// Nor is PGN fgn wrote, cut anywhere and with any bytes put in.
+        #[test]
+        fn damaged_pgn_never_panics(cut in 0usize..20_000, at in 0usize..20_000, insert in "[ -~{}\\[\\]%\n]{0,8}") {
+            let text: String = EXPORTED.chars().take(20_000).collect();
+            let at = text.char_indices().nth(at % text.chars().count()).map_or(0, |(i, _)| i);
+            let mut damaged = text[..at].to_string();
+            damaged.push_str(&insert);
+            damaged.push_str(&text[at..]);
+            let end = damaged.char_indices().nth(cut).map_or(damaged.len(), |(i, _)| i);
+            let _ = read_pgn(&damaged[..end]);
+        }
+    }
 }
