@@ -31,7 +31,8 @@ const SHARED: [&str; 5] = ["Event", "Site", "Round", "White", "Black"];
 /// or "ICS", its `Board` a team match's board number, its `TimeControl`
 /// another syntax): they travel as `Fgn` + name, so that no chess program
 /// misreads them.
-const RESERVED: [&str; 9] = [
+const RESERVED: [&str; 10] = [
+    "GameType",
     "Result",
     "SetUp",
     "FEN",
@@ -48,14 +49,14 @@ const RESERVED: [&str; 9] = [
 const TAG_ORDER: &str = "FgnTags";
 
 /// The tag holding the log hash of the log a PGN game was written from.
-const LOG_HASH: &str = "FgnLogHash";
+pub(crate) const LOG_HASH: &str = "FgnLogHash";
 
 /// The PGN command carrying one FGN event that has no PGN form.
-const EVENT_COMMAND: &str = "fgn";
+pub(crate) const EVENT_COMMAND: &str = "fgn";
 
 /// The PGN command for elapsed game time: FGN's clock reading, the time
 /// since the game began (docs/notation.md §4.4).
-const CLOCK_COMMAND: &str = "egt";
+pub(crate) const CLOCK_COMMAND: &str = "egt";
 
 /// The position chess starts from: what a PGN game without `FEN` begins
 /// with.
@@ -129,7 +130,7 @@ fn in_setup(replay: &Replay) -> bool {
 
 /// A clock reading as PGN's `H:MM:SS`, with the milliseconds after a `.`
 /// (trailing zeros left out) when there are any.
-fn clock_text(clock: Clock) -> String {
+pub(crate) fn clock_text(clock: Clock) -> String {
     let ms = clock.millis();
     let (secs, frac) = (ms / 1000, ms % 1000);
     let mut text = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
@@ -143,7 +144,7 @@ fn clock_text(clock: Clock) -> String {
 
 /// Reads [`clock_text`]'s form back: hours, two-digit minutes and seconds
 /// below 60, and at most three fraction digits.
-fn read_clock(text: &str) -> Option<Clock> {
+pub(crate) fn read_clock(text: &str) -> Option<Clock> {
     let (whole, frac) = match text.split_once('.') {
         Some((whole, frac)) => (whole, Some(frac)),
         None => (text, None),
@@ -175,7 +176,7 @@ fn read_clock(text: &str) -> Option<Clock> {
 /// A `[%fgn ...]` payload: the event's text with the characters that
 /// would end a PGN comment or command (`{`, `}`, `[`, `]`) and `%` itself
 /// written as `%` and two hex digits, so that chat of any text travels.
-fn encode(text: &str) -> String {
+pub(crate) fn encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -189,7 +190,7 @@ fn encode(text: &str) -> String {
 }
 
 /// [`encode`] undone; `None` for a `%` without two hex digits.
-fn decode(text: &str) -> Option<String> {
+pub(crate) fn decode(text: &str) -> Option<String> {
     let mut out = Vec::with_capacity(text.len());
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -207,7 +208,7 @@ fn decode(text: &str) -> Option<String> {
 }
 
 /// A PGN string: in quotes, with `\` and `"` escaped by a backslash.
-fn quoted(value: &str) -> String {
+pub(crate) fn quoted(value: &str) -> String {
     let mut out = String::from("\"");
     for c in value.chars() {
         if c == '"' || c == '\\' {
@@ -301,8 +302,8 @@ fn termination(reason: Option<Reason>) -> &'static str {
     }
 }
 
-/// One piece of movetext as [`write_pgn`] lays it out.
-enum Token {
+/// One piece of movetext as [`write_game`] lays it out.
+pub(crate) enum Token {
     /// A move: its SAN and the move number indicator it needs.
     Move {
         number: MoveNumber,
@@ -314,7 +315,7 @@ enum Token {
 }
 
 /// The comment carrying an FGN event without a PGN form, and its clock.
-fn event_comment(event: &Event) -> String {
+pub(crate) fn event_comment(event: &Event) -> String {
     let bare = Event {
         clock_ms: None,
         ..event.clone()
@@ -405,6 +406,21 @@ pub fn write_pgn(game: &Game) -> Result<String, String> {
         (None, None) => return Err("it is still in its setup: PGN starts from a position both sides set up".into()),
     };
     let result_text = result.map_or("*", |(o, _)| o.text());
+    let tags = [
+        ("SetUp", "1".to_string()),
+        // White moves first after the setup, also in a game decided by it.
+        ("FEN", format!("{fen} w - - 0 1")),
+        ("Termination", termination(result.map(|(_, r)| r)).to_string()),
+    ];
+    Ok(write_game(game, result_text, &tags, &tokens))
+}
+
+/// One game in PGN's export form (PDN's too): the seven tag roster, the
+/// format's own tags, every FGN tag (under `Fgn` + name where the format
+/// gives the name another meaning), `FgnTags` and `FgnLogHash`, a blank
+/// line, the movetext in lines of at most 79 characters (a longer token
+/// alone) and the result, and the blank line that ends a game.
+pub(crate) fn write_game(game: &Game, result_text: &str, own: &[(&str, String)], tokens: &[Token]) -> String {
     let header = &game.header;
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
@@ -417,10 +433,9 @@ pub fn write_pgn(game: &Game) -> Result<String, String> {
         tag(name, header.get(name).unwrap_or("?"));
     }
     tag("Result", result_text);
-    tag("SetUp", "1");
-    // White moves first after the setup, also in a game decided by it.
-    tag("FEN", &format!("{fen} w - - 0 1"));
-    tag("Termination", termination(result.map(|(_, r)| r)));
+    for (name, value) in own {
+        tag(name, value);
+    }
     for t in &header.tags {
         if !SHARED.contains(&t.name.as_str()) {
             tag(&pgn_tag_name(&t.name, &t.value), &t.value);
@@ -443,7 +458,7 @@ pub fn write_pgn(game: &Game) -> Result<String, String> {
         }
         line.push_str(word);
     };
-    for token in &tokens {
+    for token in tokens {
         match token {
             Token::Move { number, side, san } => {
                 match side {
@@ -463,7 +478,7 @@ pub fn write_pgn(game: &Game) -> Result<String, String> {
     push(result_text, &mut out, &mut line);
     out.push_str(&line);
     out.push_str("\n\n");
-    Ok(out)
+    out
 }
 
 /// A place in PGN text: 1-based line and column (in characters).
@@ -501,7 +516,7 @@ pub struct ReadGame {
 
 /// One lexical piece of PGN.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Lexeme {
+pub(crate) enum Lexeme {
     /// `[Name "value"]`.
     Tag(String, String),
     /// `{...}`, without the braces.
@@ -650,11 +665,11 @@ impl Lexer<'_> {
 /// One game's lexemes: its tags, then its movetext's moves and comments
 /// (variations left out), then how it ended.
 #[derive(Default)]
-struct RawGame {
-    at: At,
-    tags: Vec<(At, String, String)>,
-    items: Vec<(At, Lexeme)>,
-    end: Option<(At, String)>,
+pub(crate) struct RawGame {
+    pub(crate) at: At,
+    pub(crate) tags: Vec<(At, String, String)>,
+    pub(crate) items: Vec<(At, Lexeme)>,
+    pub(crate) end: Option<(At, String)>,
 }
 
 /// Reads every game of a PGN text into FGN. A game that cannot be read
@@ -669,6 +684,11 @@ struct RawGame {
 /// A PGN game written by [`write_pgn`] comes back as the log it was written
 /// from, and its `FgnLogHash` tag is checked.
 pub fn read_pgn(text: &str) -> Vec<ReadGame> {
+    read_games(text, convert)
+}
+
+/// The games of a PGN or PDN text, each turned into FGN by `convert`.
+pub(crate) fn read_games(text: &str, convert: fn(&RawGame) -> Result<Game, PgnError>) -> Vec<ReadGame> {
     let mut lexer = Lexer {
         chars: text.chars().peekable(),
         at: At { line: 1, column: 1 },
@@ -753,7 +773,7 @@ pub fn read_pgn(text: &str) -> Vec<ReadGame> {
 }
 
 /// An error at `at`.
-fn fail<T>(at: At, message: impl Into<String>) -> Result<T, PgnError> {
+pub(crate) fn fail<T>(at: At, message: impl Into<String>) -> Result<T, PgnError> {
     Err(PgnError {
         at,
         message: message.into(),
@@ -762,7 +782,11 @@ fn fail<T>(at: At, message: impl Into<String>) -> Result<T, PgnError> {
 
 /// The FGN tags of a PGN game, each with the place of the PGN tag it came
 /// from.
-fn fgn_tags(raw: &RawGame) -> Result<Vec<(At, String, String)>, PgnError> {
+pub(crate) fn fgn_tags(
+    raw: &RawGame,
+    defaults: &[(&str, &str)],
+    prefix: &str,
+) -> Result<Vec<(At, String, String)>, PgnError> {
     let find = |name: &str| raw.tags.iter().find(|(_, n, _)| n == name);
     if let Some((at, _, order)) = find(TAG_ORDER) {
         // A game fgn wrote: the tags come back by the list, each from where
@@ -786,22 +810,17 @@ fn fgn_tags(raw: &RawGame) -> Result<Vec<(At, String, String)>, PgnError> {
         return Ok(out);
     }
     let first = raw.tags.first().map_or(raw.at, |t| t.0);
-    let mut out = vec![
-        (first, "Game".to_string(), "survival-chess".to_string()),
-        (
-            first,
-            "Rules".to_string(),
-            fgn_replay::ruleset::rules_version(GameKind::SurvivalChess).to_string(),
-        ),
-        (first, "Board".to_string(), "8x8".to_string()),
-    ];
+    let mut out: Vec<(At, String, String)> = defaults
+        .iter()
+        .map(|(name, value)| (first, name.to_string(), value.to_string()))
+        .collect();
     for (at, name, value) in &raw.tags {
         let unknown = value == "?" || (name == "Date" && value == "????.??.??");
         match name.as_str() {
-            "Result" | "SetUp" | "FEN" | "Termination" | "Variant" | LOG_HASH => {}
+            "Result" | "SetUp" | "FEN" | "Termination" | "Variant" | "GameType" | LOG_HASH => {}
             _ if unknown && (SHARED.contains(&name.as_str()) || name == "Date") => {}
             "Game" | "Rules" | "Board" | "Mode" | "TimeControl" | "PlyCount" => {
-                out.push((*at, format!("Pgn{name}"), value.clone()));
+                out.push((*at, format!("{prefix}{name}"), value.clone()));
             }
             _ => out.push((*at, name.clone(), value.clone())),
         }
@@ -811,7 +830,7 @@ fn fgn_tags(raw: &RawGame) -> Result<Vec<(At, String, String)>, PgnError> {
 
 /// The typed header of the FGN tags, read as the FGN parser reads a header,
 /// so that each value is checked and normalized.
-fn fgn_header(tags: &[(At, String, String)]) -> Result<Header, PgnError> {
+pub(crate) fn fgn_header(tags: &[(At, String, String)]) -> Result<Header, PgnError> {
     let mut text = String::new();
     for (at, name, value) in tags {
         if !fgn_notation::header::is_tag_name(name) {
@@ -1022,7 +1041,7 @@ fn resolve(replay: &Replay, at: At, token: &str) -> Result<Event, PgnError> {
 }
 
 /// The `[%name payload]` commands of a comment.
-fn commands(comment: &str) -> Vec<(&str, &str)> {
+pub(crate) fn commands(comment: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let mut rest = comment;
     while let Some(start) = rest.find("[%") {
@@ -1037,7 +1056,7 @@ fn commands(comment: &str) -> Vec<(&str, &str)> {
 }
 
 /// The replay with `event` applied, its rule error placed at `at`.
-fn apply(replay: &mut Replay, events: &mut Vec<Event>, at: At, event: Event) -> Result<(), PgnError> {
+pub(crate) fn apply(replay: &mut Replay, events: &mut Vec<Event>, at: At, event: Event) -> Result<(), PgnError> {
     replay.apply(&event).map_err(|e| PgnError {
         at,
         message: format!("`{event}` breaks a rule of survival-chess: {e}"),
@@ -1048,7 +1067,9 @@ fn apply(replay: &mut Replay, events: &mut Vec<Event>, at: At, event: Event) -> 
 
 /// Turns one PGN game into an FGN game.
 fn convert(raw: &RawGame) -> Result<Game, PgnError> {
-    let tags = fgn_tags(raw)?;
+    let rules = fgn_replay::ruleset::rules_version(GameKind::SurvivalChess).to_string();
+    let defaults = [("Game", "survival-chess"), ("Rules", rules.as_str()), ("Board", "8x8")];
+    let tags = fgn_tags(raw, &defaults, "Pgn")?;
     let header = fgn_header(&tags)?;
     if header.game() != Some(GameKind::SurvivalChess) {
         return fail(
