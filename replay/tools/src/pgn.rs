@@ -1077,7 +1077,7 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
             "PGN holds survival-chess games only, but its `Game` tag names another game",
         );
     }
-    let mut replay = Replay::new(&header).map_err(|e| PgnError {
+    let replay = Replay::new(&header).map_err(|e| PgnError {
         at: raw.at,
         message: format!("the tags cannot start a game: {e}"),
     })?;
@@ -1110,48 +1110,96 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
         _ => (raw.at, START_FEN),
     };
     let (fen, placements) = read_fen(fen_at, fen_text)?;
-    let mut events = Vec::new();
-    let mut pending: Option<(At, Event)> = None;
-    let mut setup_seen = false;
-    let mut fen_checked = false;
-    // Ends the setup where the PGN game has no setup events of its own: the
-    // FEN's pieces placed and both sides ready, as a server would log it.
-    let finish_setup = |replay: &mut Replay,
-                        events: &mut Vec<Event>,
-                        setup_seen: bool,
-                        fen_checked: &mut bool,
-                        at: At|
-     -> Result<(), PgnError> {
-        if in_setup(replay) && !setup_seen {
-            for (side, placed) in [(Color::White, &placements[0]), (Color::Black, &placements[1])] {
-                let event = |action| Event {
-                    n: MoveNumber(0),
-                    actor: Actor::Player(side),
-                    action,
-                    clock_ms: None,
-                };
+    let mut dialect = Chess {
+        fen,
+        placements,
+        fen_at,
+        setup_seen: false,
+        fen_checked: false,
+    };
+    read_body(raw, header, replay, &mut dialect)
+}
+
+/// What reading a game's movetext into FGN differs in between PGN and PDN:
+/// the game's name, how a move is read, and what happens around the events.
+pub(crate) trait Dialect {
+    /// The game, for messages.
+    const GAME: &'static str;
+    /// Why a draw the position does not make is refused.
+    const NO_DRAW: &'static str;
+    /// Called after each `[%fgn ...]` event (`Some`), before each move and
+    /// at the end (`None`): PGN's setup is made and checked here.
+    fn settle(
+        &mut self,
+        replay: &mut Replay,
+        events: &mut Vec<Event>,
+        at: At,
+        applied: Option<&Event>,
+    ) -> Result<(), PgnError>;
+    /// The legal move `token` names.
+    fn resolve(&self, replay: &Replay, at: At, token: &str) -> Result<Event, PgnError>;
+}
+
+/// PGN's survival-chess: the setup comes from the FEN.
+struct Chess {
+    fen: String,
+    placements: [Vec<Placement>; 2],
+    fen_at: At,
+    setup_seen: bool,
+    fen_checked: bool,
+}
+
+impl Dialect for Chess {
+    const GAME: &'static str = "survival-chess";
+    const NO_DRAW: &'static str =
+        "a draw the position does not make: survival-chess draws by stalemate only (no agreement, repetition or fifty-move rule)";
+
+    fn settle(
+        &mut self,
+        replay: &mut Replay,
+        events: &mut Vec<Event>,
+        at: At,
+        applied: Option<&Event>,
+    ) -> Result<(), PgnError> {
+        if let Some(event) = applied {
+            self.setup_seen |= matches!(
+                event.action,
+                Action::Place { .. } | Action::Remove { .. } | Action::Ready
+            );
+            if in_setup(replay) {
+                return Ok(());
+            }
+        }
+        let fen_at = self.fen_at;
+        let refused = |e: fgn_replay::RuleError| PgnError {
+            at: fen_at,
+            message: format!("the FEN's position is not a legal survival-chess setup: {e}"),
+        };
+        // Ends the setup where the PGN game has no setup events of its own:
+        // the FEN's pieces placed and both sides ready, as a server would
+        // log it.
+        if in_setup(replay) && !self.setup_seen {
+            let event = |side, action| Event {
+                n: MoveNumber(0),
+                actor: Actor::Player(side),
+                action,
+                clock_ms: None,
+            };
+            for (side, placed) in [(Color::White, &self.placements[0]), (Color::Black, &self.placements[1])] {
                 if !placed.is_empty() {
-                    let place = event(Action::Place {
-                        placements: placed.clone(),
-                    });
-                    replay.apply(&place).map_err(|e| PgnError {
-                        at: fen_at,
-                        message: format!("the FEN's position is not a legal survival-chess setup: {e}"),
-                    })?;
+                    let place = event(
+                        side,
+                        Action::Place {
+                            placements: placed.clone(),
+                        },
+                    );
+                    replay.apply(&place).map_err(refused)?;
                     events.push(place);
                 }
             }
             for side in [Color::White, Color::Black] {
-                let ready = Event {
-                    n: MoveNumber(0),
-                    actor: Actor::Player(side),
-                    action: Action::Ready,
-                    clock_ms: None,
-                };
-                replay.apply(&ready).map_err(|e| PgnError {
-                    at: fen_at,
-                    message: format!("the FEN's position is not a legal survival-chess setup: {e}"),
-                })?;
+                let ready = event(side, Action::Ready);
+                replay.apply(&ready).map_err(refused)?;
                 events.push(ready);
             }
         }
@@ -1166,14 +1214,32 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
                 );
             }
         }
-        if !*fen_checked {
-            *fen_checked = true;
-            if fen_placement(replay).as_deref() != Some(fen.as_str()) {
+        if !self.fen_checked {
+            self.fen_checked = true;
+            if fen_placement(replay).as_deref() != Some(self.fen.as_str()) {
                 return fail(fen_at, "the FEN is not the position the game's setup events make");
             }
         }
         Ok(())
-    };
+    }
+
+    fn resolve(&self, replay: &Replay, at: At, token: &str) -> Result<Event, PgnError> {
+        resolve(replay, at, token)
+    }
+}
+
+/// A game's movetext and result read into FGN events by `dialect`, the
+/// result checked against the replay's, and the log hash against
+/// `FgnLogHash`.
+pub(crate) fn read_body<D: Dialect>(
+    raw: &RawGame,
+    header: Header,
+    mut replay: Replay,
+    dialect: &mut D,
+) -> Result<Game, PgnError> {
+    let tag = |name: &str| raw.tags.iter().find(|(_, n, _)| n == name);
+    let mut events = Vec::new();
+    let mut pending: Option<(At, Event)> = None;
     for (at, item) in &raw.items {
         match item {
             Lexeme::Comment(text) => {
@@ -1198,14 +1264,8 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
                         message: format!("expected an FGN event in `[%fgn ...]`: {}", d.message),
                     })?;
                     event.clock_ms = clock;
-                    setup_seen |= matches!(
-                        event.action,
-                        Action::Place { .. } | Action::Remove { .. } | Action::Ready
-                    );
-                    apply(&mut replay, &mut events, *at, event)?;
-                    if !in_setup(&replay) {
-                        finish_setup(&mut replay, &mut events, setup_seen, &mut fen_checked, *at)?;
-                    }
+                    apply(&mut replay, &mut events, *at, event.clone())?;
+                    dialect.settle(&mut replay, &mut events, *at, Some(&event))?;
                 } else if let (Some(clock), Some((_, event))) = (clock, pending.as_mut()) {
                     event.clock_ms = Some(clock);
                 }
@@ -1226,8 +1286,8 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
                 if let Some((at, event)) = pending.take() {
                     apply(&mut replay, &mut events, at, event)?;
                 }
-                finish_setup(&mut replay, &mut events, setup_seen, &mut fen_checked, *at)?;
-                pending = Some((*at, resolve(&replay, *at, token)?));
+                dialect.settle(&mut replay, &mut events, *at, None)?;
+                pending = Some((*at, dialect.resolve(&replay, *at, token)?));
             }
             _ => {}
         }
@@ -1236,7 +1296,7 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
         apply(&mut replay, &mut events, at, event)?;
     }
     let (end_at, end) = raw.end.clone().unwrap_or((raw.at, "*".into()));
-    finish_setup(&mut replay, &mut events, setup_seen, &mut fen_checked, end_at)?;
+    dialect.settle(&mut replay, &mut events, end_at, None)?;
     if let Some((at, _, value)) = tag("Result") {
         if *value != end {
             return fail(*at, format!("the `Result` tag says {value}, but the game ends {end}"));
@@ -1255,8 +1315,8 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
             _ => None,
         };
         if let (Some(loser), Phase::Playing, None) = (loser, replay.phase(), replay.owed_result()) {
-            // Chess's other decisive endings (resignation, time, a
-            // forfeit) are one: the loser gives up.
+            // The other decisive endings (resignation, time, a forfeit)
+            // are one: the loser gives up.
             let event = Event {
                 n: replay.progress().last_number,
                 actor: Actor::Player(loser),
@@ -1274,18 +1334,14 @@ fn convert(raw: &RawGame) -> Result<Game, PgnError> {
             return fail(
                 end_at,
                 format!(
-                    "the game ends {end}, but survival-chess decides {} ({})",
+                    "the game ends {end}, but {} decides {} ({})",
+                    D::GAME,
                     outcome.text(),
                     reason.name()
                 ),
             );
         }
-        None if end == "1/2-1/2" => {
-            return fail(
-                end_at,
-                "a draw the position does not make: survival-chess draws by stalemate only (no agreement, repetition or fifty-move rule)",
-            );
-        }
+        None if end == "1/2-1/2" => return fail(end_at, D::NO_DRAW),
         _ => {}
     }
     if let Err(e) = replay.finish() {
