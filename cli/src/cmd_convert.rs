@@ -1,12 +1,13 @@
-//! `fgn convert`: survival-chess logs to and from PGN (docs/interchange.md).
-//! The mapping is `fgn_tools::pgn`'s; this is reading files, writing the
-//! games and reporting.
+//! `fgn convert`: survival-chess logs to and from PGN, magic-draughts to
+//! and from PDN (docs/interchange.md). The mappings are `fgn_tools::pgn`'s
+//! and `fgn_tools::pdn`'s; this is reading files, writing the games and
+//! reporting.
 
 use std::path::{Path, PathBuf};
 
 use fgn_notation::diagnostic::Diagnostic;
 use fgn_notation::GameKind;
-use fgn_tools::pgn::{read_pgn, write_pgn};
+use fgn_tools::pgn::ReadGame;
 
 use crate::cmd_replay::{check, Checked};
 use crate::cmd_syntax::parse_all;
@@ -18,6 +19,43 @@ use crate::report::Reporter;
 pub enum Format {
     /// Portable Game Notation: 8x8 survival-chess as standard chess.
     Pgn,
+    /// Portable Draughts Notation: magic-draughts, read back as plain
+    /// Russian draughts.
+    Pdn,
+}
+
+impl Format {
+    /// The game the format holds.
+    fn game(self) -> GameKind {
+        match self {
+            Format::Pgn => GameKind::SurvivalChess,
+            Format::Pdn => GameKind::MagicDraughts,
+        }
+    }
+
+    /// The log as one game of the format, or why it has none.
+    fn write(self, game: &fgn_notation::Game) -> Result<String, String> {
+        match self {
+            Format::Pgn => fgn_tools::pgn::write_pgn(game),
+            Format::Pdn => fgn_tools::pdn::write_pdn(game),
+        }
+    }
+
+    /// Every game of a text of the format.
+    fn read(self, text: &str) -> Vec<ReadGame> {
+        match self {
+            Format::Pgn => fgn_tools::pgn::read_pgn(text),
+            Format::Pdn => fgn_tools::pdn::read_pdn(text),
+        }
+    }
+
+    /// Its name in messages.
+    fn name(self) -> &'static str {
+        match self {
+            Format::Pgn => "PGN",
+            Format::Pdn => "PDN",
+        }
+    }
 }
 
 /// `fgn convert`'s arguments.
@@ -52,30 +90,30 @@ pub struct ConvertArgs {
 /// `fgn convert`.
 pub fn convert(args: &ConvertArgs, rep: &mut Reporter) {
     match (args.to, args.from) {
-        (Some(Format::Pgn), _) => to_pgn(&args.paths, rep),
-        (None, Some(Format::Pgn)) => from_pgn(&args.paths, args.out.as_deref(), args.force, rep),
+        (Some(format), _) => to_format(format, &args.paths, rep),
+        (None, Some(format)) => from_format(format, &args.paths, args.out.as_deref(), args.force, rep),
         (None, None) => rep.error("give --to FORMAT or --from FORMAT"),
     }
 }
 
-/// Every 8x8 survival-chess log of `paths` as PGN on standard output, one
-/// game after another; a log PGN cannot hold is passed over with a note.
-fn to_pgn(paths: &[PathBuf], rep: &mut Reporter) {
+/// Every log of `paths` the format holds on standard output, one game
+/// after another; a log it cannot hold is passed over with a note.
+fn to_format(format: Format, paths: &[PathBuf], rep: &mut Reporter) {
     for (input, _, parsed) in parse_all(paths, rep) {
         let name = input.name();
         if !parsed.is_ok() {
             continue;
         }
         let doc = &parsed.document;
-        if doc.game.kind() != Some(GameKind::SurvivalChess) || doc.game.perspective().is_some() {
-            // No replay for a game PGN cannot hold anyway.
-            if let Err(why) = write_pgn(&doc.game) {
+        if doc.game.kind() != Some(format.game()) || doc.game.perspective().is_some() {
+            // No replay for a game the format cannot hold anyway.
+            if let Err(why) = format.write(&doc.game) {
                 rep.note(&format!("{name}: skipped: {why}"));
             }
             continue;
         }
         if let Checked::Valid(_) = check(&name, doc, None, rep) {
-            match write_pgn(&doc.game) {
+            match format.write(&doc.game) {
                 Ok(text) => rep.print(&text),
                 Err(why) => rep.note(&format!("{name}: skipped: {why}")),
             }
@@ -84,9 +122,9 @@ fn to_pgn(paths: &[PathBuf], rep: &mut Reporter) {
     }
 }
 
-/// The PGN games of `paths` as FGN: one game on standard output, or each
-/// game to its own file in `out`.
-fn from_pgn(paths: &[PathBuf], out: Option<&Path>, force: bool, rep: &mut Reporter) {
+/// The games of the format in `paths` as FGN: one game on standard output,
+/// or each game to its own file in `out`.
+fn from_format(format: Format, paths: &[PathBuf], out: Option<&Path>, force: bool, rep: &mut Reporter) {
     let mut games = Vec::new();
     for path in paths {
         let input = if path.as_os_str() == "-" {
@@ -96,7 +134,7 @@ fn from_pgn(paths: &[PathBuf], out: Option<&Path>, force: bool, rep: &mut Report
         };
         let name = input.name();
         if path.is_dir() {
-            rep.file_error(&name, "a directory: name the PGN files");
+            rep.file_error(&name, &format!("a directory: name the {} files", format.name()));
             continue;
         }
         let text = match read_text(&input, rep.io()) {
@@ -107,9 +145,9 @@ fn from_pgn(paths: &[PathBuf], out: Option<&Path>, force: bool, rep: &mut Report
             }
         };
         let lines: Vec<&str> = text.lines().collect();
-        let read = read_pgn(&text);
+        let read = format.read(&text);
         if read.is_empty() {
-            rep.invalid(&name, "no PGN game in it");
+            rep.invalid(&name, &format!("no {} game in it", format.name()));
         }
         let stem = path
             .file_stem()
@@ -129,7 +167,7 @@ fn from_pgn(paths: &[PathBuf], out: Option<&Path>, force: bool, rep: &mut Report
                         .map_or(line_text.len(), |(i, _)| i);
                     let mut d = Diagnostic::at_bytes(e.at.line.max(1), line_text, start, 1, e.message);
                     d.column = e.at.column.max(1);
-                    rep.diagnostic(&name, &d, "pgn");
+                    rep.diagnostic(&name, &d, &format.name().to_ascii_lowercase());
                 }
             }
         }

@@ -433,3 +433,165 @@ fn to_pgn_passes_over_what_pgn_cannot_hold_with_a_note() {
     let (code, _, err) = run(&["convert", "--to", "pgn", "corpus/survival-chess/invalid"], b"");
     assert_eq!(code, Some(1), "{err}");
 }
+
+/// A rules file for plain Russian draughts, for `fgn gen --rules`.
+fn plain_rules() -> String {
+    scratch("pdn-rules", "plain.json", br#"{"magic": false}"#)
+}
+
+/// Regression (issue 40): no draughts game could go to draughts software.
+/// Every plain game of the corpus and 100 generated ones (with clocks,
+/// chat, timeouts and resignations) go to PDN and back with the log hash
+/// unchanged; every magic game is written (its spells and reveals as
+/// comments) and refused on the way back, with a note that says why.
+#[test]
+fn pdn_round_trip_keeps_the_log_hash_of_every_plain_game() {
+    let dir = scratch_dir("pdn-round-trip");
+    let (plain, magic) = (dir.join("plain"), dir.join("magic"));
+    let (plain, magic) = (plain.to_str().unwrap(), magic.to_str().unwrap());
+    let rules = plain_rules();
+    for args in [
+        vec![
+            "gen",
+            "--game",
+            "magic-draughts",
+            "--seed",
+            "5",
+            "--count",
+            "100",
+            "--rules",
+            &rules,
+        ]
+        .into_iter()
+        .chain([
+            "--time-control",
+            "move=60",
+            "--chat",
+            "0.05",
+            "--resign",
+            "0.005",
+            "--out",
+            plain,
+        ])
+        .collect::<Vec<_>>(),
+        vec![
+            "gen",
+            "--game",
+            "magic-draughts",
+            "--seed",
+            "6",
+            "--count",
+            "10",
+            "--clocks",
+            "--out",
+            magic,
+        ],
+    ] {
+        let (code, _, err) = run(&args, b"");
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let corpus = "corpus/magic-draughts/valid";
+    let (code, pdn, notes) = run(&["convert", "--to", "pdn", corpus, plain, magic], b"");
+    assert_eq!(code, Some(0), "{notes}");
+    assert!(
+        pdn.contains("[GameType \"25\"]\n") && pdn.contains("{[%fgn 2 @ reveal "),
+        "{pdn}"
+    );
+    let exported = scratch("pdn-round-trip", "all.pdn", pdn.as_bytes());
+    let back = dir.join("back");
+    let back = back.to_str().unwrap();
+    let (code, _, err) = run(&["convert", "--from", "pdn", "--out", back, &exported], b"");
+    assert_eq!(code, Some(1), "{err}");
+    let returned: BTreeSet<String> = hashes(&[back]).into_iter().map(|(_, h)| h).collect();
+    let (mut kept, mut magic_games) = (0, 0);
+    for (file, hash) in hashes(&[corpus, plain, magic]) {
+        let text = std::fs::read_to_string(root().join(&file)).unwrap();
+        if text.contains("[Magic \"off\"]") {
+            assert!(
+                returned.contains(&hash),
+                "{file} did not come back with its log hash {hash}"
+            );
+            kept += 1;
+        } else {
+            assert!(!returned.contains(&hash), "{file} is magic and came back");
+            magic_games += 1;
+        }
+    }
+    assert_eq!((returned.len(), kept), (kept, 100 + 5));
+    let refusals = err
+        .matches("[pdn] a magic game: PDN is read into plain Russian draughts")
+        .count();
+    assert_eq!(refusals, magic_games, "{err}");
+}
+
+/// PDN as draughts programs write it (tests/e2e/fixtures/pdn/russian.pdn:
+/// three games of `fgn gen`, rewritten by hand in those programs' forms,
+/// the long `GameType`, captures with `x` or `:`, multi-captures by their
+/// first and last squares, no fgn tags or comments) reads into the games it
+/// was written from.
+#[test]
+fn pdn_as_draughts_programs_write_it_reads_into_the_same_games() {
+    let dir = scratch_dir("pdn-foreign");
+    let (src, out) = (dir.join("src"), dir.join("out"));
+    let (src, out) = (src.to_str().unwrap(), out.to_str().unwrap());
+    let rules = plain_rules();
+    let gen = [
+        "gen",
+        "--game",
+        "magic-draughts",
+        "--seed",
+        "12",
+        "--count",
+        "3",
+        "--rules",
+        &rules,
+        "--out",
+        src,
+    ];
+    let (code, _, err) = run(&gen, b"");
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = run(
+        &[
+            "convert",
+            "--from",
+            "pdn",
+            "--out",
+            out,
+            "tests/e2e/fixtures/pdn/russian.pdn",
+        ],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let sorted = |dir: &str| {
+        let mut h: Vec<String> = hashes(&[dir]).into_iter().map(|(_, h)| h).collect();
+        h.sort();
+        h
+    };
+    assert_eq!(sorted(out), sorted(src));
+}
+
+/// What PDN holds that plain Russian draughts from the start has not is
+/// refused at its place.
+#[test]
+fn pdn_refusals_name_the_place_and_the_reason() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "[GameType \"20\"]\n1. 32-28 *",
+            "1:1: [pdn] the game type \"20\" is not Russian draughts (25)",
+        ),
+        ("[FEN \"W:W21:B1\"]\n*", "1:1: [pdn] a game from a set-up position"),
+        ("1. c3-d5 *", "1:4: [pdn] `c3-d5` is no legal move here"),
+        (
+            "1. c3-d4 f6-e5 2. a3-b4 *",
+            "1:19: [pdn] `a3-b4` is no legal move here (a capture, when there is one, must be taken)",
+        ),
+        ("1. c3-d4 1/2-1/2", "1:10: [pdn] a draw the position does not make"),
+    ];
+    for (pdn, expected) in cases {
+        let file = scratch("pdn-refusals", "bad.pdn", format!("{pdn}\n\n1. c3-d4 *\n").as_bytes());
+        let (code, out, err) = run(&["convert", "--from", "pdn", &file], b"");
+        assert_eq!(code, Some(1), "{pdn}: {err}");
+        assert!(err.contains(&format!("{file}:{expected}")), "{pdn}:\n{err}");
+        assert!(out.ends_with("1 w c3-d4\n"), "{pdn}: {out}");
+    }
+}

@@ -91,6 +91,7 @@ pub mod events;
 pub mod frames;
 pub mod impact;
 pub mod loghash;
+pub mod pdn;
 pub mod pgn;
 pub mod placed;
 pub mod standings;
