@@ -61,7 +61,8 @@ impl Format {
 /// `fgn convert`'s arguments.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
-    /// Write the FGN logs PATH... in this format, on standard output.
+    /// Write the FGN logs PATH... in this format (`pgn` for survival-chess,
+    /// `pdn` for magic-draughts), on standard output.
     #[arg(
         long,
         value_enum,

@@ -558,23 +558,28 @@ enum Command {
         #[arg(value_name = "FILE")]
         path: PathBuf,
     },
-    /// Convert survival-chess logs to PGN, or PGN games to FGN.
+    /// Convert logs to PGN (survival-chess) or PDN (draughts), and back.
     ///
     /// --to pgn writes every 8x8 survival-chess log of PATH... as a PGN
     /// game on standard output, one after another: chess programs read it
     /// as standard chess from its FEN (the position both setups made), with
-    /// moves in SAN and FGN's clock as `[%egt]`; what PGN has no form for
-    /// (the setup's events, chat, timeouts, the tags' order) travels in
-    /// `Fgn` tags and `[%fgn ...]` comments, so that --from pgn gives back
-    /// the same log (the same `fgn hash`). Another game, board size, a
-    /// player's view or a game still in its setup is passed over with a
-    /// note (exit 0); a log with syntax or rule errors is reported as by
-    /// validate (exit 1). --from pgn reads PGN files of one or many games:
-    /// the FEN (chess's start position without one) becomes the two setups
-    /// and must be a legal survival-chess setup, moves are read against the
-    /// legal moves (castling and en passant are refused at their line and
-    /// column), and the result must be what the rules decide. One game is
-    /// printed; several need --out. See docs/interchange.md.
+    /// moves in SAN and FGN's clock as `[%egt]`. --to pdn writes every
+    /// magic-draughts log as Russian draughts PDN (GameType 25, squares
+    /// `c3-d4`, captures `c3:e5:c7`), a magic game's spells and reveals as
+    /// comments. What the format has no form for (a setup's events, chat,
+    /// timeouts, the tags' order) travels in `Fgn` tags and `[%fgn ...]`
+    /// comments, so that --from gives back the same log (the same `fgn
+    /// hash`). A log the format cannot hold (another game or board size, a
+    /// player's view, a game still in its setup) is passed over with a note
+    /// (exit 0); a log with syntax or rule errors is reported as by
+    /// validate (exit 1). --from pgn and --from pdn read files of one or
+    /// many games: a PGN game's FEN (chess's start position without one)
+    /// becomes the two setups and must be a legal survival-chess setup; a
+    /// PDN game is plain Russian draughts from the start (a magic game is
+    /// refused); moves are read against the legal moves (castling and en
+    /// passant are refused at their line and column), and the result must
+    /// be what the rules decide. One game is printed; several need --out.
+    /// See docs/interchange.md.
     Convert(cmd_convert::ConvertArgs),
     /// Write every event of every log as one flat JSON row per line.
     ///

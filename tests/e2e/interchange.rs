@@ -595,3 +595,104 @@ fn pdn_refusals_name_the_place_and_the_reason() {
         assert!(out.ends_with("1 w c3-d4\n"), "{pdn}: {out}");
     }
 }
+
+/// Independent check (issue 40): pydraughts, which knows Russian draughts
+/// but nothing of fgn, played the moves of the PDN fgn writes for the plain
+/// corpus games and 40 generated ones (tests/e2e/fixtures/pdn, computed
+/// once by tests/fixtures-tools/pdn_pydraughts.py). The export is pinned
+/// byte for byte; pydraughts takes every move as exactly one of its legal
+/// moves, has as many legal moves as fgn before every move (every capture
+/// sequence and landing square counted), and ends the games fgn ends for
+/// want of pieces or moves.
+#[test]
+fn pydraughts_plays_the_exported_games_as_fgn_does() {
+    let dir = scratch_dir("pdn-pydraughts");
+    let generated = dir.join("generated");
+    let generated = generated.to_str().unwrap();
+    let rules = plain_rules();
+    let gen = [
+        "gen",
+        "--game",
+        "magic-draughts",
+        "--seed",
+        "50",
+        "--count",
+        "40",
+        "--rules",
+        &rules,
+    ]
+    .into_iter()
+    .chain(["--clocks", "--chat", "0.02", "--out", generated]);
+    let (code, _, err) = run(&gen.collect::<Vec<_>>(), b"");
+    assert_eq!(code, Some(0), "{err}");
+    let mut args = vec!["convert", "--to", "pdn"];
+    let corpus = [
+        "01-plain-capture-all",
+        "02-plain-blocked",
+        "03-plain-resign-chat",
+        "18-plain-shorter-capture-chosen",
+        "25-plain-king-must-land-where-capture-goes-on",
+    ]
+    .map(|name| format!("corpus/magic-draughts/valid/{name}.fgn"));
+    args.extend(corpus.iter().map(String::as_str));
+    args.push(generated);
+    let (code, pdn, err) = run(&args, b"");
+    assert_eq!(code, Some(0), "{err}");
+    let fixtures = root().join("tests/e2e/fixtures/pdn");
+    let pinned = std::fs::read_to_string(fixtures.join("exported.pdn")).unwrap();
+    assert!(
+        pdn == pinned,
+        "the export changed: regenerate the fixtures (tests/fixtures-tools/pdn_pydraughts.py)"
+    );
+    let theirs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures.join("pydraughts.json")).unwrap()).unwrap();
+    let theirs = theirs["games"].as_array().unwrap();
+    let ours = fgn_tools::pdn::read_pdn(&pinned);
+    assert_eq!(ours.len(), theirs.len());
+    let mut moves = 0;
+    for (read, theirs) in ours.iter().zip(theirs) {
+        let game = read.game.as_ref().expect("fgn reads its own export");
+        assert_eq!(
+            theirs["error"],
+            serde_json::Value::Null,
+            "game at line {}",
+            read.at.line
+        );
+        let mut replay = Replay::new(&game.header).unwrap();
+        let mut counts = Vec::new();
+        let mut played = Vec::new();
+        for event in &game.events {
+            if let Action::Draughts { .. } = event.action {
+                counts.push(serde_json::Value::from(replay.legal_actions().len()));
+                played.push(serde_json::Value::from(event.action.to_string()));
+            }
+            replay.apply(event).unwrap();
+        }
+        assert_eq!(
+            theirs["moves"].as_array().unwrap(),
+            &played,
+            "game at line {}",
+            read.at.line
+        );
+        assert_eq!(
+            theirs["legal_counts"].as_array().unwrap(),
+            &counts,
+            "game at line {}",
+            read.at.line
+        );
+        let no_moves = game.events.iter().any(|e| {
+            matches!(
+                e.action,
+                Action::Result {
+                    reason: fgn_notation::Reason::NoPieces | fgn_notation::Reason::NoMoves,
+                    ..
+                }
+            )
+        });
+        if no_moves {
+            assert_eq!(theirs["over"].as_bool(), Some(true), "game at line {}", read.at.line);
+        }
+        moves += played.len();
+    }
+    assert!(moves > 2000, "{moves} moves compared");
+}

@@ -1425,10 +1425,11 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
-        /// Any text, PGN or not, is read without a panic.
+        /// Any text, PGN (or PDN) or not, is read without a panic.
         #[test]
         fn arbitrary_text_never_panics(text in any::<String>()) {
             let _ = read_pgn(&text);
+            let _ = crate::pdn::read_pdn(&text);
         }
 
         /// Nor is PGN fgn wrote, cut anywhere and with any bytes put in.
@@ -1441,6 +1442,7 @@ mod tests {
             damaged.push_str(&text[at..]);
             let end = damaged.char_indices().nth(cut).map_or(damaged.len(), |(i, _)| i);
             let _ = read_pgn(&damaged[..end]);
+            let _ = crate::pdn::read_pdn(&damaged[..end]);
         }
     }
 }
