@@ -566,14 +566,18 @@ enum Command {
     /// moves in SAN and FGN's clock as `[%egt]`. --to pdn writes every
     /// magic-draughts log as Russian draughts PDN (GameType 25, squares
     /// `c3-d4`, captures `c3:e5:c7`), a magic game's spells and reveals as
-    /// comments. What the format has no form for (a setup's events, chat,
+    /// comments.
+    ///
+    /// What the format has no form for (a setup's events, chat,
     /// timeouts, the tags' order) travels in `Fgn` tags and `[%fgn ...]`
     /// comments, so that --from gives back the same log (the same `fgn
     /// hash`). A log the format cannot hold (another game or board size, a
     /// player's view, a game still in its setup) is passed over with a note
     /// (exit 0); a log with syntax or rule errors is reported as by
-    /// validate (exit 1). --from pgn and --from pdn read files of one or
-    /// many games: a PGN game's FEN (chess's start position without one)
+    /// validate (exit 1).
+    ///
+    /// --from pgn and --from pdn read files of one or many games: a PGN
+    /// game's FEN (chess's start position without one)
     /// becomes the two setups and must be a legal survival-chess setup; a
     /// PDN game is plain Russian draughts from the start (a magic game is
     /// refused); moves are read against the legal moves (castling and en

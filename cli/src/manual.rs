@@ -162,7 +162,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "The PGN games back, a file each.",
                 "fgn convert --from pgn --out back/ games.pgn",
             ),
-            ("Plain draughts games to PDN.", "fgn convert --to pdn draughts/ > games.pdn"),
+            ("The magic-draughts games as PDN.", "fgn convert --to pdn games/ > games.pdn"),
         ],
     ),
     (
