@@ -49,10 +49,10 @@ const RESERVED: [&str; 10] = [
 const TAG_ORDER: &str = "FgnTags";
 
 /// The tag holding the log hash of the log a PGN game was written from.
-pub(crate) const LOG_HASH: &str = "FgnLogHash";
+const LOG_HASH: &str = "FgnLogHash";
 
 /// The PGN command carrying one FGN event that has no PGN form.
-pub(crate) const EVENT_COMMAND: &str = "fgn";
+const EVENT_COMMAND: &str = "fgn";
 
 /// The PGN command for elapsed game time: FGN's clock reading, the time
 /// since the game began (docs/notation.md §4.4).
@@ -144,7 +144,7 @@ pub(crate) fn clock_text(clock: Clock) -> String {
 
 /// Reads [`clock_text`]'s form back: hours, two-digit minutes and seconds
 /// below 60, and at most three fraction digits.
-pub(crate) fn read_clock(text: &str) -> Option<Clock> {
+fn read_clock(text: &str) -> Option<Clock> {
     let (whole, frac) = match text.split_once('.') {
         Some((whole, frac)) => (whole, Some(frac)),
         None => (text, None),
@@ -176,7 +176,7 @@ pub(crate) fn read_clock(text: &str) -> Option<Clock> {
 /// A `[%fgn ...]` payload: the event's text with the characters that
 /// would end a PGN comment or command (`{`, `}`, `[`, `]`) and `%` itself
 /// written as `%` and two hex digits, so that chat of any text travels.
-pub(crate) fn encode(text: &str) -> String {
+fn encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -190,7 +190,7 @@ pub(crate) fn encode(text: &str) -> String {
 }
 
 /// [`encode`] undone; `None` for a `%` without two hex digits.
-pub(crate) fn decode(text: &str) -> Option<String> {
+fn decode(text: &str) -> Option<String> {
     let mut out = Vec::with_capacity(text.len());
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -208,7 +208,7 @@ pub(crate) fn decode(text: &str) -> Option<String> {
 }
 
 /// A PGN string: in quotes, with `\` and `"` escaped by a backslash.
-pub(crate) fn quoted(value: &str) -> String {
+fn quoted(value: &str) -> String {
     let mut out = String::from("\"");
     for c in value.chars() {
         if c == '"' || c == '\\' {
@@ -1041,7 +1041,7 @@ fn resolve(replay: &Replay, at: At, token: &str) -> Result<Event, PgnError> {
 }
 
 /// The `[%name payload]` commands of a comment.
-pub(crate) fn commands(comment: &str) -> Vec<(&str, &str)> {
+fn commands(comment: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let mut rest = comment;
     while let Some(start) = rest.find("[%") {
@@ -1056,10 +1056,10 @@ pub(crate) fn commands(comment: &str) -> Vec<(&str, &str)> {
 }
 
 /// The replay with `event` applied, its rule error placed at `at`.
-pub(crate) fn apply(replay: &mut Replay, events: &mut Vec<Event>, at: At, event: Event) -> Result<(), PgnError> {
+fn apply(replay: &mut Replay, events: &mut Vec<Event>, at: At, event: Event) -> Result<(), PgnError> {
     replay.apply(&event).map_err(|e| PgnError {
         at,
-        message: format!("`{event}` breaks a rule of survival-chess: {e}"),
+        message: format!("`{event}` breaks a rule: {e}"),
     })?;
     events.push(event);
     Ok(())
