@@ -9,6 +9,7 @@
 //! process); the `fgn` binary is [`main`] on the process's own streams.
 
 mod cmd_append;
+mod cmd_convert;
 mod cmd_diff;
 mod cmd_events;
 mod cmd_gen;
@@ -559,6 +560,33 @@ enum Command {
         #[arg(value_name = "FILE")]
         path: PathBuf,
     },
+    /// Convert logs to PGN (survival-chess) or PDN (draughts), and back.
+    ///
+    /// --to pgn writes every 8x8 survival-chess log of PATH... as a PGN
+    /// game on standard output, one after another: chess programs read it
+    /// as standard chess from its FEN (the position both setups made), with
+    /// moves in SAN and FGN's clock as `[%egt]`. --to pdn writes every
+    /// magic-draughts log as Russian draughts PDN (GameType 25, squares
+    /// `c3-d4`, captures `c3:e5:c7`), a magic game's spells and reveals as
+    /// comments.
+    ///
+    /// What the format has no form for (a setup's events, chat,
+    /// timeouts, the tags' order) travels in `Fgn` tags and `[%fgn ...]`
+    /// comments, so that --from gives back the same log (the same `fgn
+    /// hash`). A log the format cannot hold (another game or board size, a
+    /// player's view, a game still in its setup) is passed over with a note
+    /// (exit 0); a log with syntax or rule errors is reported as by
+    /// validate (exit 1).
+    ///
+    /// --from pgn and --from pdn read files of one or many games: a PGN
+    /// game's FEN (chess's start position without one)
+    /// becomes the two setups and must be a legal survival-chess setup; a
+    /// PDN game is plain Russian draughts from the start (a magic game is
+    /// refused); moves are read against the legal moves (castling and en
+    /// passant are refused at their line and column), and the result must
+    /// be what the rules decide. One game is printed; several need --out.
+    /// See docs/interchange.md.
+    Convert(cmd_convert::ConvertArgs),
     /// Write every event of every log as one flat JSON row per line.
     ///
     /// Each row has the file, the event's index, line, move number, actor,
@@ -736,7 +764,7 @@ fn command() -> clap::Command {
 const GROUPS: &[(&str, &[&str])] = &[
     ("Check logs", &["validate", "impact", "diff"]),
     ("Inspect a game", &["show", "html", "events"]),
-    ("Convert", &["fmt", "json", "from-json"]),
+    ("Convert", &["fmt", "json", "from-json", "convert"]),
     (
         "Trust: views, hashes and appends",
         &["view", "verify-view", "hash", "verify-extends", "append"],
@@ -963,6 +991,7 @@ fn run_on(
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
         Command::FromJson { path, out, force } => cmd_syntax::from_json_cmd(path, out.as_deref(), *force, &mut rep),
         Command::Gen(args) => cmd_gen::gen(args, &mut rep),
+        Command::Convert(args) => cmd_convert::convert(args, &mut rep),
         Command::Events { paths, .. } => cmd_events::events(paths, &mut rep),
         Command::Select {
             game,
