@@ -38,7 +38,11 @@ pub fn report_strict_warnings(name: &str, summary: &Summary, rep: &mut Reporter)
 
 /// Runs `sink` on the summary of every input, in input order, on the
 /// streaming pipeline, with each input's fault reported by the worker.
-pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(String, Summary, &mut Reporter)) {
+pub fn each_summary(
+    paths: &[PathBuf],
+    rep: &mut Reporter,
+    mut sink: impl FnMut(String, Summary, &mut Reporter) + Send,
+) {
     crate::pipeline::each(
         paths,
         rep,

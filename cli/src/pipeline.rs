@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Condvar, Mutex, Once};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, Once};
 use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Parsed};
@@ -23,11 +23,6 @@ use fgn_notation::{parse, Parsed};
 use crate::inputs::{walk, Input, InputError};
 use crate::out::{Captured, ReportTurn};
 use crate::report::{Reporter, Status};
-
-/// How far ahead of the report the workers may run, per job: enough to keep
-/// every core busy past one slow file, few enough that the waiting reports
-/// stay small.
-const AHEAD_PER_JOB: usize = 16;
 
 /// A run this long shows a progress line on a terminal.
 const PROGRESS_AFTER: Duration = Duration::from_millis(700);
@@ -154,7 +149,7 @@ pub fn each<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S
 where
     R: Send,
     W: Fn(Log, &mut Reporter) -> R + Sync,
-    S: FnMut(R, &mut Reporter),
+    S: FnMut(R, &mut Reporter) + Send,
 {
     each_until(paths, rep, work, |value, rep| {
         sink(value, rep);
@@ -169,7 +164,7 @@ pub fn each_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, sink:
 where
     R: Send,
     W: Fn(Log, &mut Reporter) -> R + Sync,
-    S: FnMut(R, &mut Reporter) -> ControlFlow<()>,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
 {
     let work = |read: Read, rep: &mut Reporter| {
         let parsed = parse(&read.bytes);
@@ -192,7 +187,7 @@ pub fn each_read_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, 
 where
     R: Send,
     W: Fn(Read, &mut Reporter) -> R + Sync,
-    S: FnMut(R, &mut Reporter) -> ControlFlow<()>,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
 {
     let template = rep.for_file();
     let io = rep.io();
@@ -320,93 +315,295 @@ pub fn report_empty(nothing: bool, empty: &[String], rep: &mut Reporter) {
     }
 }
 
-/// The state the workers share: the walk, the next input's index, and how
-/// many reports have been written.
-struct Queue<I> {
+/// How many batches the workers may have taken and not yet written, per
+/// job: enough that a worker finding the next batch's report still waiting
+/// keeps working, few enough that the reports held meanwhile stay small
+/// (a batch is about [`BATCH_TIME`] of work, so the reports held are those
+/// of a few milliseconds a job, whatever the size of the files).
+const BATCHES_AHEAD_PER_JOB: usize = 4;
+
+/// About how long a worker's batch of inputs takes: long enough that
+/// taking a batch and handing its reports on cost nothing next to the work
+/// (a few microseconds a batch), short enough that the jobs finish within
+/// about this much of each other at the end of a run.
+const BATCH_TIME: Duration = Duration::from_millis(1);
+
+/// The most inputs in one batch, however small they are.
+const MOST_IN_A_BATCH: usize = 256;
+
+/// The walk the workers take their batches from, and how many batches
+/// were taken.
+struct Walk<I> {
     items: I,
+    /// The index of the next input.
     next: usize,
-    written: usize,
+    /// How many batches were taken.
+    taken: usize,
     exhausted: bool,
 }
 
-fn run_parallel<R, I, P, F>(items: I, jobs: usize, process: &P, mut finish: F)
+/// Inputs taken together by one worker: `items` are the inputs from
+/// `start` on, in order.
+struct Batch {
+    start: usize,
+    items: Vec<Result<Input, InputError>>,
+}
+
+/// What the workers share. Whoever holds the next report to be written
+/// writes it (the reports before it are all written), with the command's
+/// `finish`, so that no thread waits for a writer and none is woken for a
+/// report: a worker whose batch is next writes each report as it comes,
+/// and a worker that finishes a batch whose turn has not come leaves its
+/// reports in `parked`, for the worker that writes the report before them
+/// to write next.
+struct Shared<I, R, F> {
+    walk: Mutex<Walk<I>>,
+    /// Where workers wait for the window ([`BATCHES_AHEAD_PER_JOB`]) to
+    /// open, and how many wait, so that a batch written wakes no one when
+    /// no one waits.
+    room: Condvar,
+    waiting: AtomicUsize,
+    /// The most batches taken and not yet written.
+    window: usize,
+    /// How many reports are written, for a worker to know when its
+    /// report's turn has come (its capture's [`ReportTurn`]); `usize::MAX`
+    /// once the run stopped, so that no report after the stop goes out.
+    written: Arc<AtomicUsize>,
+    /// How many batches are written.
+    batches_written: AtomicUsize,
+    stopped: AtomicBool,
+    /// Finished batches waiting for the reports before them, by the index
+    /// of their first input.
+    parked: Mutex<BTreeMap<usize, Vec<Done<R>>>>,
+    /// The command's end of each report; held only by whoever holds the
+    /// next report, so never waited for.
+    finish: Mutex<F>,
+}
+
+impl<I, R, F> Shared<I, R, F>
+where
+    I: Iterator<Item = Result<Input, InputError>>,
+    F: FnMut(Done<R>) -> ControlFlow<()>,
+{
+    /// The next `size` inputs (fewer at the end of the walk), once the
+    /// window has room for another batch; `None` when the walk is done or
+    /// the run stopped.
+    fn take(&self, size: usize) -> Option<Batch> {
+        let mut walk = lock(&self.walk);
+        loop {
+            if walk.exhausted {
+                return None;
+            }
+            // Counted as waiting before the window is looked at, so that a
+            // batch written after the look wakes this worker
+            // ([`Shared::batch_written`]).
+            self.waiting.fetch_add(1, Ordering::SeqCst);
+            let room = walk.taken - self.batches_written.load(Ordering::SeqCst) < self.window;
+            if self.stopped.load(Ordering::SeqCst) || room {
+                self.waiting.fetch_sub(1, Ordering::SeqCst);
+                break;
+            }
+            walk = self.room.wait(walk).unwrap_or_else(|e| e.into_inner());
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+        }
+        if self.stopped.load(Ordering::SeqCst) {
+            return None;
+        }
+        let items: Vec<_> = walk.items.by_ref().take(size).collect();
+        if items.len() < size {
+            walk.exhausted = true;
+        }
+        if items.is_empty() {
+            return None;
+        }
+        let start = walk.next;
+        walk.next += items.len();
+        walk.taken += 1;
+        Some(Batch { start, items })
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Whether the report of input `index` is the next to be written.
+    fn is_turn(&self, index: usize) -> bool {
+        self.written.load(Ordering::Acquire) == index
+    }
+
+    /// Writes the reports `done` of the inputs from `start` on, whose turn
+    /// has come, and, when they end their batch, the parked batches whose
+    /// turn comes after them.
+    fn write(&self, start: usize, done: Vec<Done<R>>, ends_batch: bool) {
+        let (mut start, mut done, mut ends_batch) = (start, done, ends_batch);
+        loop {
+            {
+                let mut finish = lock(&self.finish);
+                for (index, report) in (start..).zip(done) {
+                    if finish(report).is_break() {
+                        return self.stop();
+                    }
+                    self.written.store(index + 1, Ordering::Release);
+                }
+            }
+            if !ends_batch {
+                return;
+            }
+            self.batch_written();
+            // The next batch's worker may be parking it now: whichever of
+            // the two looks last under the lock finds the other's part done
+            // (the count written was stored before this look), so exactly
+            // one of them writes it.
+            let next = self.written.load(Ordering::SeqCst);
+            match lock(&self.parked).remove(&next) {
+                Some(parked) => (start, done, ends_batch) = (next, parked, true),
+                None => return,
+            }
+        }
+    }
+
+    /// Leaves a finished batch's reports, from `start` on, for the worker
+    /// that writes the report before them, or writes them when that was
+    /// written meanwhile.
+    fn park(&self, start: usize, done: Vec<Done<R>>) {
+        let turn = {
+            let mut parked = lock(&self.parked);
+            if self.written.load(Ordering::SeqCst) == start {
+                Some(done)
+            } else {
+                parked.insert(start, done);
+                None
+            }
+        };
+        if let Some(done) = turn {
+            self.write(start, done, true);
+        }
+    }
+
+    /// Counts a batch written, waking the workers that wait for room.
+    fn batch_written(&self) {
+        self.batches_written.fetch_add(1, Ordering::SeqCst);
+        self.wake();
+    }
+
+    /// Stops the run: no report after this one is written, no input taken.
+    fn stop(&self) {
+        self.written.store(usize::MAX, Ordering::SeqCst);
+        self.stopped.store(true, Ordering::SeqCst);
+        self.wake();
+    }
+
+    /// Wakes the workers waiting for room, if any: the lock, taken between
+    /// their look at the window and their wait, makes sure that none
+    /// misses it.
+    fn wake(&self) {
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            drop(lock(&self.walk));
+            self.room.notify_all();
+        }
+    }
+}
+
+/// Locks `m`, whether or not a thread panicked holding it.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Stops the run if the worker holding it unwinds (a panic in the command's
+/// `finish`), so that no other worker waits for a report that will not be
+/// written; the panic then ends the run as it would with one job.
+struct StopOnUnwind<'a, I, R, F>(&'a Shared<I, R, F>)
+where
+    I: Iterator<Item = Result<Input, InputError>>,
+    F: FnMut(Done<R>) -> ControlFlow<()>;
+
+impl<I, R, F> Drop for StopOnUnwind<'_, I, R, F>
+where
+    I: Iterator<Item = Result<Input, InputError>>,
+    F: FnMut(Done<R>) -> ControlFlow<()>,
+{
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
+}
+
+/// Runs `process` on every item on `jobs` threads (this one and `jobs - 1`
+/// more) and `finish` on each result in input order.
+///
+/// Work is handed out in batches, each about [`BATCH_TIME`] of work: a
+/// worker starts with one input a batch and doubles or halves the size by
+/// the time its last batch took, so that a few files still spread over
+/// every job and many small ones cost one hand-out per batch instead of
+/// one per file. The reports are written by whichever worker holds the
+/// next one ([`Shared`]): in a run with no worker far ahead of another,
+/// nothing waits and no thread is woken, which is what made the parallel
+/// runs cost a third more CPU than one job (issue 42: a lock, a channel
+/// message and a wake-up for every file).
+fn run_parallel<R, I, P, F>(items: I, jobs: usize, process: &P, finish: F)
 where
     R: Send,
     I: Iterator<Item = Result<Input, InputError>> + Send,
     P: Fn(Result<Input, InputError>, ReportTurn) -> Done<R> + Sync,
-    F: FnMut(Done<R>) -> ControlFlow<()>,
+    F: FnMut(Done<R>) -> ControlFlow<()> + Send,
 {
-    let window = jobs * AHEAD_PER_JOB;
-    let queue = Mutex::new(Queue {
-        items,
-        next: 0,
-        written: 0,
-        exhausted: false,
-    });
-    let turn = Condvar::new();
-    // How many reports are written, for a worker to know when its report's
-    // turn has come ([`capture_until`]); `usize::MAX` once the run stopped,
-    // so that no report after the stop goes out.
-    let written = Arc::new(AtomicUsize::new(0));
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, Done<R>)>();
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (queue, turn, written) = (&queue, &turn, &written);
-            scope.spawn(move || loop {
-                let (index, item) = {
-                    let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                    while !q.exhausted && q.next >= q.written + window {
-                        q = turn.wait(q).unwrap_or_else(|e| e.into_inner());
-                    }
-                    if q.exhausted {
-                        return;
-                    }
-                    match q.items.next() {
-                        Some(item) => {
-                            q.next += 1;
-                            (q.next - 1, item)
-                        }
-                        None => {
-                            q.exhausted = true;
-                            turn.notify_all();
-                            return;
-                        }
-                    }
-                };
-                // The report is kept until the reports before it are
-                // written, then written as it comes.
-                let written = Arc::clone(written);
-                let turn = move || written.load(Ordering::Acquire) == index;
-                let done = process(item, Box::new(turn));
-                if tx.send((index, done)).is_err() {
+    let shared = Shared {
+        walk: Mutex::new(Walk {
+            items,
+            next: 0,
+            taken: 0,
+            exhausted: false,
+        }),
+        room: Condvar::new(),
+        waiting: AtomicUsize::new(0),
+        window: jobs * BATCHES_AHEAD_PER_JOB,
+        written: Arc::new(AtomicUsize::new(0)),
+        batches_written: AtomicUsize::new(0),
+        stopped: AtomicBool::new(false),
+        parked: Mutex::new(BTreeMap::new()),
+        finish: Mutex::new(finish),
+    };
+    let worker = || {
+        let _stop = StopOnUnwind(&shared);
+        let mut size = 1;
+        while let Some(Batch { start, items }) = shared.take(size) {
+            let began = Instant::now();
+            let end = start + items.len();
+            // The reports of this batch not yet written, from `first` on.
+            let mut first = start;
+            let mut done = Vec::with_capacity(items.len());
+            for (index, item) in (start..).zip(items) {
+                if shared.stopped() {
                     return;
                 }
-            });
-        }
-        drop(tx);
-        // Reports arrive in any order and are written in input order; the
-        // window above bounds how many wait here.
-        let mut waiting: BTreeMap<usize, Done<R>> = BTreeMap::new();
-        let mut next = 0;
-        'reports: for (index, done) in rx {
-            waiting.insert(index, done);
-            while let Some(done) = waiting.remove(&next) {
-                let flow = finish(done);
-                next += 1;
-                let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                q.written = next;
-                written.store(if flow.is_break() { usize::MAX } else { next }, Ordering::Release);
-                if flow.is_break() {
-                    // The workers take no more inputs, and those they are
-                    // on end when their report finds the channel closed.
-                    q.exhausted = true;
-                    turn.notify_all();
-                    break 'reports;
+                // The report is kept until the reports before it are
+                // written, then written as it comes.
+                let written = Arc::clone(&shared.written);
+                let turn = move || written.load(Ordering::Acquire) == index;
+                done.push(process(item, Box::new(turn)));
+                if shared.is_turn(first) {
+                    shared.write(first, std::mem::take(&mut done), index + 1 == end);
+                    first = index + 1;
                 }
-                turn.notify_all();
+            }
+            if !done.is_empty() {
+                shared.park(first, done);
+            }
+            // The next batch about [`BATCH_TIME`] long, by this one.
+            let took = began.elapsed();
+            if took < BATCH_TIME / 2 {
+                size = (size * 2).min(MOST_IN_A_BATCH);
+            } else if took > BATCH_TIME * 2 {
+                size = (size / 2).max(1);
             }
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..jobs {
+            scope.spawn(worker);
+        }
+        worker();
     });
 }
 
