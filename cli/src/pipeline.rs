@@ -760,6 +760,106 @@ fn progress_message(done: usize, counted: Option<(usize, bool)>, elapsed: Durati
 mod tests {
     use super::*;
 
+    /// The inputs `0..n`, as paths named by their index.
+    fn numbered(n: usize) -> impl Iterator<Item = Result<Input, InputError>> + Send {
+        (0..n).map(|i| Ok(Input::File(PathBuf::from(i.to_string()))))
+    }
+
+    /// The index an input of [`numbered`] is named by.
+    fn index_of(item: &Result<Input, InputError>) -> usize {
+        match item {
+            Ok(Input::File(path)) => path.to_str().and_then(|p| p.parse().ok()).expect("a numbered input"),
+            other => panic!("not a numbered input: {other:?}"),
+        }
+    }
+
+    fn done(value: usize) -> Done<usize> {
+        Done {
+            captured: Vec::new(),
+            status: Status::Ok,
+            value: Some(value),
+        }
+    }
+
+    /// Issue 42: the workers take batches and whoever holds the next
+    /// report writes it. Whatever the number of jobs and however uneven
+    /// the work, every report is finished once, in input order, and a
+    /// report's turn (its capture's [`ReportTurn`]) comes only once every
+    /// report before it is finished.
+    #[test]
+    fn reports_are_finished_in_input_order_and_their_turn_comes_after_the_ones_before() {
+        for jobs in [2, 3, 8] {
+            let finished = AtomicUsize::new(0);
+            let process = |item: Result<Input, InputError>, turn: ReportTurn| {
+                let index = index_of(&item);
+                // Every seventh input takes far longer, so that the
+                // batches finish out of order.
+                if index % 7 == 0 {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                if turn() {
+                    assert_eq!(finished.load(Ordering::SeqCst), index, "a turn came early");
+                }
+                done(index)
+            };
+            let mut seen = Vec::new();
+            run_parallel(numbered(3000), jobs, &process, |done| {
+                seen.push(done.value.expect("a value"));
+                finished.fetch_add(1, Ordering::SeqCst);
+                ControlFlow::Continue(())
+            });
+            assert_eq!(seen, (0..3000).collect::<Vec<_>>(), "{jobs} jobs");
+        }
+    }
+
+    /// Issue 42: a run stopped by its `finish` finishes nothing after the
+    /// input it stopped on, and its workers stop taking inputs at once:
+    /// they work on no more than the batches the window lets them take
+    /// ahead.
+    #[test]
+    fn a_stopped_run_finishes_nothing_more_and_takes_no_more_inputs() {
+        for jobs in [2, 3, 8] {
+            let processed = AtomicUsize::new(0);
+            let process = |item: Result<Input, InputError>, _turn: ReportTurn| {
+                processed.fetch_add(1, Ordering::SeqCst);
+                done(index_of(&item))
+            };
+            let mut seen = Vec::new();
+            run_parallel(numbered(1_000_000), jobs, &process, |done| {
+                seen.push(done.value.expect("a value"));
+                if seen.len() == 5000 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!(seen, (0..5000).collect::<Vec<_>>(), "{jobs} jobs");
+            let ahead = processed.load(Ordering::SeqCst) - 5000;
+            let most = jobs * (BATCHES_AHEAD_PER_JOB + 1) * MOST_IN_A_BATCH;
+            assert!(ahead <= most, "{jobs} jobs worked on {ahead} inputs past the stop");
+        }
+    }
+
+    /// Issue 42: batches start at one input, so that a few slow inputs
+    /// still spread over the jobs instead of going to one worker in a
+    /// batch.
+    #[test]
+    fn a_few_slow_inputs_spread_over_the_jobs() {
+        let threads = Mutex::new(std::collections::HashSet::new());
+        let process = |item: Result<Input, InputError>, _turn: ReportTurn| {
+            lock(&threads).insert(std::thread::current().id());
+            std::thread::sleep(Duration::from_millis(20));
+            done(index_of(&item))
+        };
+        let mut count = 0;
+        run_parallel(numbered(8), 4, &process, |_| {
+            count += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!(count, 8);
+        assert!(lock(&threads).len() >= 2, "8 inputs of 20 ms each ran on one thread");
+    }
+
     /// Regression (issue 39): the progress line was a bare count of the
     /// files done, with no total, rate or time left. It says done of found
     /// while the count goes on, and done of the total, the rate and the
