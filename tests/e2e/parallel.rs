@@ -129,29 +129,33 @@ fn every_many_file_command_gives_the_output_of_one_job_over_an_archive() {
 
 /// Issue 42: a run that stops (`validate` at the first log a rules file
 /// does not fit) stops at the same log whatever the number of jobs, and
-/// nothing of the logs after it is reported, however far ahead the
-/// workers' batches ran.
+/// nothing of the logs or directories after it is reported, however far
+/// ahead the walk and the workers' batches ran.
 #[test]
 fn a_run_stops_at_the_same_log_whatever_the_number_of_jobs() {
     let dir = scratch_dir("parallel-stop");
     generate(&dir.join("a"), "magic-draughts", 120);
     generate(&dir.join("b"), "survival-chess", 120);
+    // Directories without a log are noted only when the run came to them
+    // before it stopped, however far ahead the walk ran.
+    std::fs::create_dir_all(dir.join("0-empty")).unwrap();
+    std::fs::create_dir_all(dir.join("c-empty")).unwrap();
     let rules = dir.join("draughts.json");
     std::fs::write(&rules, r#"{"revenge_ranks": 4}"#).unwrap();
-    let args = [
-        "validate",
-        "--verbose",
-        "--rules",
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (rules, empty, a, b, c) = (
         rules.to_str().unwrap(),
-        dir.to_str().unwrap(),
-    ];
+        path("0-empty"),
+        path("a"),
+        path("b"),
+        path("c-empty"),
+    );
+    let args = ["validate", "--verbose", "--rules", rules, &empty, &a, &b, &c];
     let one = run(&[&["--jobs", "1"][..], &args].concat());
     assert_eq!(one.0, Some(2), "{}", one.2);
     let first = crate::util::fgn_files(&dir.join("b"))[0].display().to_string();
     assert!(
-        one.2
-            .trim_end()
-            .ends_with(&format!("validation stops at the first one, {first}")),
+        one.2.contains(&format!("validation stops at the first one, {first}\n")),
         "{}",
         one.2
     );
@@ -159,6 +163,8 @@ fn a_run_stops_at_the_same_log_whatever_the_number_of_jobs() {
     assert!(!one.1.contains("/b/"), "{}", one.1);
     assert_eq!(one.2.matches("/b/").count(), 1, "{}", one.2);
     assert!(one.1.lines().count() > 60, "the draughts logs are reported: {}", one.1);
+    assert!(one.2.contains("0-empty: no *.fgn files in it"), "{}", one.2);
+    assert!(!one.2.contains("c-empty"), "{}", one.2);
     for jobs in ["2", "3", "8"] {
         assert_eq!(run(&[&["--jobs", jobs][..], &args].concat()), one, "{jobs} jobs");
     }
