@@ -866,7 +866,7 @@ mod tests {
                 let index = index_of(&item);
                 // Every seventh input takes far longer, so that the
                 // batches finish out of order.
-                if index % 7 == 0 {
+                if index.is_multiple_of(7) {
                     std::thread::sleep(Duration::from_micros(200));
                 }
                 if turn() {
