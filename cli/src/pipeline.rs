@@ -13,7 +13,7 @@
 //! (issue 42).
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
@@ -381,10 +381,12 @@ struct Batch {
 /// What the workers share. Whoever holds the next report to be written
 /// writes it (the reports before it are all written), with the command's
 /// `finish`, so that no thread waits for a writer and none is woken for a
-/// report: a worker whose batch is next writes each report as it comes,
-/// and a worker that finishes a batch whose turn has not come leaves its
-/// reports in `parked`, for the worker that writes the report before them
-/// to write next.
+/// report: a worker whose report is next writes it, and a worker whose
+/// report's turn has not come leaves it in `parked` and goes on, for the
+/// worker that writes the report before it to write next. So a report's
+/// turn comes as soon as the reports before it are done, as with a writer
+/// of its own (a long report streams from then on), at the cost of one
+/// short lock a report.
 struct Shared<R, F> {
     walk: Mutex<Walk>,
     /// Where workers wait for inputs or for the window
@@ -403,9 +405,9 @@ struct Shared<R, F> {
     /// How many batches are written.
     batches_written: AtomicUsize,
     stopped: AtomicBool,
-    /// Finished batches waiting for the reports before them, by the index
-    /// of their first input.
-    parked: Mutex<BTreeMap<usize, Vec<Done<R>>>>,
+    /// Finished reports waiting for the reports before them, each with
+    /// whether it ends its batch: the first place is the next report's.
+    parked: Mutex<VecDeque<Option<(Done<R>, bool)>>>,
     /// The command's end of each report; held only by whoever holds the
     /// next report, so never waited for.
     finish: Mutex<F>,
@@ -494,53 +496,59 @@ where
         self.written.load(Ordering::Acquire) == index
     }
 
-    /// Writes the reports `done` of the inputs from `start` on, whose turn
-    /// has come, and, when they end their batch, the parked batches whose
-    /// turn comes after them.
-    fn write(&self, start: usize, done: Vec<Done<R>>, ends_batch: bool) {
-        let (mut start, mut done, mut ends_batch) = (start, done, ends_batch);
+    /// Writes the report `done` of input `index`, whose turn has come
+    /// (`ends_batch`: the last of its batch), and then the parked reports
+    /// whose turn comes after it.
+    fn write(&self, index: usize, done: Done<R>, ends_batch: bool) {
+        let (mut index, mut done, mut ends_batch) = (index, done, ends_batch);
         loop {
-            {
+            let flow = {
                 let mut finish = lock(&self.finish);
-                for (index, report) in (start..).zip(done) {
-                    if finish(report).is_break() {
-                        return self.stop();
-                    }
-                    self.written.store(index + 1, Ordering::Release);
-                }
+                finish(done)
+            };
+            if flow.is_break() {
+                return self.stop();
             }
-            if !ends_batch {
-                return;
+            // The count written moves under the lock of the parked
+            // reports, so that a worker parking the next report either
+            // sees it moved (and writes its report itself) or parks it
+            // before this looks for it.
+            let next = {
+                let mut parked = lock(&self.parked);
+                self.written.store(index + 1, Ordering::Release);
+                // This report's place, empty when it was written where it
+                // was made.
+                parked.pop_front();
+                parked.front_mut().and_then(Option::take)
+            };
+            if ends_batch {
+                self.batch_written();
             }
-            self.batch_written();
-            // The next batch's worker may be parking it now: whichever of
-            // the two looks last under the lock finds the other's part done
-            // (the count written was stored before this look), so exactly
-            // one of them writes it.
-            let next = self.written.load(Ordering::SeqCst);
-            match lock(&self.parked).remove(&next) {
-                Some(parked) => (start, done, ends_batch) = (next, parked, true),
+            match next {
+                Some((report, ends)) => (index, done, ends_batch) = (index + 1, report, ends),
                 None => return,
             }
         }
     }
 
-    /// Leaves a finished batch's reports, from `start` on, for the worker
-    /// that writes the report before them, or writes them when that was
-    /// written meanwhile.
-    fn park(&self, start: usize, done: Vec<Done<R>>) {
-        let turn = {
+    /// Leaves the report `done` of input `index` for the worker that
+    /// writes the report before it, or writes it when that was written
+    /// meanwhile. Nothing is kept once the run stopped.
+    fn park(&self, index: usize, done: Done<R>, ends_batch: bool) {
+        {
             let mut parked = lock(&self.parked);
-            if self.written.load(Ordering::SeqCst) == start {
-                Some(done)
-            } else {
-                parked.insert(start, done);
-                None
+            let written = self.written.load(Ordering::Acquire);
+            if written != index {
+                if let Some(at) = index.checked_sub(written) {
+                    if parked.len() <= at {
+                        parked.resize_with(at + 1, || None);
+                    }
+                    parked[at] = Some((done, ends_batch));
+                }
+                return;
             }
-        };
-        if let Some(done) = turn {
-            self.write(start, done, true);
         }
+        self.write(index, done, ends_batch);
     }
 
     /// Counts a batch written, waking the workers that wait for room.
@@ -628,7 +636,7 @@ where
         written: Arc::new(AtomicUsize::new(0)),
         batches_written: AtomicUsize::new(0),
         stopped: AtomicBool::new(false),
-        parked: Mutex::new(BTreeMap::new()),
+        parked: Mutex::new(VecDeque::new()),
         finish: Mutex::new(finish),
     };
     let worker = || {
@@ -637,9 +645,6 @@ where
         while let Some(Batch { start, items }) = shared.take(size) {
             let began = Instant::now();
             let end = start + items.len();
-            // The reports of this batch not yet written, from `first` on.
-            let mut first = start;
-            let mut done = Vec::with_capacity(items.len());
             for (index, item) in (start..).zip(items) {
                 if shared.stopped() {
                     return;
@@ -648,14 +653,13 @@ where
                 // written, then written as it comes.
                 let written = Arc::clone(&shared.written);
                 let turn = move || written.load(Ordering::Acquire) == index;
-                done.push(process(item, Box::new(turn)));
-                if shared.is_turn(first) {
-                    shared.write(first, std::mem::take(&mut done), index + 1 == end);
-                    first = index + 1;
+                let done = process(item, Box::new(turn));
+                let ends_batch = index + 1 == end;
+                if shared.is_turn(index) {
+                    shared.write(index, done, ends_batch);
+                } else {
+                    shared.park(index, done, ends_batch);
                 }
-            }
-            if !done.is_empty() {
-                shared.park(first, done);
             }
             // The next batch about [`BATCH_TIME`] long, by this one.
             let took = began.elapsed();
@@ -881,6 +885,30 @@ mod tests {
                 ControlFlow::Continue(())
             });
             assert_eq!(seen, (0..3000).collect::<Vec<_>>(), "{jobs} jobs");
+        }
+    }
+
+    /// Issue 42 (and 36): a long report streams once the reports before it
+    /// are written, even when it is not the first of its worker's batch:
+    /// its turn comes while it is still being made, so that it is not held
+    /// whole in memory.
+    #[test]
+    fn a_reports_turn_comes_while_it_is_made_once_the_ones_before_are_written() {
+        for jobs in [2, 3] {
+            let came = AtomicBool::new(false);
+            let process = |item: Result<Input, InputError>, turn: ReportTurn| {
+                let index = index_of(&item);
+                if index == 200 {
+                    let began = Instant::now();
+                    while began.elapsed() < Duration::from_secs(10) && !turn() {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    came.store(turn(), Ordering::SeqCst);
+                }
+                done(index)
+            };
+            run_parallel(numbered(400), jobs, &process, |_| ControlFlow::Continue(()));
+            assert!(came.load(Ordering::SeqCst), "{jobs} jobs: the turn never came");
         }
     }
 
