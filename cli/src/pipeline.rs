@@ -405,12 +405,19 @@ struct Shared<R, F> {
     /// How many batches are written.
     batches_written: AtomicUsize,
     stopped: AtomicBool,
-    /// Finished reports waiting for the reports before them, each with
-    /// whether it ends its batch: the first place is the next report's.
-    parked: Mutex<VecDeque<Option<(Done<R>, bool)>>>,
+    /// Finished reports waiting for the reports before them: the first
+    /// place is the next report's.
+    parked: Mutex<VecDeque<Option<Parked<R>>>>,
     /// The command's end of each report; held only by whoever holds the
     /// next report, so never waited for.
     finish: Mutex<F>,
+}
+
+/// A finished report waiting for its turn.
+struct Parked<R> {
+    done: Done<R>,
+    /// It is the last of its batch.
+    ends_batch: bool,
 }
 
 impl<R, F> Shared<R, F>
@@ -525,7 +532,7 @@ where
                 self.batch_written();
             }
             match next {
-                Some((report, ends)) => (index, done, ends_batch) = (index + 1, report, ends),
+                Some(parked) => (index, done, ends_batch) = (index + 1, parked.done, parked.ends_batch),
                 None => return,
             }
         }
@@ -543,7 +550,7 @@ where
                     if parked.len() <= at {
                         parked.resize_with(at + 1, || None);
                     }
-                    parked[at] = Some((done, ends_batch));
+                    parked[at] = Some(Parked { done, ends_batch });
                 }
                 return;
             }
