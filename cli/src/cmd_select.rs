@@ -38,7 +38,11 @@ pub fn report_strict_warnings(name: &str, summary: &Summary, rep: &mut Reporter)
 
 /// Runs `sink` on the summary of every input, in input order, on the
 /// streaming pipeline, with each input's fault reported by the worker.
-pub fn each_summary(paths: &[PathBuf], rep: &mut Reporter, mut sink: impl FnMut(String, Summary, &mut Reporter)) {
+pub fn each_summary(
+    paths: &[PathBuf],
+    rep: &mut Reporter,
+    mut sink: impl FnMut(String, Summary, &mut Reporter) + Send,
+) {
     each_summary_with(paths, rep, |_, _| (), |name, summary, (), rep| sink(name, summary, rep));
 }
 
@@ -49,7 +53,7 @@ pub fn each_summary_with<T: Send>(
     paths: &[PathBuf],
     rep: &mut Reporter,
     more: impl Fn(&fgn_notation::Parsed, &Summary) -> T + Sync,
-    mut sink: impl FnMut(String, Summary, T, &mut Reporter),
+    mut sink: impl FnMut(String, Summary, T, &mut Reporter) + Send,
 ) {
     crate::pipeline::each(
         paths,

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use fgn_notation::json::{from_json, JsonDocument, Unique};
+use fgn_notation::json::{read_documents, Entry, JsonDocument, Place, ReadGame, StreamError};
 use fgn_notation::{parse, Document, Parsed};
 
 use crate::inputs::{collect, Input};
@@ -347,89 +347,203 @@ impl serde::Serialize for Unreadable<'_> {
 /// pretty stream of version 1's `fgn json DIR`). One game is printed; more
 /// need `out_dir` (made if missing), where each is written to a new file
 /// named by its place and its `file`'s name (`0003-mate.fgn`), never over
-/// an existing one.
+/// an existing one. The input is read as a stream, one document at a
+/// time, each game written before the next is read, so that memory does
+/// not grow with the input; an object that stands for a file `fgn json`
+/// could not read is skipped with a note.
 pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, force: bool, rep: &mut Reporter) {
     let input = if path.as_os_str() == "-" {
         Input::Stdin
     } else {
         Input::File(path.to_path_buf())
     };
-    let bytes = match input.read(rep.io()) {
-        Ok(b) => b,
-        Err(e) => return rep.error(&e),
-    };
     let name = input.name();
-    let Ok(text) = std::str::from_utf8(&bytes) else {
-        return rep.invalid(&name, "not UTF-8 text");
+    let mut conversion = Conversion {
+        name: name.clone(),
+        out_dir,
+        force,
+        documents: 0,
+        games: 0,
+        written: 0,
+        skipped: 0,
+        first: None,
+        rep,
     };
-    let docs = match documents(text) {
-        Ok(d) => d,
-        Err(e) => return rep.invalid(&name, &e),
+    // A large buffer: the deserializer takes the input a byte at a time.
+    let read = match &input {
+        Input::Stdin => conversion.rep.io().with_stdin(|stdin| {
+            read_documents(std::io::BufReader::with_capacity(1 << 16, stdin), |place, entry| {
+                conversion.document(place, entry)
+            })
+        }),
+        Input::File(path) => match std::fs::File::open(path) {
+            Ok(file) => read_documents(std::io::BufReader::with_capacity(1 << 16, file), |place, entry| {
+                conversion.document(place, entry)
+            }),
+            Err(e) => Err(StreamError::Io(e)),
+        },
     };
-    if docs.is_empty() {
-        return rep.invalid(&name, "no JSON document in it");
-    }
-    if docs.len() > 1 && out_dir.is_none() {
-        return rep.error(&format!(
-            "{name} holds {} games; give --out DIR to write each to its own file",
-            docs.len()
-        ));
-    }
-    if let Some(dir) = out_dir {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            return rep.error(&format!(
-                "{}: cannot make the directory: {}",
-                dir.display(),
-                crate::texts::io_error_text(&e)
-            ));
+    conversion.finish(read);
+}
+
+/// A `from-json` run as its documents come.
+struct Conversion<'a, 'r> {
+    name: String,
+    out_dir: Option<&'a std::path::Path>,
+    force: bool,
+    /// The documents read so far, skipped ones too: a game's number in
+    /// the name of its file.
+    documents: usize,
+    /// The documents that are not skipped.
+    games: usize,
+    written: usize,
+    /// The objects skipped, of files `fgn json` could not read.
+    skipped: usize,
+    /// The first game's text, or why it is none, until a second shows
+    /// whether the input holds one game (printed, and a fault named by the
+    /// input alone) or several (each fault named by its place as well);
+    /// with `--out` a first game that converts is written at once.
+    first: Option<(Place, Result<String, String>)>,
+    rep: &'a mut Reporter<'r>,
+}
+
+impl Conversion<'_, '_> {
+    /// Takes one document; false when nothing more is to be read.
+    fn document(&mut self, place: Place, entry: Entry) -> bool {
+        self.documents += 1;
+        if let (1, Some(dir)) = (self.documents, self.out_dir) {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                self.rep.error(&format!(
+                    "{}: cannot make the directory: {}",
+                    dir.display(),
+                    crate::texts::io_error_text(&e)
+                ));
+                return false;
+            }
+        }
+        let read = match entry {
+            Entry::Unreadable { file } => {
+                self.skipped += 1;
+                self.rep.note(&format!(
+                    "{}: {place}: skipped: it stands for {}, which `fgn json` could not read",
+                    self.name,
+                    file.as_deref().unwrap_or("a file")
+                ));
+                return true;
+            }
+            Entry::NotAGame(why) => Err(why),
+            Entry::Game(read) => check_log_hash(read.log_hash.as_ref(), &read.game).map(|()| *read),
+        };
+        self.games += 1;
+        match (self.games, self.out_dir) {
+            (1, None) => {
+                // A faithful conversion: the events as the JSON has them (so
+                // that json -> from-json -> json is the identity); `fgn fmt`
+                // adds the markers the rules derive.
+                self.first = Some((place, read.map(|read| read.game.canonical_text())));
+                true
+            }
+            // Several games without --out are refused once the input is
+            // read through, with their number.
+            (_, None) => true,
+            (games, Some(dir)) => {
+                self.report_first();
+                match read {
+                    Ok(read) => self.write(dir, &read),
+                    Err(e) if games == 1 => self.first = Some((place, Err(e))),
+                    Err(e) => self.rep.invalid(&format!("{}: {place}", self.name), &e),
+                }
+                true
+            }
         }
     }
-    let mut written = 0;
-    for (number, (place, doc)) in docs.iter().enumerate() {
-        let game = match from_json(&doc.to_string()).and_then(|game| check_log_hash(doc, game)) {
-            Ok(game) => game,
-            Err(e) if docs.len() == 1 => return rep.invalid(&name, &e),
-            Err(e) => {
-                rep.invalid(&format!("{name}: {place}"), &e);
-                continue;
-            }
-        };
-        // A faithful conversion: the events as the JSON has them (so that
-        // json -> from-json -> json is the identity); `fgn fmt` adds the
-        // markers the rules derive.
-        let text = game.canonical_text();
-        let Some(dir) = out_dir else {
-            rep.print(&text);
-            continue;
-        };
-        let base = doc
-            .get("file")
-            .and_then(|f| f.as_str())
+
+    /// Reports the first game's fault, held until the input showed more,
+    /// with its place.
+    fn report_first(&mut self) {
+        if let Some((place, Err(e))) = self.first.take() {
+            self.rep.invalid(&format!("{}: {place}", self.name), &e);
+        }
+    }
+
+    /// Writes a game into `dir`, named by its number and its `file`.
+    fn write(&mut self, dir: &std::path::Path, read: &ReadGame) {
+        let base = read
+            .file
+            .as_deref()
             .and_then(|f| std::path::Path::new(f).file_name())
             .map_or_else(|| "game.fgn".to_string(), |f| f.to_string_lossy().into_owned());
-        let target = dir.join(format!("{:04}-{base}", number + 1));
-        match Reporter::write_file(&target, text.as_bytes(), force) {
-            Ok(()) => written += 1,
-            Err(e) => rep.error(&e),
+        let target = dir.join(format!("{:04}-{base}", self.documents));
+        match Reporter::write_file(&target, read.game.canonical_text().as_bytes(), self.force) {
+            Ok(()) => self.written += 1,
+            Err(e) => self.rep.error(&e),
         }
     }
-    if let Some(dir) = out_dir {
-        rep.wrote(dir, Some(written));
+
+    /// Says how the input ended: the one game printed, a fault, what was
+    /// written.
+    fn finish(mut self, read: Result<(), StreamError>) {
+        if let Err(e) = read {
+            // The input holds more than the first game, so with --out its
+            // fault is told with its place; a game for standard output is
+            // not printed from an input that is not one game.
+            if self.out_dir.is_some() {
+                self.report_first();
+            }
+            match e {
+                StreamError::Io(e) => self.rep.error(&format!(
+                    "{}: cannot read: {}",
+                    self.name,
+                    crate::texts::io_error_text(&e)
+                )),
+                StreamError::Json(e) => self.rep.invalid(&self.name, &e),
+            }
+            // Games were written before the fault was found: say so.
+            if self.written > 0 {
+                self.wrote();
+            }
+            return;
+        }
+        match (self.games, self.first.take()) {
+            (0, _) if self.skipped == 0 => self.rep.invalid(&self.name, "no JSON document in it"),
+            (1, Some((_, Ok(text)))) => self.rep.print(&text),
+            (1, Some((_, Err(e)))) => self.rep.invalid(&self.name, &e),
+            (games, _) if games > 1 && self.out_dir.is_none() => self.rep.error(&format!(
+                "{} holds {games} games; give --out DIR to write each to its own file",
+                self.name
+            )),
+            _ => self.wrote(),
+        }
+    }
+
+    /// The tally of `--out`: the files written, and the objects skipped.
+    fn wrote(&self) {
+        let Some(dir) = self.out_dir else { return };
+        if self.skipped == 0 {
+            return self.rep.wrote(dir, Some(self.written));
+        }
+        let whose = if self.skipped == 1 { "a file" } else { "files" };
+        self.rep.note(&format!(
+            "wrote {} in {}; skipped {} for {whose} that `fgn json` could not read",
+            crate::out::count(self.written, "file"),
+            dir.display(),
+            crate::out::count(self.skipped, "object")
+        ));
     }
 }
 
-/// The game, when the document's `summary.log_hash` (as `fgn json` writes
+/// Nothing when the document's `summary.log_hash` (as `fgn json` writes
 /// it) is absent, `null`, or the log hash of the game read; a hash that
 /// differs means the events or header were changed after the summary was
 /// written (or the summary was), and the document is refused rather than
 /// converted into a log that is not the one its hash names.
-fn check_log_hash(doc: &serde_json::Value, game: fgn_notation::Game) -> Result<fgn_notation::Game, String> {
-    match doc.get("summary").and_then(|s| s.get("log_hash")) {
-        None | Some(serde_json::Value::Null) => Ok(game),
+fn check_log_hash(listed: Option<&serde_json::Value>, game: &fgn_notation::Game) -> Result<(), String> {
+    match listed {
+        None | Some(serde_json::Value::Null) => Ok(()),
         Some(serde_json::Value::String(listed)) => {
-            let actual = fgn_tools::loghash::log_hash(&game).to_string();
+            let actual = fgn_tools::loghash::log_hash(game).to_string();
             if *listed == actual {
-                Ok(game)
+                Ok(())
             } else {
                 Err(format!(
                     "the summary's \"log_hash\" is {listed}, but the game's log hash is {actual}: \
@@ -441,36 +555,4 @@ fn check_log_hash(doc: &serde_json::Value, game: fgn_notation::Game) -> Result<f
             "the summary's \"log_hash\" must be a string `blake3:<hex>` or null, found {other}"
         )),
     }
-}
-
-/// The documents of a `from-json` input with where each starts (`line N`,
-/// or `document N` of an array).
-fn documents(text: &str) -> Result<Vec<(String, serde_json::Value)>, String> {
-    let mut out = Vec::new();
-    // Read with duplicate keys refused: serde_json would keep the last one
-    // silently, and the document would mean one thing to fgn and another
-    // to a reader that keeps the first.
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Unique>();
-    loop {
-        let start = stream.byte_offset();
-        match stream.next() {
-            None => break,
-            Some(Err(e)) if e.is_data() => return Err(e.to_string()),
-            Some(Ok(Unique(value))) => {
-                let skipped = text[start..].len() - text[start..].trim_start().len();
-                let line = text[..start + skipped].matches('\n').count() + 1;
-                out.push((format!("line {line}"), value));
-            }
-            Some(Err(e)) => return Err(format!("not JSON: {e}")),
-        }
-    }
-    if let [(_, serde_json::Value::Array(items))] = out.as_mut_slice() {
-        let items = std::mem::take(items);
-        return Ok(items
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| (format!("document {} of the array", i + 1), v))
-            .collect());
-    }
-    Ok(out)
 }

@@ -9,6 +9,7 @@
 //! process); the `fgn` binary is [`main`] on the process's own streams.
 
 mod cmd_append;
+mod cmd_convert;
 mod cmd_diff;
 mod cmd_events;
 mod cmd_gen;
@@ -580,12 +581,14 @@ enum Command {
     /// Convert JSON games (as `fgn json` writes them) back to canonical FGN.
     ///
     /// FILE holds one document, a JSON array of them (`fgn json DIR`) or one
-    /// per line (`fgn json --ndjson`); versions 1, 2, 3 and 4 are read. The
-    /// "file" and "summary" fields are not part of the game: the summary is
+    /// per line (`fgn json --ndjson`); versions 1, 2, 3 and 4 are read, as
+    /// a stream: each game is written before the next is read. The "file"
+    /// and "summary" fields are not part of the game: the summary is
     /// derived from the game, and `fgn validate` is the check, but a
     /// summary's "log_hash" that is not the game's is refused, and so is an
-    /// object holding a key twice. One game is printed; several need
-    /// --out.
+    /// object holding a key twice. An object of "type" "unreadable" (a file
+    /// `fgn json` could not read) is skipped with a note. One game is
+    /// printed; several need --out.
     FromJson {
         /// Write each game to its own new file in DIR (made if missing),
         /// named by its place and its "file" (`0003-mate.fgn`); a file
@@ -600,6 +603,33 @@ enum Command {
         #[arg(value_name = "FILE")]
         path: PathBuf,
     },
+    /// Convert logs to PGN (survival-chess) or PDN (draughts), and back.
+    ///
+    /// --to pgn writes every 8x8 survival-chess log of PATH... as a PGN
+    /// game on standard output, one after another: chess programs read it
+    /// as standard chess from its FEN (the position both setups made), with
+    /// moves in SAN and FGN's clock as `[%egt]`. --to pdn writes every
+    /// magic-draughts log as Russian draughts PDN (GameType 25, squares
+    /// `c3-d4`, captures `c3:e5:c7`), a magic game's spells and reveals as
+    /// comments.
+    ///
+    /// What the format has no form for (a setup's events, chat,
+    /// timeouts, the tags' order) travels in `Fgn` tags and `[%fgn ...]`
+    /// comments, so that --from gives back the same log (the same `fgn
+    /// hash`). A log the format cannot hold (another game or board size, a
+    /// player's view, a game still in its setup) is passed over with a note
+    /// (exit 0); a log with syntax or rule errors is reported as by
+    /// validate (exit 1).
+    ///
+    /// --from pgn and --from pdn read files of one or many games: a PGN
+    /// game's FEN (chess's start position without one)
+    /// becomes the two setups and must be a legal survival-chess setup; a
+    /// PDN game is plain Russian draughts from the start (a magic game is
+    /// refused); moves are read against the legal moves (castling and en
+    /// passant are refused at their line and column), and the result must
+    /// be what the rules decide. One game is printed; several need --out.
+    /// See docs/interchange.md.
+    Convert(cmd_convert::ConvertArgs),
     /// Write every event of every log as one flat JSON row per line.
     ///
     /// Each row has its type ("event"), the file, its game and status, the
@@ -782,7 +812,7 @@ fn command() -> clap::Command {
 const GROUPS: &[(&str, &[&str])] = &[
     ("Check logs", &["validate", "impact", "diff"]),
     ("Inspect a game", &["show", "html", "events"]),
-    ("Convert", &["fmt", "json", "from-json"]),
+    ("Convert", &["fmt", "json", "from-json", "convert"]),
     (
         "Trust: views, hashes and appends",
         &["view", "verify-view", "hash", "verify-extends", "append"],
@@ -1011,6 +1041,7 @@ fn run_on(
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
         Command::FromJson { path, out, force } => cmd_syntax::from_json_cmd(path, out.as_deref(), *force, &mut rep),
         Command::Gen(args) => cmd_gen::gen(args, &mut rep),
+        Command::Convert(args) => cmd_convert::convert(args, &mut rep),
         Command::Events { paths, table, .. } => cmd_events::events(paths, &table.options(), &mut rep),
         Command::Select {
             game,

@@ -155,6 +155,17 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     ("from-json", &[("A game to JSON and back.", "fgn json game.fgn | fgn from-json -")]),
     (
+        "convert",
+        &[
+            ("Every 8x8 survival-chess game as PGN.", "fgn convert --to pgn games/ > games.pgn"),
+            (
+                "The PGN games back, a file each.",
+                "fgn convert --from pgn --out back/ games.pgn",
+            ),
+            ("The magic-draughts games as PDN.", "fgn convert --to pdn games/ > games.pdn"),
+        ],
+    ),
+    (
         "events",
         &[("One row per event of every game, for DuckDB.", "fgn events --ndjson games/ > events.ndjson")],
     ),

@@ -246,6 +246,14 @@ impl<'a> Output<'a> {
         (&mut **stdin).take(limit).read_to_end(buf)
     }
 
+    /// Runs `read` on standard input, held for it meanwhile: how a command
+    /// reads standard input as a stream (`fgn from-json -`) rather than
+    /// whole.
+    pub fn with_stdin<T>(&self, read: impl FnOnce(&mut (dyn Read + Send)) -> T) -> T {
+        let mut stdin = self.stdin.lock().unwrap_or_else(|e| e.into_inner());
+        read(&mut **stdin)
+    }
+
     /// Writes `text` to `stream`.
     pub fn write(&self, stream: Stream, text: &str) {
         match stream {

@@ -7,15 +7,18 @@
 //! the first is written (memory grows with the archive) or give them in any
 //! order (`par_bridge`). What is needed here — a lazily walked list, workers
 //! that never run more than a window ahead of the report, output in input
-//! order — is a mutex, a condition variable and a channel.
+//! order — is a few locks and counters ([`run_parallel`]): the work is
+//! handed out in batches, and whichever worker holds the next report writes
+//! it, so that in a steady run no thread waits for another or wakes one
+//! (issue 42).
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Condvar, Mutex, Once};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, Once};
 use std::time::{Duration, Instant};
 
 use fgn_notation::{parse, Parsed};
@@ -23,11 +26,6 @@ use fgn_notation::{parse, Parsed};
 use crate::inputs::{walk, Input, InputError};
 use crate::out::{Captured, ReportTurn};
 use crate::report::{Reporter, Status};
-
-/// How far ahead of the report the workers may run, per job: enough to keep
-/// every core busy past one slow file, few enough that the waiting reports
-/// stay small.
-const AHEAD_PER_JOB: usize = 16;
 
 /// A run this long shows a progress line on a terminal.
 const PROGRESS_AFTER: Duration = Duration::from_millis(700);
@@ -154,7 +152,7 @@ pub fn each<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S
 where
     R: Send,
     W: Fn(Log, &mut Reporter) -> R + Sync,
-    S: FnMut(R, &mut Reporter),
+    S: FnMut(R, &mut Reporter) + Send,
 {
     each_until(paths, rep, work, |value, rep| {
         sink(value, rep);
@@ -169,7 +167,7 @@ pub fn each_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, sink:
 where
     R: Send,
     W: Fn(Log, &mut Reporter) -> R + Sync,
-    S: FnMut(R, &mut Reporter) -> ControlFlow<()>,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
 {
     let work = |read: Read, rep: &mut Reporter| {
         let parsed = parse(&read.bytes);
@@ -192,7 +190,7 @@ pub fn each_read_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, 
 where
     R: Send,
     W: Fn(Read, &mut Reporter) -> R + Sync,
-    S: FnMut(R, &mut Reporter) -> ControlFlow<()>,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
 {
     let template = rep.for_file();
     let io = rep.io();
@@ -251,6 +249,7 @@ where
     let mut progress = Progress::new(!rep.quiet && io.progress(), paths, io.hidden());
     let mut seen = 0usize;
     let mut walked = Walked::default();
+    let mut stopped = false;
     let mut finish = |done: Done<R>, rep: &mut Reporter| -> ControlFlow<()> {
         seen += 1;
         progress.suspend(|| io.replay(done.captured));
@@ -266,6 +265,7 @@ where
             }
         };
         progress.tick(seen);
+        stopped = flow.is_break();
         flow
     };
     let jobs = io.jobs();
@@ -282,24 +282,36 @@ where
         run_parallel(items, jobs, &process, |done| finish(done, rep));
     }
     progress.clear();
-    report_empty(seen == 0, &empty.into_inner().unwrap_or_else(|e| e.into_inner()), rep);
+    // A run that stopped names only the directories without a log that
+    // came before the input it stopped on, as one job, which walks no
+    // further, finds them; workers may have walked ahead.
+    let empty: Vec<String> = lock(&empty)
+        .drain(..)
+        .filter(|&(before, _)| !stopped || before < seen)
+        .map(|(_, dir)| dir)
+        .collect();
+    report_empty(seen == 0, &empty, rep);
     walked
 }
 
 /// The inputs of `paths` as the walk finds them, without the directories
 /// that hold no log: those are kept in `empty`, in the order of the walk,
-/// for [`report_empty`].
+/// each with the number of inputs before it, for [`report_empty`].
 fn inputs<'a>(
     paths: &'a [PathBuf],
     hidden: bool,
-    empty: &'a Mutex<Vec<String>>,
+    empty: &'a Mutex<Vec<(usize, String)>>,
 ) -> impl Iterator<Item = Result<Input, InputError>> + Send + 'a {
+    let mut before = 0;
     walk(paths, hidden).filter(move |item| match item {
         Err(e) if e.empty => {
-            empty.lock().unwrap_or_else(|e| e.into_inner()).extend(e.file.clone());
+            lock(empty).extend(e.file.clone().map(|dir| (before, dir)));
             false
         }
-        _ => true,
+        _ => {
+            before += 1;
+            true
+        }
     })
 }
 
@@ -320,93 +332,361 @@ pub fn report_empty(nothing: bool, empty: &[String], rep: &mut Reporter) {
     }
 }
 
-/// The state the workers share: the walk, the next input's index, and how
-/// many reports have been written.
-struct Queue<I> {
-    items: I,
+/// How many batches the workers may have taken and not yet written, per
+/// job: enough that a worker finding the next batch's report still waiting
+/// keeps working, few enough that the reports held meanwhile stay small
+/// (a batch is about [`BATCH_TIME`] of work, so the reports held are those
+/// of a few milliseconds a job, whatever the size of the files).
+const BATCHES_AHEAD_PER_JOB: usize = 4;
+
+/// About how long a worker's batch of inputs takes: long enough that
+/// taking a batch and handing its reports on cost nothing next to the work
+/// (a few microseconds a batch), short enough that the jobs finish within
+/// about this much of each other at the end of a run.
+const BATCH_TIME: Duration = Duration::from_millis(1);
+
+/// The most inputs in one batch, however small they are.
+const MOST_IN_A_BATCH: usize = 256;
+
+/// How many inputs the walk may find ahead of the workers: enough to keep
+/// them busy while the walk reads a large directory again for its next
+/// names in order (a pass over 4,096 names of a directory of 15,000 took
+/// about 8 ms, [`crate::inputs`]), and a few hundred kilobytes of paths.
+const WALK_AHEAD: usize = 4096;
+
+/// How many inputs the walk hands on at once, unless a worker waits.
+const WALK_CHUNK: usize = 64;
+
+/// The inputs the walk found that no worker took yet, and how many
+/// batches were taken.
+struct Walk {
+    found: VecDeque<Result<Input, InputError>>,
+    /// The walk is done: what it found is all there is.
+    done: bool,
+    /// The walking thread waits for the workers to take inputs.
+    walker_waits: bool,
+    /// The index of the next input.
     next: usize,
-    written: usize,
-    exhausted: bool,
+    /// How many batches were taken.
+    taken: usize,
 }
 
-fn run_parallel<R, I, P, F>(items: I, jobs: usize, process: &P, mut finish: F)
+/// Inputs taken together by one worker: `items` are the inputs from
+/// `start` on, in order.
+struct Batch {
+    start: usize,
+    items: Vec<Result<Input, InputError>>,
+}
+
+/// What the workers share. Whoever holds the next report to be written
+/// writes it (the reports before it are all written), with the command's
+/// `finish`, so that no thread waits for a writer and none is woken for a
+/// report: a worker whose report is next writes it, and a worker whose
+/// report's turn has not come leaves it in `parked` and goes on, for the
+/// worker that writes the report before it to write next. So a report's
+/// turn comes as soon as the reports before it are done, as with a writer
+/// of its own (a long report streams from then on), at the cost of one
+/// short lock a report.
+struct Shared<R, F> {
+    walk: Mutex<Walk>,
+    /// Where workers wait for inputs or for the window
+    /// ([`BATCHES_AHEAD_PER_JOB`]) to open, and how many wait, so that a
+    /// batch written or inputs found wake no one when no one waits.
+    ready: Condvar,
+    waiting: AtomicUsize,
+    /// Where the walking thread waits for room ([`WALK_AHEAD`]).
+    room: Condvar,
+    /// The most batches taken and not yet written.
+    window: usize,
+    /// How many reports are written, for a worker to know when its
+    /// report's turn has come (its capture's [`ReportTurn`]); `usize::MAX`
+    /// once the run stopped, so that no report after the stop goes out.
+    written: Arc<AtomicUsize>,
+    /// How many batches are written.
+    batches_written: AtomicUsize,
+    stopped: AtomicBool,
+    /// Finished reports waiting for the reports before them: the first
+    /// place is the next report's.
+    parked: Mutex<VecDeque<Option<Parked<R>>>>,
+    /// The command's end of each report; held only by whoever holds the
+    /// next report, so never waited for.
+    finish: Mutex<F>,
+}
+
+/// A finished report waiting for its turn.
+struct Parked<R> {
+    done: Done<R>,
+    /// It is the last of its batch.
+    ends_batch: bool,
+}
+
+impl<R, F> Shared<R, F>
+where
+    F: FnMut(Done<R>) -> ControlFlow<()>,
+{
+    /// Walks `items` on this thread, handing them to the workers a chunk
+    /// at a time, and at most [`WALK_AHEAD`] ahead of them: the walk's
+    /// reads of large directories, which only one thread can do, go on
+    /// while the workers work instead of while they wait.
+    fn walk(&self, items: impl Iterator<Item = Result<Input, InputError>>) {
+        let mut chunk = Vec::with_capacity(WALK_CHUNK);
+        for item in items {
+            if self.stopped() {
+                return;
+            }
+            chunk.push(item);
+            // A worker waiting for inputs (at the start) gets them at once.
+            if chunk.len() == WALK_CHUNK || self.waiting.load(Ordering::SeqCst) > 0 {
+                self.hand_on(&mut chunk, false);
+            }
+        }
+        self.hand_on(&mut chunk, true);
+    }
+
+    /// Hands the inputs of `chunk` to the workers once they have taken
+    /// enough of those found before; `last`: the walk is done.
+    fn hand_on(&self, chunk: &mut Vec<Result<Input, InputError>>, last: bool) {
+        let mut walk = lock(&self.walk);
+        while walk.found.len() >= WALK_AHEAD && !self.stopped() {
+            walk.walker_waits = true;
+            walk = self.room.wait(walk).unwrap_or_else(|e| e.into_inner());
+        }
+        walk.found.extend(chunk.drain(..));
+        walk.done = last;
+        // Under the lock, which a worker holds from counting itself as
+        // waiting until it waits, so that none misses this.
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            self.ready.notify_all();
+        }
+    }
+
+    /// The next `size` inputs found (fewer when fewer are found), once the
+    /// window has room for another batch; `None` when the walk is done
+    /// and every input taken, or the run stopped.
+    fn take(&self, size: usize) -> Option<Batch> {
+        let mut walk = lock(&self.walk);
+        loop {
+            // Counted as waiting before anything is looked at, so that a
+            // batch written after the look wakes this worker
+            // ([`Shared::batch_written`]).
+            self.waiting.fetch_add(1, Ordering::SeqCst);
+            let room = walk.taken - self.batches_written.load(Ordering::SeqCst) < self.window;
+            let found = !walk.found.is_empty() || walk.done;
+            if self.stopped.load(Ordering::SeqCst) || (room && found) {
+                self.waiting.fetch_sub(1, Ordering::SeqCst);
+                break;
+            }
+            walk = self.ready.wait(walk).unwrap_or_else(|e| e.into_inner());
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+        }
+        if self.stopped() || walk.found.is_empty() {
+            return None;
+        }
+        let size = size.min(walk.found.len());
+        let items: Vec<_> = walk.found.drain(..size).collect();
+        if walk.walker_waits && walk.found.len() < WALK_AHEAD / 2 {
+            walk.walker_waits = false;
+            self.room.notify_one();
+        }
+        let start = walk.next;
+        walk.next += items.len();
+        walk.taken += 1;
+        Some(Batch { start, items })
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Whether the report of input `index` is the next to be written.
+    fn is_turn(&self, index: usize) -> bool {
+        self.written.load(Ordering::Acquire) == index
+    }
+
+    /// Writes the report `done` of input `index`, whose turn has come
+    /// (`ends_batch`: the last of its batch), and then the parked reports
+    /// whose turn comes after it.
+    fn write(&self, index: usize, done: Done<R>, ends_batch: bool) {
+        let (mut index, mut done, mut ends_batch) = (index, done, ends_batch);
+        loop {
+            let flow = {
+                let mut finish = lock(&self.finish);
+                finish(done)
+            };
+            if flow.is_break() {
+                return self.stop();
+            }
+            // The count written moves under the lock of the parked
+            // reports, so that a worker parking the next report either
+            // sees it moved (and writes its report itself) or parks it
+            // before this looks for it.
+            let next = {
+                let mut parked = lock(&self.parked);
+                self.written.store(index + 1, Ordering::Release);
+                // This report's place, empty when it was written where it
+                // was made.
+                parked.pop_front();
+                parked.front_mut().and_then(Option::take)
+            };
+            if ends_batch {
+                self.batch_written();
+            }
+            match next {
+                Some(parked) => (index, done, ends_batch) = (index + 1, parked.done, parked.ends_batch),
+                None => return,
+            }
+        }
+    }
+
+    /// Leaves the report `done` of input `index` for the worker that
+    /// writes the report before it, or writes it when that was written
+    /// meanwhile. Nothing is kept once the run stopped.
+    fn park(&self, index: usize, done: Done<R>, ends_batch: bool) {
+        {
+            let mut parked = lock(&self.parked);
+            let written = self.written.load(Ordering::Acquire);
+            if written != index {
+                if let Some(at) = index.checked_sub(written) {
+                    if parked.len() <= at {
+                        parked.resize_with(at + 1, || None);
+                    }
+                    parked[at] = Some(Parked { done, ends_batch });
+                }
+                return;
+            }
+        }
+        self.write(index, done, ends_batch);
+    }
+
+    /// Counts a batch written, waking the workers that wait for room.
+    fn batch_written(&self) {
+        self.batches_written.fetch_add(1, Ordering::SeqCst);
+        self.wake();
+    }
+
+    /// Stops the run: no report after this one is written, no input taken
+    /// or walked.
+    fn stop(&self) {
+        self.written.store(usize::MAX, Ordering::SeqCst);
+        self.stopped.store(true, Ordering::SeqCst);
+        let _walk = lock(&self.walk);
+        self.ready.notify_all();
+        self.room.notify_all();
+    }
+
+    /// Wakes the workers waiting for room, if any: the lock, taken between
+    /// their look at the window and their wait, makes sure that none
+    /// misses it.
+    fn wake(&self) {
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            drop(lock(&self.walk));
+            self.ready.notify_all();
+        }
+    }
+}
+
+/// Locks `m`, whether or not a thread panicked holding it.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Stops the run if the worker holding it unwinds (a panic in the command's
+/// `finish`), so that no other worker waits for a report that will not be
+/// written; the panic then ends the run as it would with one job.
+struct StopOnUnwind<'a, R, F>(&'a Shared<R, F>)
+where
+    F: FnMut(Done<R>) -> ControlFlow<()>;
+
+impl<R, F> Drop for StopOnUnwind<'_, R, F>
+where
+    F: FnMut(Done<R>) -> ControlFlow<()>,
+{
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
+}
+
+/// Runs `process` on every item on `jobs` threads (this one and `jobs - 1`
+/// more) and `finish` on each result in input order; one more thread
+/// walks the items ([`Shared::walk`]).
+///
+/// Work is handed out in batches, each about [`BATCH_TIME`] of work: a
+/// worker starts with one input a batch and doubles or halves the size by
+/// the time its last batch took, so that a few files still spread over
+/// every job and many small ones cost one hand-out per batch instead of
+/// one per file. The reports are written by whichever worker holds the
+/// next one ([`Shared`]): in a run with no worker far ahead of another,
+/// nothing waits and no thread is woken, which is what made the parallel
+/// runs cost a third more CPU than one job (issue 42: a lock, a channel
+/// message and a wake-up for every file).
+fn run_parallel<R, I, P, F>(items: I, jobs: usize, process: &P, finish: F)
 where
     R: Send,
     I: Iterator<Item = Result<Input, InputError>> + Send,
     P: Fn(Result<Input, InputError>, ReportTurn) -> Done<R> + Sync,
-    F: FnMut(Done<R>) -> ControlFlow<()>,
+    F: FnMut(Done<R>) -> ControlFlow<()> + Send,
 {
-    let window = jobs * AHEAD_PER_JOB;
-    let queue = Mutex::new(Queue {
-        items,
-        next: 0,
-        written: 0,
-        exhausted: false,
-    });
-    let turn = Condvar::new();
-    // How many reports are written, for a worker to know when its report's
-    // turn has come ([`capture_until`]); `usize::MAX` once the run stopped,
-    // so that no report after the stop goes out.
-    let written = Arc::new(AtomicUsize::new(0));
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, Done<R>)>();
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (queue, turn, written) = (&queue, &turn, &written);
-            scope.spawn(move || loop {
-                let (index, item) = {
-                    let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                    while !q.exhausted && q.next >= q.written + window {
-                        q = turn.wait(q).unwrap_or_else(|e| e.into_inner());
-                    }
-                    if q.exhausted {
-                        return;
-                    }
-                    match q.items.next() {
-                        Some(item) => {
-                            q.next += 1;
-                            (q.next - 1, item)
-                        }
-                        None => {
-                            q.exhausted = true;
-                            turn.notify_all();
-                            return;
-                        }
-                    }
-                };
-                // The report is kept until the reports before it are
-                // written, then written as it comes.
-                let written = Arc::clone(written);
-                let turn = move || written.load(Ordering::Acquire) == index;
-                let done = process(item, Box::new(turn));
-                if tx.send((index, done)).is_err() {
+    let shared = Shared {
+        walk: Mutex::new(Walk {
+            found: VecDeque::new(),
+            done: false,
+            walker_waits: false,
+            next: 0,
+            taken: 0,
+        }),
+        ready: Condvar::new(),
+        waiting: AtomicUsize::new(0),
+        room: Condvar::new(),
+        window: jobs * BATCHES_AHEAD_PER_JOB,
+        written: Arc::new(AtomicUsize::new(0)),
+        batches_written: AtomicUsize::new(0),
+        stopped: AtomicBool::new(false),
+        parked: Mutex::new(VecDeque::new()),
+        finish: Mutex::new(finish),
+    };
+    let worker = || {
+        let _stop = StopOnUnwind(&shared);
+        let mut size = 1;
+        while let Some(Batch { start, items }) = shared.take(size) {
+            let began = Instant::now();
+            let end = start + items.len();
+            for (index, item) in (start..).zip(items) {
+                if shared.stopped() {
                     return;
                 }
-            });
-        }
-        drop(tx);
-        // Reports arrive in any order and are written in input order; the
-        // window above bounds how many wait here.
-        let mut waiting: BTreeMap<usize, Done<R>> = BTreeMap::new();
-        let mut next = 0;
-        'reports: for (index, done) in rx {
-            waiting.insert(index, done);
-            while let Some(done) = waiting.remove(&next) {
-                let flow = finish(done);
-                next += 1;
-                let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                q.written = next;
-                written.store(if flow.is_break() { usize::MAX } else { next }, Ordering::Release);
-                if flow.is_break() {
-                    // The workers take no more inputs, and those they are
-                    // on end when their report finds the channel closed.
-                    q.exhausted = true;
-                    turn.notify_all();
-                    break 'reports;
+                // The report is kept until the reports before it are
+                // written, then written as it comes.
+                let written = Arc::clone(&shared.written);
+                let turn = move || written.load(Ordering::Acquire) == index;
+                let done = process(item, Box::new(turn));
+                let ends_batch = index + 1 == end;
+                if shared.is_turn(index) {
+                    shared.write(index, done, ends_batch);
+                } else {
+                    shared.park(index, done, ends_batch);
                 }
-                turn.notify_all();
+            }
+            // The next batch about [`BATCH_TIME`] long, by this one.
+            let took = began.elapsed();
+            if took < BATCH_TIME / 2 {
+                size = (size * 2).min(MOST_IN_A_BATCH);
+            } else if took > BATCH_TIME * 2 {
+                size = (size / 2).max(1);
             }
         }
+    };
+    std::thread::scope(|scope| {
+        let shared = &shared;
+        scope.spawn(move || {
+            let _stop = StopOnUnwind(shared);
+            shared.walk(items);
+        });
+        for _ in 1..jobs {
+            scope.spawn(worker);
+        }
+        worker();
     });
 }
 
@@ -562,6 +842,130 @@ fn progress_message(done: usize, counted: Option<(usize, bool)>, elapsed: Durati
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The inputs `0..n`, as paths named by their index.
+    fn numbered(n: usize) -> impl Iterator<Item = Result<Input, InputError>> + Send {
+        (0..n).map(|i| Ok(Input::File(PathBuf::from(i.to_string()))))
+    }
+
+    /// The index an input of [`numbered`] is named by.
+    fn index_of(item: &Result<Input, InputError>) -> usize {
+        match item {
+            Ok(Input::File(path)) => path.to_str().and_then(|p| p.parse().ok()).expect("a numbered input"),
+            other => panic!("not a numbered input: {other:?}"),
+        }
+    }
+
+    fn done(value: usize) -> Done<usize> {
+        Done {
+            captured: Vec::new(),
+            status: Status::Ok,
+            value: Some(value),
+        }
+    }
+
+    /// Issue 42: the workers take batches and whoever holds the next
+    /// report writes it. Whatever the number of jobs and however uneven
+    /// the work, every report is finished once, in input order, and a
+    /// report's turn (its capture's [`ReportTurn`]) comes only once every
+    /// report before it is finished.
+    #[test]
+    fn reports_are_finished_in_input_order_and_their_turn_comes_after_the_ones_before() {
+        for jobs in [2, 3, 8] {
+            let finished = AtomicUsize::new(0);
+            let process = |item: Result<Input, InputError>, turn: ReportTurn| {
+                let index = index_of(&item);
+                // Every seventh input takes far longer, so that the
+                // batches finish out of order.
+                if index.is_multiple_of(7) {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                if turn() {
+                    assert_eq!(finished.load(Ordering::SeqCst), index, "a turn came early");
+                }
+                done(index)
+            };
+            let mut seen = Vec::new();
+            run_parallel(numbered(3000), jobs, &process, |done| {
+                seen.push(done.value.expect("a value"));
+                finished.fetch_add(1, Ordering::SeqCst);
+                ControlFlow::Continue(())
+            });
+            assert_eq!(seen, (0..3000).collect::<Vec<_>>(), "{jobs} jobs");
+        }
+    }
+
+    /// Issue 42 (and 36): a long report streams once the reports before it
+    /// are written, even when it is not the first of its worker's batch:
+    /// its turn comes while it is still being made, so that it is not held
+    /// whole in memory.
+    #[test]
+    fn a_reports_turn_comes_while_it_is_made_once_the_ones_before_are_written() {
+        for jobs in [2, 3] {
+            let came = AtomicBool::new(false);
+            let process = |item: Result<Input, InputError>, turn: ReportTurn| {
+                let index = index_of(&item);
+                if index == 200 {
+                    let began = Instant::now();
+                    while began.elapsed() < Duration::from_secs(10) && !turn() {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    came.store(turn(), Ordering::SeqCst);
+                }
+                done(index)
+            };
+            run_parallel(numbered(400), jobs, &process, |_| ControlFlow::Continue(()));
+            assert!(came.load(Ordering::SeqCst), "{jobs} jobs: the turn never came");
+        }
+    }
+
+    /// Issue 42: a run stopped by its `finish` finishes nothing after the
+    /// input it stopped on, and its workers stop taking inputs at once:
+    /// they work on no more than the batches the window lets them take
+    /// ahead.
+    #[test]
+    fn a_stopped_run_finishes_nothing_more_and_takes_no_more_inputs() {
+        for jobs in [2, 3, 8] {
+            let processed = AtomicUsize::new(0);
+            let process = |item: Result<Input, InputError>, _turn: ReportTurn| {
+                processed.fetch_add(1, Ordering::SeqCst);
+                done(index_of(&item))
+            };
+            let mut seen = Vec::new();
+            run_parallel(numbered(1_000_000), jobs, &process, |done| {
+                seen.push(done.value.expect("a value"));
+                if seen.len() == 5000 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!(seen, (0..5000).collect::<Vec<_>>(), "{jobs} jobs");
+            let ahead = processed.load(Ordering::SeqCst) - 5000;
+            let most = jobs * (BATCHES_AHEAD_PER_JOB + 1) * MOST_IN_A_BATCH;
+            assert!(ahead <= most, "{jobs} jobs worked on {ahead} inputs past the stop");
+        }
+    }
+
+    /// Issue 42: batches start at one input, so that a few slow inputs
+    /// still spread over the jobs instead of going to one worker in a
+    /// batch.
+    #[test]
+    fn a_few_slow_inputs_spread_over_the_jobs() {
+        let threads = Mutex::new(std::collections::HashSet::new());
+        let process = |item: Result<Input, InputError>, _turn: ReportTurn| {
+            lock(&threads).insert(std::thread::current().id());
+            std::thread::sleep(Duration::from_millis(20));
+            done(index_of(&item))
+        };
+        let mut count = 0;
+        run_parallel(numbered(8), 4, &process, |_| {
+            count += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!(count, 8);
+        assert!(lock(&threads).len() >= 2, "8 inputs of 20 ms each ran on one thread");
+    }
 
     /// Regression (issue 39): the progress line was a bare count of the
     /// files done, with no total, rate or time left. It says done of found

@@ -58,7 +58,7 @@ fn help_lists_the_commands_in_groups() {
     let count = names.len();
     names.dedup();
     assert_eq!(names.len(), count, "a command listed twice: {listed:?}");
-    assert_eq!(count, 22, "{listed:?}");
+    assert_eq!(count, 23, "{listed:?}");
     // `help COMMAND` is the command's own help, and `help` is `--help`.
     let (code, help, _) = run(&["help", "validate"], b"");
     let (_, own, _) = run(&["validate", "--help"], b"");

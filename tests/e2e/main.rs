@@ -17,6 +17,7 @@ mod hashing;
 mod help;
 mod html;
 mod impact;
+mod interchange;
 mod leaderboard;
 mod limits;
 mod parallel;

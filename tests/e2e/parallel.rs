@@ -38,6 +38,138 @@ fn every_job_count_gives_the_output_of_one_job() {
     }
 }
 
+/// Writes `count` random games of `game` (`fgn gen`, at most 30 plies)
+/// into `dir`.
+fn generate(dir: &std::path::Path, game: &str, count: usize) {
+    let (code, _, stderr) = run(&[
+        "gen",
+        "--game",
+        game,
+        "--seed",
+        "42",
+        "--count",
+        &count.to_string(),
+        "--plies",
+        "30",
+        "--out",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// Issue 42: the parallel pipeline hands out work in batches, and the
+/// worker holding the next report writes it. Every command that reads many
+/// files (the list `commands::MANY`) gives the very output of one job, on
+/// standard output and standard error alike, over the corpus and a few
+/// hundred generated games of every game, some of them broken by a line
+/// that is no event, with a path that does not exist and a file that
+/// cannot be read among them, on 2 and 3 jobs.
+#[test]
+fn every_many_file_command_gives_the_output_of_one_job_over_an_archive() {
+    let dir = scratch_dir("parallel-archive");
+    for (game, count) in [
+        ("survival-chess", 150),
+        ("open-world-chess", 50),
+        ("great-war-chess", 50),
+        ("magic-draughts", 50),
+    ] {
+        generate(&dir, game, count);
+    }
+    let mut logs = crate::util::fgn_files(&dir);
+    assert_eq!(logs.len(), 300);
+    for log in logs.iter().step_by(37) {
+        let mut text = std::fs::read(log).unwrap();
+        text.extend_from_slice(b"this is no event\n");
+        std::fs::write(log, text).unwrap();
+    }
+    // Reading `/proc/self/mem` from its start fails (nothing is mapped
+    // there), whoever runs the test, root included.
+    let unreadable = dir.join("survival-chess-42-7a.fgn");
+    std::os::unix::fs::symlink("/proc/self/mem", &unreadable).unwrap();
+    logs.push(unreadable);
+    let rules = dir.join("rules.json");
+    std::fs::write(
+        &rules,
+        r#"{"open-world-chess": {"moves_per_turn": 2}, "survival-chess": {"move_seconds": 600}}"#,
+    )
+    .unwrap();
+    let rules = rules.to_str().unwrap();
+    let commands: [&[&str]; 9] = [
+        &["validate", "--verbose"],
+        &["fmt", "--check"],
+        &["json", "--ndjson"],
+        &["events", "--ndjson"],
+        &["hash"],
+        &["select", "--min-moves", "10"],
+        &["stats"],
+        &["impact", "--rules", rules],
+        &["leaderboard"],
+    ];
+    let mut names: Vec<&str> = commands.iter().map(|args| args[0]).collect();
+    let mut many = crate::commands::MANY.to_vec();
+    names.sort_unstable();
+    many.sort_unstable();
+    assert_eq!(names, many, "every command that reads many files is run here");
+    let paths = ["corpus", dir.to_str().unwrap(), "no/such/file.fgn"];
+    for args in commands {
+        let one = run(&[&["--jobs", "1"], args, &paths].concat());
+        for told in ["survival-chess-42-7a.fgn: cannot read", "no/such/file.fgn"] {
+            assert!(one.2.contains(told), "{args:?} reports {told}:\n{}", one.2);
+        }
+        for jobs in ["2", "3"] {
+            let many = run(&[&["--jobs", jobs], args, &paths].concat());
+            // Compared apart, so that a difference shows where it is.
+            assert_eq!(many.0, one.0, "{args:?} with {jobs} jobs: exit code");
+            assert_eq!(many.1, one.1, "{args:?} with {jobs} jobs: standard output");
+            assert_eq!(many.2, one.2, "{args:?} with {jobs} jobs: standard error");
+        }
+    }
+}
+
+/// Issue 42: a run that stops (`validate` at the first log a rules file
+/// does not fit) stops at the same log whatever the number of jobs, and
+/// nothing of the logs or directories after it is reported, however far
+/// ahead the walk and the workers' batches ran.
+#[test]
+fn a_run_stops_at_the_same_log_whatever_the_number_of_jobs() {
+    let dir = scratch_dir("parallel-stop");
+    generate(&dir.join("a"), "magic-draughts", 120);
+    generate(&dir.join("b"), "survival-chess", 120);
+    // Directories without a log are noted only when the run came to them
+    // before it stopped, however far ahead the walk ran.
+    std::fs::create_dir_all(dir.join("0-empty")).unwrap();
+    std::fs::create_dir_all(dir.join("c-empty")).unwrap();
+    let rules = dir.join("draughts.json");
+    std::fs::write(&rules, r#"{"revenge_ranks": 4}"#).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (rules, empty, a, b, c) = (
+        rules.to_str().unwrap(),
+        path("0-empty"),
+        path("a"),
+        path("b"),
+        path("c-empty"),
+    );
+    let args = ["validate", "--verbose", "--rules", rules, &empty, &a, &b, &c];
+    let one = run(&[&["--jobs", "1"][..], &args].concat());
+    assert_eq!(one.0, Some(2), "{}", one.2);
+    let first = crate::util::fgn_files(&dir.join("b"))[0].display().to_string();
+    assert!(
+        one.2.contains(&format!("validation stops at the first one, {first}\n")),
+        "{}",
+        one.2
+    );
+    // Of the survival-chess logs, only the first is named, by the stop.
+    assert!(!one.1.contains("/b/"), "{}", one.1);
+    assert_eq!(one.2.matches("/b/").count(), 1, "{}", one.2);
+    assert!(one.1.lines().count() > 60, "the draughts logs are reported: {}", one.1);
+    assert!(one.2.contains("0-empty: no *.fgn files in it"), "{}", one.2);
+    assert!(!one.2.contains("c-empty"), "{}", one.2);
+    for jobs in ["2", "3", "8"] {
+        assert_eq!(run(&[&["--jobs", jobs][..], &args].concat()), one, "{jobs} jobs");
+    }
+}
+
 #[test]
 fn reports_follow_file_order_with_syntax_and_rule_errors_interleaved() {
     let (_, _, stderr) = run(&[

@@ -8,8 +8,10 @@
 //! changed rules ([`impact`], docs/impact.md), the [`loghash`] chain over a
 //! log's canonical text, a player's view aligned with the full log that
 //! replays it ([`align`]), rule errors located and worded once
-//! ([`placed`]), verify-view's comparison ([`verify_view`]) and a board
-//! picture drawn as an SVG document ([`svg`]).
+//! ([`placed`]), verify-view's comparison ([`verify_view`]), a board
+//! picture drawn as an SVG document ([`svg`]), and survival-chess and
+//! magic-draughts games to and from PGN and PDN ([`pgn`], [`pdn`],
+//! docs/interchange.md).
 //!
 //! They are a crate of their own so that the compiler, not review, keeps
 //! them to `fgn_replay`'s public surface: a tool can do nothing a game
@@ -92,6 +94,8 @@ pub mod frames;
 pub mod games;
 pub mod impact;
 pub mod loghash;
+pub mod pdn;
+pub mod pgn;
 pub mod placed;
 pub mod standings;
 pub mod summary;

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Issue 42's benchmark: how every command that reads many files scales
+# across cores. It prints a markdown table, ready to paste into
+# docs/performance.md ("Scaling across cores").
+#
+#   bench/cores.sh [RUNS]           # default: the median of 5 interleaved runs
+#   FGN_CORES_QUICK=1 bench/cores.sh   # small corpora and 2 runs, to try the script
+#
+# It builds fgn in release, generates its corpora with `fgn gen` into a
+# temporary directory (removed at the end):
+#
+#  - 3,000 survival-chess 8x8 games (the classical army, seed 1),
+#  - 15,000 such games (seeds 1 to 5, so the 3,000 and 12,000 more),
+#  - 8,000 open-world-chess games (seeds 1 and 2),
+#
+# and runs each command over each corpus with `--jobs 1`, `--jobs 2` and,
+# on a machine with more cores, `--jobs $(nproc)`, taking turns run by run
+# (a machine whose speed drifts meets every job count alike). Each figure
+# is the median of RUNS runs after one warm-up run of each: the wall time,
+# and the CPU time (user + system, of the process and its threads).
+# `events`, whose output is about 60 times its input and which takes
+# ten to forty times as long as `validate`, runs over every tenth file of
+# each corpus (hard links, in a directory of their own), so that the
+# whole script stays under ten minutes on two cores. The speed-up is the
+# serial wall time over the parallel one; the extra CPU is the parallel
+# CPU time over the serial one, less one: what running in parallel costs
+# beyond the work itself. Output goes to /dev/null, and the
+# exit status of a command (1 for `fmt --check` on an uncanonical log, say)
+# is not an error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+if [ -n "${FGN_CORES_QUICK:-}" ]; then
+  runs=${1:-2}
+  per_seed=200 owc_per_seed=300
+else
+  per_seed=3000 owc_per_seed=4000
+fi
+
+cargo build --release -q -p fgn
+fgn=$PWD/target/release/fgn
+work=$(mktemp -d "${TMPDIR:-/tmp}/fgn-cores.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# The corpora, each seed's games made by a `fgn gen` of its own, all at once.
+survival=(--game survival-chess --board 8x8 --setup classical)
+"$fgn" gen "${survival[@]}" --seed 1 --count "$per_seed" --out "$work/survival-small" -q &
+for seed in 1 2 3 4 5; do
+  "$fgn" gen "${survival[@]}" --seed "$seed" --count "$per_seed" --out "$work/survival-large" -q &
+done
+for seed in 1 2; do
+  "$fgn" gen --game open-world-chess --seed "$seed" --count "$owc_per_seed" --out "$work/open-world" -q &
+done
+wait
+# Every tenth file of each corpus, for `events`.
+for corpus in survival-small survival-large open-world; do
+  mkdir "$work/$corpus-tenth"
+  find "$work/$corpus" -name '*.fgn' | sort | awk 'NR % 10 == 1' | xargs ln -t "$work/$corpus-tenth"
+done
+printf '{"survival-chess": {"move_seconds": 600}, "open-world-chess": {"moves_per_turn": 2}}\n' >"$work/rules.json"
+
+python3 - "$fgn" "$work" "$runs" "$(nproc)" "$load" "$(git rev-parse --short HEAD)" <<'EOF'
+import os, statistics, sys, time
+
+fgn, work, runs, cores, load, commit = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
+rules = os.path.join(work, "rules.json")
+corpora = [
+    ("survival-chess 8x8", "survival-small"),
+    ("survival-chess 8x8", "survival-large"),
+    ("open-world-chess", "open-world"),
+]
+commands = [
+    ("validate", ["validate"]),
+    ("fmt --check", ["fmt", "--check"]),
+    ("json --ndjson", ["json", "--ndjson"]),
+    ("events --ndjson", ["events", "--ndjson"]),
+    ("hash", ["hash"]),
+    ("select --min-moves 20", ["select", "--min-moves", "20"]),
+    ("stats", ["stats"]),
+    ("impact --rules", ["impact", "--rules", rules]),
+    ("leaderboard", ["leaderboard"]),
+]
+jobs = [1, 2] + ([cores] if cores > 2 else [])
+quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
+env = dict(os.environ, FGN_NO_PROGRESS="1")
+
+
+def once(args):
+    """The wall time and the CPU time (user + system) of one run, in seconds."""
+    began = time.perf_counter()
+    pid = os.posix_spawn(fgn, [fgn] + args, env, file_actions=quiet)
+    _, _, usage = os.wait4(pid, 0)
+    return time.perf_counter() - began, usage.ru_utime + usage.ru_stime
+
+
+def size(directory):
+    names = [os.path.join(directory, n) for n in os.listdir(directory)]
+    return len(names), sum(os.path.getsize(n) for n in names)
+
+
+print(f"Machine: {cores} cores ({os.uname().release}), load average at the start {load}, commit {commit}, "
+      f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Median of {runs} runs, the job counts taking turns.")
+print()
+for label, folder in corpora:
+    files, total = size(os.path.join(work, folder))
+    print(f"- {label}, {files} files, {total / 1e6:.1f} MB")
+print()
+head = "| command | corpus | `--jobs 1`, s |"
+rule = "| --- | --- | ---: |"
+for j in jobs[1:]:
+    head += f" `--jobs {j}`, s | speed-up | extra CPU |"
+    rule += " ---: | ---: | ---: |"
+print(head)
+print(rule)
+for label, folder in corpora:
+    path = os.path.join(work, folder)
+    for name, args in commands:
+        corpus = path + "-tenth" if name.startswith("events") else path
+        shown, _ = size(corpus)
+        times = {j: [] for j in jobs}
+        for round in range(runs + 1):
+            for j in jobs:
+                wall, cpu = once(["--jobs", str(j)] + args + [corpus])
+                if round > 0:
+                    times[j].append((wall, cpu))
+        med = {j: (statistics.median(w for w, _ in times[j]), statistics.median(c for _, c in times[j])) for j in jobs}
+        row = f"| {name} | {label}, {shown} files | {med[1][0]:.3f} |"
+        for j in jobs[1:]:
+            speed = med[1][0] / med[j][0]
+            extra = med[j][1] / med[1][1] - 1
+            row += f" {med[j][0]:.3f} | {speed:.2f}× | {extra * 100:+.0f}% |"
+        print(row, flush=True)
+EOF
