@@ -88,18 +88,10 @@ impl Input {
         match self {
             Input::Stdin => {
                 io.read_stdin(limit, &mut buf).map_err(cannot)?;
-                if buf.starts_with(ZIP_MAGIC) {
-                    return Err(InputError {
-                        file: Some(self.name()),
-                        message: "a zip archive is read from a file, not from standard input (its index is at its end): name the file".into(),
-                        empty: false,
-                    });
+                if packing(&buf) != Packing::Plain {
+                    let raw = std::mem::take(&mut buf);
+                    buf = read_log(BufReader::new(std::io::Cursor::new(raw)), &self.name())?;
                 }
-                if packing(&buf) == Packing::Plain {
-                    return Ok(buf);
-                }
-                let raw = std::mem::take(&mut buf);
-                read_log(BufReader::new(std::io::Cursor::new(raw)), &self.name())
             }
             Input::File(p) => {
                 let mut f = std::fs::File::open(p).map_err(cannot)?;
@@ -112,17 +104,37 @@ impl Input {
                 // than the reads.
                 buf.reserve_exact(FIRST_READ);
                 (&mut f).take(limit).read_to_end(&mut buf).map_err(cannot)?;
-                if packing(&buf) == Packing::Plain {
-                    return Ok(buf);
+                if packing(&buf) != Packing::Plain {
+                    // A compressed log: what was read, then the rest of
+                    // the file, decompressed up to the limit.
+                    let raw = std::mem::take(&mut buf);
+                    buf = read_log(BufReader::new(std::io::Cursor::new(raw).chain(f)), &self.name())?;
                 }
-                // A compressed log: what was read, then the rest of the
-                // file, decompressed up to the limit.
-                let raw = std::mem::take(&mut buf);
-                read_log(BufReader::new(std::io::Cursor::new(raw).chain(f)), &self.name())
             }
-            Input::Member(m) => Ok(m.bytes.clone()),
-        }
+            Input::Member(m) => return Ok(m.bytes.clone()),
+        };
+        self.not_an_archive(buf)
     }
+
+    /// `text`, unless it is an archive's: an archive read as one input
+    /// (standard input, a command that reads one log, an archive named
+    /// `.fgn`) is refused, saying where archives are read, rather than
+    /// parsed as a log full of errors.
+    fn not_an_archive(&self, text: Vec<u8>) -> Result<Vec<u8>, InputError> {
+        if !(text.starts_with(ZIP_MAGIC) || is_tar(&text)) {
+            return Ok(text);
+        }
+        Err(InputError {
+            file: Some(self.name()),
+            message: "cannot read: it is an archive, which fgn opens only as a file named among the PATHs of a command that reads many logs (such as `fgn validate`), not from standard input nor as the one log of a command".into(),
+            empty: false,
+        })
+    }
+}
+
+/// Whether `head`, the first bytes of a file's text, are a tar archive's.
+fn is_tar(head: &[u8]) -> bool {
+    head.get(257..262) == Some(b"ustar")
 }
 
 /// Whether the file at `path` is compressed or an archive, which fgn reads
@@ -433,7 +445,7 @@ fn archive_kind(path: &Path) -> Option<ArchiveKind> {
     }
     let mut head = Vec::with_capacity(TAR_BLOCK);
     unpack(raw).ok()?.take(TAR_BLOCK as u64).read_to_end(&mut head).ok()?;
-    (head.get(257..262) == Some(b"ustar")).then_some(ArchiveKind::Tar)
+    is_tar(&head).then_some(ArchiveKind::Tar)
 }
 
 /// The size of a tar header, whose bytes 257 to 261 say `ustar`.

@@ -329,8 +329,9 @@ fn a_walk_enters_the_archives_in_a_directory() {
 }
 
 /// fgn reads compressed files and archives but never writes into them:
-/// `fmt --write` and `append` refuse them, saying why; a zip on standard
-/// input is refused (its index is at its end).
+/// `fmt --write` and `append` refuse them, saying why. An archive is
+/// opened only as a PATH: on standard input (a zip's index is at its end)
+/// it is refused, saying where it is read.
 #[test]
 fn compressed_files_and_archives_are_never_written_into() {
     let dir = scratch_dir("archives-write");
@@ -356,10 +357,15 @@ fn compressed_files_and_archives_are_never_written_into() {
     assert!(err.contains("not appended to: it is compressed or an archive"), "{err}");
     assert_eq!(std::fs::read(&gz).expect("the file"), before);
     let zipped = zip(&[("g.fgn".into(), log.into_bytes())]);
+    let refused = "cannot read: it is an archive, which fgn opens only as a file named among the PATHs";
     let (code, _, err) = run(&["validate", "-"], &zipped);
     assert_eq!(code, Some(2), "{err}");
-    assert!(
-        err.contains("a zip archive is read from a file, not from standard input"),
-        "{err}"
-    );
+    assert!(err.contains(&format!("<stdin>: {refused}")), "{err}");
+    let (code, _, err) = run(&["validate", "-"], &zstd(&tar(&[("g.fgn".into(), read(LOG))])));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(refused), "{err}");
+    // `show` takes its FILE as a PATH: an archive holding one log is it.
+    let (code, out, err) = run(&["show", &archive], b"");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("result: 1-0 mate"), "{out}");
 }
