@@ -282,8 +282,9 @@ impl std::fmt::Display for InputError {
 /// stands for every `*.fgn` file below it (sorted by path, symbolic links
 /// to directories not followed, and, unless `hidden`, leaving out every
 /// file and directory whose name starts with `.`, as ripgrep does: a `.git`
-/// directory is never walked into), anything else is a file, hidden or not.
-/// A path that cannot be used is reported in the second list and the others
+/// directory is never walked into), an archive (named on the command line
+/// or found below a directory) stands for its logs ([`members`]), anything
+/// else is a file, hidden or not. A path that cannot be used is reported in the second list and the others
 /// are still expanded, so one bad path never hides the rest; the third list
 /// is the directories without a log ([`InputError::empty`]).
 pub fn collect(paths: &[PathBuf], hidden: bool) -> (Vec<Input>, Vec<String>, Vec<String>) {
@@ -332,7 +333,8 @@ pub fn walk(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Inpu
         })
 }
 
-/// Every `*.fgn` file below `dir`, in path order (each directory's entries
+/// Every log below `dir` (`*.fgn`, compressed ones, and the logs of the
+/// archives there, [`is_log_name`], [`is_archive_name`]), in path order (each directory's entries
 /// sorted by name, a subdirectory's files where its name falls, as
 /// walkdir's sort by file name gives them), hidden names left out unless
 /// `hidden`; an error for what cannot be read, and an [`InputError::empty`]
@@ -760,6 +762,44 @@ impl Listing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression guard for what the walk takes below a directory and how
+    /// a file's packing is told: by the name's ending for logs and
+    /// archives, by the first bytes for compression, so that no text (an
+    /// FGN log starts with `[`, `;` or a blank) is ever taken for packed.
+    #[test]
+    fn logs_archives_and_packings_are_told_apart() {
+        for log in ["g.fgn", "a/b.fgn.gz", "g.fgn.zst", "g.fgn.xz"] {
+            assert!(is_log_name(log) && !is_archive_name(Path::new(log)), "{log}");
+        }
+        for other in ["g.fgn.bak", "g.fgnx", "g.txt.gz", "fgn"] {
+            assert!(!is_log_name(other), "{other}");
+        }
+        for archive in [
+            "a.tar",
+            "a.tar.gz",
+            "a.tgz",
+            "a.tar.zst",
+            "a.tzst",
+            "a.tar.xz",
+            "a.txz",
+            "a.zip",
+        ] {
+            assert!(
+                is_archive_name(Path::new(archive)) && !is_log_name(archive),
+                "{archive}"
+            );
+        }
+        assert_eq!(packing(&[0x1f, 0x8b, 8]), Packing::Gzip);
+        assert_eq!(packing(&[0x28, 0xb5, 0x2f, 0xfd, 0]), Packing::Zstd);
+        assert_eq!(packing(b"\xfd7zXZ\0\0"), Packing::Xz);
+        for text in [&b"[Game \"survival-chess\"]\n"[..], b"; a comment\n", b"", b"\x1f"] {
+            assert_eq!(packing(text), Packing::Plain, "{text:?}");
+        }
+        assert_eq!(member_path("./2025/g.fgn"), "2025/g.fgn");
+        assert!(wanted_member("2025/g.fgn", false) && !wanted_member("2025/.trash/g.fgn", false));
+        assert!(wanted_member("2025/.trash/g.fgn", true) && !wanted_member("2025/notes.txt", true));
+    }
 
     /// Regression guard for the walk in passes: over a tree of directories
     /// with more entries than one pass holds, it gives exactly the `.fgn`
