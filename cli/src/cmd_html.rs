@@ -638,6 +638,9 @@ fn site_page(
     // In the index, a file found in a directory is named from there.
     let shown = match (input, base) {
         (Input::File(p), Some(b)) => p.strip_prefix(b).map_or(name, |below| below.display().to_string()),
+        (Input::Member(m), Some(b)) => m.archive.strip_prefix(b).map_or(name, |below| {
+            format!("{}{}{}", below.display(), crate::inputs::MEMBER_SEPARATOR, m.path)
+        }),
         _ => name,
     };
     Row {
@@ -659,6 +662,17 @@ fn page_name(input: &Input, base: Option<&Path>, taken: &mut BTreeSet<String>) -
             Some(below) => below.to_path_buf(),
             None => p.file_name().map_or_else(|| PathBuf::from("log"), PathBuf::from),
         },
+        // A member's page is below a folder named as its archive.
+        Input::Member(m) => {
+            let archive = match base.and_then(|b| m.archive.strip_prefix(b).ok()) {
+                Some(below) => below.to_path_buf(),
+                None => m
+                    .archive
+                    .file_name()
+                    .map_or_else(|| PathBuf::from("archive"), PathBuf::from),
+            };
+            archive.join(&m.path)
+        }
     };
     let parts: Vec<String> = path
         .components()

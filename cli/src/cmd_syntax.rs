@@ -82,6 +82,14 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
                     return true;
                 }
                 Input::Stdin => rep.error("--write needs files, not standard input"),
+                Input::Member(_) => rep.error(&format!(
+                    "{}: not rewritten: fgn never writes into an archive",
+                    log.name
+                )),
+                Input::File(path) if crate::inputs::is_packed(path) => rep.error(&format!(
+                    "{}: not rewritten: it is compressed, and fgn never writes compressed files",
+                    log.name
+                )),
                 Input::File(path) => {
                     if let Err(e) = write_in_place(path, &log.bytes, text.as_bytes()) {
                         rep.error(&format!("{}: not rewritten: {e}", path.display()));
@@ -217,6 +225,7 @@ fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Resu
 pub fn file_name(input: &Input) -> Option<String> {
     match input {
         Input::File(path) => Some(path.display().to_string()),
+        Input::Member(_) => Some(input.name()),
         Input::Stdin => None,
     }
 }
@@ -376,7 +385,8 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
                 conversion.document(place, entry)
             })
         }),
-        Input::File(path) => match std::fs::File::open(path) {
+        // Never a member: the input is the path given, named above.
+        Input::File(_) | Input::Member(_) => match std::fs::File::open(path) {
             Ok(file) => read_documents(std::io::BufReader::with_capacity(1 << 16, file), |place, entry| {
                 conversion.document(place, entry)
             }),

@@ -1,6 +1,9 @@
-//! Where logs come from: files, directories (every `*.fgn` below) and `-`.
+//! Where logs come from: files, directories (every `*.fgn` below), `-`,
+//! and the members of archives (`.tar`, compressed or not, and `.zip`).
+//! A log compressed with gzip, zstd or xz is read as its text, whatever
+//! its name: the packing is told by the first bytes (issue 40).
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use fgn_notation::MAX_FILE_BYTES;
@@ -19,6 +22,32 @@ pub enum Input {
     Stdin,
     /// A file.
     File(PathBuf),
+    /// A member of an archive, read (and decompressed) by the walk, which
+    /// reads an archive from its start to its end once, one member at a
+    /// time: the member's bytes travel with it to the worker.
+    Member(Member),
+}
+
+/// A log read from an archive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// The archive's path.
+    pub archive: PathBuf,
+    /// The member's path inside the archive.
+    pub path: String,
+    /// Its text, decompressed; empty once taken ([`Input::take_bytes`]).
+    pub bytes: Vec<u8>,
+}
+
+/// What stands between an archive's path and its member's path in a name
+/// (`games.tar.zst:2025/g-12.fgn`, and `games.tar.zst:2025/g-12.fgn:4:5`
+/// in a diagnostic): a colon, as between a file and its line, so that
+/// editors and grep read the whole as one place.
+pub const MEMBER_SEPARATOR: char = ':';
+
+/// The name in messages of the member `member` of `archive`.
+fn member_name(archive: &Path, member: &str) -> String {
+    format!("{}{MEMBER_SEPARATOR}{member}", archive.display())
 }
 
 impl Input {
@@ -27,6 +56,16 @@ impl Input {
         match self {
             Input::Stdin => "<stdin>".into(),
             Input::File(p) => p.display().to_string(),
+            Input::Member(m) => member_name(&m.archive, &m.path),
+        }
+    }
+
+    /// [`Input::read_bytes`], taking a member's bytes out of it instead of
+    /// copying them: for the pipeline, which reads each input once.
+    pub fn take_bytes(&mut self, io: &Output<'_>) -> Result<Vec<u8>, InputError> {
+        match self {
+            Input::Member(m) => Ok(std::mem::take(&mut m.bytes)),
+            _ => self.read_bytes(io),
         }
     }
 
@@ -41,9 +80,21 @@ impl Input {
     pub fn read_bytes(&self, io: &Output<'_>) -> Result<Vec<u8>, InputError> {
         let limit = MAX_FILE_BYTES as u64 + 1;
         let mut buf = Vec::new();
-        let result = match self {
-            Input::Stdin => io.read_stdin(limit, &mut buf),
-            Input::File(p) => std::fs::File::open(p).and_then(|f| {
+        let cannot = |e: std::io::Error| InputError {
+            file: Some(self.name()),
+            message: format!("cannot read: {}", crate::texts::io_error_text(&e)),
+            empty: false,
+        };
+        match self {
+            Input::Stdin => {
+                io.read_stdin(limit, &mut buf).map_err(cannot)?;
+                if packing(&buf) != Packing::Plain {
+                    let raw = std::mem::take(&mut buf);
+                    buf = read_log(BufReader::new(std::io::Cursor::new(raw)), &self.name())?;
+                }
+            }
+            Input::File(p) => {
+                let mut f = std::fs::File::open(p).map_err(cannot)?;
                 // Room up front for a log of the usual size, so that it is
                 // read in one call and its end seen by the next, rather than
                 // in a growing series of reads (`take` hides the size from
@@ -52,15 +103,126 @@ impl Input {
                 // per file, which over an archive of small logs cost more
                 // than the reads.
                 buf.reserve_exact(FIRST_READ);
-                f.take(limit).read_to_end(&mut buf)
-            }),
+                (&mut f).take(limit).read_to_end(&mut buf).map_err(cannot)?;
+                if packing(&buf) != Packing::Plain {
+                    // A compressed log: what was read, then the rest of
+                    // the file, decompressed up to the limit.
+                    let raw = std::mem::take(&mut buf);
+                    buf = read_log(BufReader::new(std::io::Cursor::new(raw).chain(f)), &self.name())?;
+                }
+            }
+            Input::Member(m) => return Ok(m.bytes.clone()),
         };
-        result.map(|_| buf).map_err(|e| InputError {
+        self.not_an_archive(buf)
+    }
+
+    /// `text`, unless it is an archive's: an archive read as one input
+    /// (standard input, a command that reads one log, an archive named
+    /// `.fgn`) is refused, saying where archives are read, rather than
+    /// parsed as a log full of errors.
+    fn not_an_archive(&self, text: Vec<u8>) -> Result<Vec<u8>, InputError> {
+        if !(text.starts_with(ZIP_MAGIC) || is_tar(&text)) {
+            return Ok(text);
+        }
+        Err(InputError {
             file: Some(self.name()),
-            message: format!("cannot read: {}", crate::texts::io_error_text(&e)),
+            message: "cannot read: it is an archive, which fgn opens only as a file named among the PATHs of a command that reads many logs (such as `fgn validate`), not from standard input nor as the one log of a command".into(),
             empty: false,
         })
     }
+}
+
+/// Whether `head`, the first bytes of a file's text, are a tar archive's.
+fn is_tar(head: &[u8]) -> bool {
+    head.get(257..262) == Some(b"ustar")
+}
+
+/// Whether the file at `path` is compressed or an archive, which fgn reads
+/// but never writes into (`fmt --write`, `append`).
+pub fn is_packed(path: &Path) -> bool {
+    let compressed = std::fs::File::open(path).ok().is_some_and(|f| {
+        BufReader::new(f)
+            .fill_buf()
+            .is_ok_and(|head| packing(head) != Packing::Plain)
+    });
+    compressed || archive_kind(path).is_some()
+}
+
+/// Reads the log `name` from `raw`, decompressing it if its first bytes
+/// say it is compressed, at most one byte past the limit (so that the
+/// parser can say a plain log is too large). A compressed log past the
+/// limit is an error here: decompression stops one byte past it, so that
+/// a small file that decompresses to gigabytes (a "bomb") costs no more
+/// than a large log.
+fn read_log(mut raw: impl BufRead, name: &str) -> Result<Vec<u8>, InputError> {
+    let cannot = |e: std::io::Error| InputError {
+        file: Some(name.to_owned()),
+        message: format!("cannot read: {}", crate::texts::io_error_text(&e)),
+        empty: false,
+    };
+    let packed = packing(raw.fill_buf().map_err(cannot)?) != Packing::Plain;
+    let mut buf = Vec::new();
+    unpack(raw)
+        .and_then(|text| text.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut buf))
+        .map_err(cannot)?;
+    if packed && buf.len() > MAX_FILE_BYTES {
+        return Err(InputError {
+            file: Some(name.to_owned()),
+            message: format!(
+                "cannot read: larger than {MAX_FILE_BYTES} bytes (64 MiB) once decompressed, the most fgn reads of a file"
+            ),
+            empty: false,
+        });
+    }
+    Ok(buf)
+}
+
+/// How the bytes of a file are packed, told by their first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Packing {
+    Gzip,
+    Zstd,
+    Xz,
+    /// Not compressed (any text, FGN or not).
+    Plain,
+}
+
+/// The first bytes of a zip archive (a local file header, or the end of
+/// the central directory of an empty archive).
+const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
+
+/// How `head`, the first bytes of a file, says the file is packed. No FGN
+/// log starts with these bytes (none is text), so a log is never taken
+/// for a compressed file.
+fn packing(head: &[u8]) -> Packing {
+    if head.starts_with(&[0x1f, 0x8b]) {
+        Packing::Gzip
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Packing::Zstd
+    } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        Packing::Xz
+    } else {
+        Packing::Plain
+    }
+}
+
+/// A reader of the decompressed bytes of `raw`, packed as its first bytes
+/// say (the bytes themselves when they are not compressed).
+fn unpack<'a, R: BufRead + 'a>(mut raw: R) -> std::io::Result<Box<dyn Read + 'a>> {
+    let how = packing(raw.fill_buf()?);
+    Ok(match how {
+        // Several gzip members one after the other are one file, as
+        // gzip itself reads them.
+        Packing::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
+        // ruzstd's default window limit (128 MiB) is what `zstd --long`
+        // writes at most.
+        Packing::Zstd => Box::new(
+            ruzstd::decoding::StreamingDecoder::new(raw)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not a zstd stream: {e}")))?,
+        ),
+        Packing::Xz => Box::new(lzma_rust2::XzReader::new(raw, true)),
+        Packing::Plain => Box::new(raw),
+    })
 }
 
 /// The text of an input that is not a log (a sums file of `hash --check`,
@@ -120,8 +282,9 @@ impl std::fmt::Display for InputError {
 /// stands for every `*.fgn` file below it (sorted by path, symbolic links
 /// to directories not followed, and, unless `hidden`, leaving out every
 /// file and directory whose name starts with `.`, as ripgrep does: a `.git`
-/// directory is never walked into), anything else is a file, hidden or not.
-/// A path that cannot be used is reported in the second list and the others
+/// directory is never walked into), an archive (named on the command line
+/// or found below a directory) stands for its logs ([`members`]), anything
+/// else is a file, hidden or not. A path that cannot be used is reported in the second list and the others
 /// are still expanded, so one bad path never hides the rest; the third list
 /// is the directories without a log ([`InputError::empty`]).
 pub fn collect(paths: &[PathBuf], hidden: bool) -> (Vec<Input>, Vec<String>, Vec<String>) {
@@ -159,12 +322,19 @@ pub fn walk(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Inpu
             match std::fs::metadata(p) {
                 Err(e) => Box::new(std::iter::once(Err(InputError::at(p, crate::texts::io_error_text(&e))))),
                 Ok(meta) if meta.is_dir() => Box::new(walk_dir(p, hidden)),
-                Ok(_) => Box::new(std::iter::once(Ok(Input::File(p.clone())))),
+                Ok(_) if is_log_name(p) => Box::new(std::iter::once(Ok(Input::File(p.clone())))),
+                // Any other file is looked into: an archive, whatever its
+                // name, gives its logs; anything else is read as a log.
+                Ok(_) => match archive_kind(p) {
+                    Some(kind) => Box::new(members(p, kind, hidden)),
+                    None => Box::new(std::iter::once(Ok(Input::File(p.clone())))),
+                },
             }
         })
 }
 
-/// Every `*.fgn` file below `dir`, in path order (each directory's entries
+/// Every log below `dir` (`*.fgn`, compressed ones, and the logs of the
+/// archives there, [`is_log_name`], [`is_archive_name`]), in path order (each directory's entries
 /// sorted by name, a subdirectory's files where its name falls, as
 /// walkdir's sort by file name gives them), hidden names left out unless
 /// `hidden`; an error for what cannot be read, and an [`InputError::empty`]
@@ -186,10 +356,17 @@ fn walk_dir_in_passes(
     let mut open = vec![Listing::new(root.clone(), at_once)];
     let mut found = 0usize;
     let mut done = false;
+    // The archive being read, whose members come before the next entry.
+    let mut archive: Option<Box<dyn Iterator<Item = Result<Input, InputError>> + Send>> = None;
     std::iter::from_fn(move || loop {
         if done {
             return None;
         }
+        if let Some(member) = archive.as_mut().and_then(Iterator::next) {
+            found += usize::from(member.is_ok());
+            return Some(member);
+        }
+        archive = None;
         let Some(listing) = open.last_mut() else {
             done = true;
             return (found == 0).then(|| {
@@ -211,13 +388,241 @@ fn walk_dir_in_passes(
             Some(Ok((path, kind))) if kind.is_dir() => open.push(Listing::new(path, at_once)),
             // A link is taken when it leads to a file, never into a directory.
             Some(Ok((path, kind))) => {
-                if path.extension().is_some_and(|e| e == "fgn") && (kind.is_file() || path.is_file()) {
+                let is_file = || kind.is_file() || path.is_file();
+                if is_log_name(&path) && is_file() {
                     found += 1;
                     return Some(Ok(Input::File(path)));
+                }
+                // An archive below a directory is read as if its logs were
+                // there: a folder of downloads holds logs packed.
+                if is_archive_name(&path) && is_file() {
+                    archive = Some(match archive_kind(&path) {
+                        Some(kind) => Box::new(members(&path, kind, hidden)),
+                        None => Box::new(std::iter::once(Err(InputError::at(
+                            &path,
+                            "cannot read: not a tar or zip archive, as its name says",
+                        )))),
+                    });
                 }
             }
         }
     })
+}
+
+/// Whether `path` names a log by its ending: `.fgn`, or `.fgn.gz`,
+/// `.fgn.zst`, `.fgn.xz` for a compressed one.
+fn is_log_name(path: impl AsRef<std::ffi::OsStr>) -> bool {
+    let name = path.as_ref().as_encoded_bytes();
+    [".fgn", ".fgn.gz", ".fgn.zst", ".fgn.xz"]
+        .iter()
+        .any(|end| name.ends_with(end.as_bytes()))
+}
+
+/// Whether `path` names an archive by its ending.
+fn is_archive_name(path: &Path) -> bool {
+    let name = path.as_os_str().as_encoded_bytes();
+    [
+        ".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar.xz", ".txz", ".zip",
+    ]
+    .iter()
+    .any(|end| name.ends_with(end.as_bytes()))
+}
+
+/// The kinds of archive whose logs fgn reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ArchiveKind {
+    /// A tar archive, compressed (gzip, zstd, xz) or not.
+    Tar,
+    Zip,
+}
+
+/// What kind of archive the file at `path` is, by its first bytes (a tar
+/// archive's by the first bytes of its text once decompressed); `None`
+/// for any other file, and for one that cannot be read (which reading it
+/// as a log then reports).
+fn archive_kind(path: &Path) -> Option<ArchiveKind> {
+    let mut raw = BufReader::new(std::fs::File::open(path).ok()?);
+    if raw.fill_buf().ok()?.starts_with(ZIP_MAGIC) {
+        return Some(ArchiveKind::Zip);
+    }
+    let mut head = Vec::with_capacity(TAR_BLOCK);
+    unpack(raw).ok()?.take(TAR_BLOCK as u64).read_to_end(&mut head).ok()?;
+    is_tar(&head).then_some(ArchiveKind::Tar)
+}
+
+/// The size of a tar header, whose bytes 257 to 261 say `ustar`.
+const TAR_BLOCK: usize = 512;
+
+/// The logs of the archive at `archive`, read from its start to its end
+/// on a thread of its own, one member at a time, each handed on before
+/// the next is read, so that memory does not grow with the archive's
+/// size. Members whose names end as a log's ([`is_log_name`]) are read,
+/// hidden ones (a part of the path starting with `.`) only when `hidden`;
+/// the others are skipped. An archive that breaks is reported once, where
+/// it breaks, after the members before it; one without a log is an
+/// [`InputError::empty`] item, as a directory without one is.
+fn members(archive: &Path, kind: ArchiveKind, hidden: bool) -> impl Iterator<Item = Result<Input, InputError>> + Send {
+    // One member waits while the next is read: the walk ahead of the
+    // workers ([`crate::pipeline`]) bounds what is held beyond that.
+    let (send, receive) = std::sync::mpsc::sync_channel(1);
+    let path = archive.to_path_buf();
+    let reader = std::thread::Builder::new().name("fgn-archive".into()).spawn(move || {
+        let found = match kind {
+            ArchiveKind::Tar => read_tar(&path, hidden, &send),
+            ArchiveKind::Zip => read_zip(&path, hidden, &send),
+        };
+        if found == Some(0) {
+            let _ = send.send(Err(InputError {
+                empty: true,
+                ..InputError::at(&path, NO_LOGS)
+            }));
+        }
+    });
+    let failed = reader.err().map(|e| {
+        InputError::at(
+            archive,
+            format!(
+                "cannot read: no thread to read it on: {}",
+                crate::texts::io_error_text(&e)
+            ),
+        )
+    });
+    failed.map(Err).into_iter().chain(receive)
+}
+
+/// Where a reader of an archive hands its members on.
+type Members = std::sync::mpsc::SyncSender<Result<Input, InputError>>;
+
+/// The path of a member as named: without the `./` that `tar -C dir .`
+/// writes before every path.
+fn member_path(path: &str) -> &str {
+    path.trim_start_matches("./")
+}
+
+/// Whether the member at `path` is read ([`members`]).
+fn wanted_member(path: &str, hidden: bool) -> bool {
+    is_log_name(path) && (hidden || !path.split('/').any(|part| part.starts_with('.')))
+}
+
+/// Reads the logs of the tar archive `archive` into `send`: the number of
+/// logs found, or `None` when it stopped early (the archive broke, or no
+/// one takes the members any more).
+fn read_tar(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
+    let broken = |why: String| {
+        send.send(Err(InputError::at(archive, format!("cannot read: {why}"))))
+            .ok()
+    };
+    let file = match std::fs::File::open(archive) {
+        Ok(f) => f,
+        Err(e) => {
+            broken(crate::texts::io_error_text(&e))?;
+            return None;
+        }
+    };
+    let text = match unpack(BufReader::new(file)) {
+        Ok(text) => text,
+        Err(e) => {
+            broken(crate::texts::io_error_text(&e))?;
+            return None;
+        }
+    };
+    let mut tar = tar::Archive::new(text);
+    let entries = match tar.entries() {
+        Ok(entries) => entries,
+        Err(e) => {
+            broken(crate::texts::io_error_text(&e))?;
+            return None;
+        }
+    };
+    let mut found = 0;
+    // Whether the last member could not be read: when the archive breaks
+    // right after, it broke inside that member, whose error said so.
+    let mut member_failed = false;
+    for entry in entries {
+        let mut entry = match entry {
+            Ok(entry) => entry,
+            Err(_) if member_failed => return None,
+            Err(e) => {
+                broken(format!(
+                    "the archive breaks after {found} logs: {}",
+                    crate::texts::io_error_text(&e)
+                ))?;
+                return None;
+            }
+        };
+        if !entry.header().entry_type().is_file() {
+            continue;
+        }
+        let path = member_path(&String::from_utf8_lossy(&entry.path_bytes())).to_owned();
+        if !wanted_member(&path, hidden) {
+            continue;
+        }
+        found += 1;
+        let name = member_name(archive, &path);
+        let read = read_log(BufReader::new(&mut entry), &name);
+        member_failed = read.is_err();
+        let item = read.map(|bytes| {
+            Input::Member(Member {
+                archive: archive.to_path_buf(),
+                path,
+                bytes,
+            })
+        });
+        send.send(item).ok()?;
+    }
+    Some(found)
+}
+
+/// Reads the logs of the zip archive `archive` into `send`, as
+/// [`read_tar`] does. A zip archive's index is at its end, so one cut
+/// short cannot be read at all.
+fn read_zip(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
+    let broken = |why: String| {
+        send.send(Err(InputError::at(archive, format!("cannot read: {why}"))))
+            .ok()
+    };
+    let file = match std::fs::File::open(archive) {
+        Ok(f) => f,
+        Err(e) => {
+            broken(crate::texts::io_error_text(&e))?;
+            return None;
+        }
+    };
+    let mut zip = match zip::ZipArchive::new(BufReader::new(file)) {
+        Ok(zip) => zip,
+        Err(e) => {
+            broken(format!("not a readable zip archive: {e}"))?;
+            return None;
+        }
+    };
+    let mut found = 0;
+    for index in 0..zip.len() {
+        let Some(Ok(path)) = zip.name_for_index(index).map(|p| p.map(|p| member_path(&p).to_owned())) else {
+            continue;
+        };
+        if path.ends_with('/') || !wanted_member(&path, hidden) {
+            continue;
+        }
+        found += 1;
+        let name = member_name(archive, &path);
+        let item = match zip.by_index(index) {
+            Ok(mut member) => read_log(BufReader::new(&mut member), &name),
+            Err(e) => Err(InputError {
+                file: Some(name),
+                message: format!("cannot read: {e}"),
+                empty: false,
+            }),
+        };
+        let item = item.map(|bytes| {
+            Input::Member(Member {
+                archive: archive.to_path_buf(),
+                path,
+                bytes,
+            })
+        });
+        send.send(item).ok()?;
+    }
+    Some(found)
 }
 
 /// Whether the last part of `path` names a hidden file or directory.
@@ -357,6 +762,44 @@ impl Listing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression guard for what the walk takes below a directory and how
+    /// a file's packing is told: by the name's ending for logs and
+    /// archives, by the first bytes for compression, so that no text (an
+    /// FGN log starts with `[`, `;` or a blank) is ever taken for packed.
+    #[test]
+    fn logs_archives_and_packings_are_told_apart() {
+        for log in ["g.fgn", "a/b.fgn.gz", "g.fgn.zst", "g.fgn.xz"] {
+            assert!(is_log_name(log) && !is_archive_name(Path::new(log)), "{log}");
+        }
+        for other in ["g.fgn.bak", "g.fgnx", "g.txt.gz", "fgn"] {
+            assert!(!is_log_name(other), "{other}");
+        }
+        for archive in [
+            "a.tar",
+            "a.tar.gz",
+            "a.tgz",
+            "a.tar.zst",
+            "a.tzst",
+            "a.tar.xz",
+            "a.txz",
+            "a.zip",
+        ] {
+            assert!(
+                is_archive_name(Path::new(archive)) && !is_log_name(archive),
+                "{archive}"
+            );
+        }
+        assert_eq!(packing(&[0x1f, 0x8b, 8]), Packing::Gzip);
+        assert_eq!(packing(&[0x28, 0xb5, 0x2f, 0xfd, 0]), Packing::Zstd);
+        assert_eq!(packing(b"\xfd7zXZ\0\0"), Packing::Xz);
+        for text in [&b"[Game \"survival-chess\"]\n"[..], b"; a comment\n", b"", b"\x1f"] {
+            assert_eq!(packing(text), Packing::Plain, "{text:?}");
+        }
+        assert_eq!(member_path("./2025/g.fgn"), "2025/g.fgn");
+        assert!(wanted_member("2025/g.fgn", false) && !wanted_member("2025/.trash/g.fgn", false));
+        assert!(wanted_member("2025/.trash/g.fgn", true) && !wanted_member("2025/notes.txt", true));
+    }
 
     /// Regression guard for the walk in passes: over a tree of directories
     /// with more entries than one pass holds, it gives exactly the `.fgn`

@@ -45,7 +45,10 @@ use report::{FormatArg, Reporter, Style};
 /// Check, format, convert and replay FGN (Fog Game Notation) game logs.
 ///
 /// PATH arguments may be files, directories (every *.fgn file below them,
-/// hidden ones left out unless --hidden) or `-` for standard input; FILE
+/// hidden ones left out unless --hidden), archives (.tar, .tar.gz, .tar.zst,
+/// .tar.xz, .zip: every *.fgn member, named ARCHIVE:MEMBER; also inside a
+/// directory) or `-` for standard input; a log compressed with gzip, zstd or
+/// xz is read as its text. FILE
 /// arguments one file or `-`. Exit codes: 0 success, 1 some input is
 /// invalid (for diff and the verify commands: the logs differ, the check
 /// fails), 2 a usage or I/O error, a file that cannot be read or parsed

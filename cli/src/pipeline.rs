@@ -199,7 +199,7 @@ where
     let process = |item: Result<Input, InputError>, turn: ReportTurn| -> Done<R> {
         let mut file_rep = template.for_file();
         file_rep.capture_until(Some(turn));
-        let value = match item.and_then(|input| input.read_bytes(io).map(|bytes| (input, bytes))) {
+        let value = match item.and_then(|mut input| input.take_bytes(io).map(|bytes| (input, bytes))) {
             Err(InputError {
                 file: Some(file),
                 message,

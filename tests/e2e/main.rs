@@ -7,6 +7,7 @@ mod util;
 
 mod analysis;
 mod append;
+mod archives;
 mod cli;
 mod commands;
 mod conversions;
