@@ -19,18 +19,23 @@ use crate::report::{Format, Reporter};
 /// counts once; the copies are listed under `duplicates`. Invalid logs are
 /// counted as such and reported on standard error (exit 1), as by
 /// `validate`; logs with syntax errors have no log hash and are counted
-/// once each.
-pub fn stats(paths: &[PathBuf], rep: &mut Reporter) {
+/// once each. With `counting`, each game also gets what the events of its
+/// valid logs did (`--counts`), which replays every valid log a second time
+/// with its account of changes: that costs many times what the rest of
+/// `stats` costs (docs/select.md), so it is asked for.
+pub fn stats(paths: &[PathBuf], counting: bool, rep: &mut Reporter) {
     let mut stats = Stats::default();
     let mut copies = Duplicates::default();
     let mut files = 0;
     // The counts replay a valid log once more, with its account of
     // changes; only valid logs' counts are summed (archive::GameStats).
     let counts = |parsed: &fgn_notation::Parsed, summary: &fgn_tools::summary::Summary| {
-        if summary.status == Status::Valid {
-            EventCounts::of_log(&parsed.document.game)
+        if !counting {
+            None
+        } else if summary.status == Status::Valid {
+            Some(EventCounts::of_log(&parsed.document.game))
         } else {
-            EventCounts::default()
+            Some(EventCounts::default())
         }
     };
     each_summary_with(paths, rep, counts, |name, summary, counts, _| {
@@ -132,8 +137,8 @@ fn text(files: usize, games: &[GameStats], copies: &Duplicates, rep: &Reporter<'
                 l.max.unwrap_or(0)
             );
         }
-        if !g.counts.is_zero() {
-            outln!(rep, "  events:   {}", counts(&g.counts));
+        if let Some(c) = g.counts.filter(|c| !c.is_zero()) {
+            outln!(rep, "  events:   {}", counts(&c));
         }
         if !g.players.is_empty() {
             let width = g.players.iter().map(|p| p.id.chars().count()).max().unwrap_or(0).max(6);

@@ -735,6 +735,13 @@ enum Command {
     /// json writes one document (docs/fgn-stats.schema.json). Invalid logs
     /// are reported on standard error as by validate (exit 1).
     Stats {
+        /// Also count what the events of each game's valid logs did:
+        /// captures, deaths, coins spent and gained, spells cast, charges
+        /// spent (the per-event counts of `fgn events`, summed). It
+        /// replays every valid log a second time with its account of
+        /// changes, which costs many times the rest of `stats`.
+        #[arg(long)]
+        counts: bool,
         /// Files, directories or `-`.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
@@ -1088,7 +1095,7 @@ fn run_on(
                 cmd_select::select(paths, &filter, *duplicates, &mut rep)
             }
         }
-        Command::Stats { paths, .. } => cmd_stats::stats(paths, &mut rep),
+        Command::Stats { paths, counts, .. } => cmd_stats::stats(paths, *counts, &mut rep),
         Command::Validate {
             verbose, rules, paths, ..
         } => cmd_replay::validate(paths, rules.as_deref(), *verbose, &mut rep),

@@ -695,7 +695,7 @@ fn stats_counts_are_the_events_consequences_summed() {
             }
         }
     }
-    let stats = &json_lines(&["--format", "json", "stats", &arg])[0];
+    let stats = &json_lines(&["--format", "json", "stats", "--counts", &arg])[0];
     assert_valid(&schema("fgn-stats.schema.json"), stats, "stats of generated games");
     let games = stats["games"].as_array().unwrap();
     assert_eq!(games.len(), 4);
@@ -720,8 +720,21 @@ fn stats_counts_are_the_events_consequences_summed() {
     assert!(by("great-war-chess")["charges_spent"].as_u64() > Some(0));
     assert!(by("magic-draughts")["spells_cast"].as_u64() > Some(0));
     assert!(by("survival-chess")["captures"].as_u64() > Some(0));
+    // Without --counts the events are not replayed again, and each game
+    // says so with null counts.
+    let uncounted = &json_lines(&["--format", "json", "stats", &arg])[0];
+    assert!(
+        uncounted["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["counts"].is_null()),
+        "{uncounted}"
+    );
+    let (_, plain, _) = run(&["stats", &arg], b"");
+    assert!(!plain.contains("events:"), "{plain}");
     // The text output shows the counts that are not 0, and only those.
-    let (_, text, _) = run(&["stats", &arg], b"");
+    let (_, text, _) = run(&["stats", "--counts", &arg], b"");
     let survival = text
         .split("\n\n")
         .find(|part| part.starts_with("survival-chess"))

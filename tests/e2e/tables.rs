@@ -226,7 +226,7 @@ fn duckdb_pandas_and_pyarrow_read_the_tables_with_their_types_and_counts() {
     // Per-game sums: what fgn's own `stats` counts (over valid logs, and
     // every generated log is valid; an unreadable row counts nothing),
     // read back from the rows by every reader.
-    let stats = lines(&fgn(&["--format", "json", "stats", &logs_arg], b"").stdout);
+    let stats = lines(&fgn(&["--format", "json", "stats", "--counts", &logs_arg], b"").stdout);
     let mut expected = serde_json::Map::new();
     let from_rows = per_game_sums(&rows);
     for game in stats[0]["games"].as_array().unwrap() {

@@ -310,11 +310,12 @@ pub struct GameStats {
     pub outcomes: BTreeMap<&'static str, usize>,
     /// The decided games by reason, in name order.
     pub reasons: BTreeMap<&'static str, usize>,
-    /// What the events of the valid logs did, summed ([`EventCounts`]):
+    /// What the events of the valid logs did, summed ([`EventCounts`]),
+    /// when they were counted (`fgn stats --counts`; `None` otherwise):
     /// an invalid log's events are not counted, even those its rules
     /// accepted before its fault, as no other statistic counts an invalid
     /// log's game.
-    pub counts: EventCounts,
+    pub counts: Option<EventCounts>,
     /// The lengths of the decided games.
     pub lengths: Lengths,
     /// The players of decided games, by player id (or name).
@@ -335,10 +336,12 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Counts the game of `s` (call it once per distinct game), and, for a
-    /// valid log, `counts`, what its events did ([`EventCounts::of_log`];
-    /// ignored for another log, for which a caller may pass nothing).
-    pub fn add(&mut self, s: &Summary, counts: EventCounts) {
+    /// Counts the game of `s` (call it once per distinct game), and, when
+    /// the events are counted, `counts`, what a valid log's events did
+    /// ([`EventCounts::of_log`]; ignored for another log). Pass `None` for
+    /// every log when the events are not counted, `Some` for every log when
+    /// they are, so that each game's `counts` says which.
+    pub fn add(&mut self, s: &Summary, counts: Option<EventCounts>) {
         let acc = self.games.entry(s.game.clone()).or_default();
         acc.stats.game = s.game.clone();
         acc.stats.logs += 1;
@@ -350,8 +353,11 @@ impl Stats {
         if s.status == Status::Valid && s.outcomes_checked == Some(false) {
             acc.stats.outcomes_unchecked += 1;
         }
-        if s.status == Status::Valid {
-            acc.stats.counts = acc.stats.counts.plus(counts);
+        if let Some(counts) = counts {
+            let sum = acc.stats.counts.get_or_insert_default();
+            if s.status == Status::Valid {
+                *sum = sum.plus(counts);
+            }
         }
         let (Status::Valid, Some(outcome), Some(reason)) = (s.status, s.outcome, s.reason) else {
             return;
@@ -539,7 +545,7 @@ mod tests {
                 captures,
                 ..EventCounts::default()
             };
-            stats.add(&summary, counts);
+            stats.add(&summary, Some(counts));
         }
         let games = stats.finish();
         let g = &games[0];
@@ -552,7 +558,11 @@ mod tests {
         };
         assert_eq!(g.results, expected);
         assert_eq!(g.outcomes, BTreeMap::from([("0-1", 1), ("1-0", 1)]));
-        assert_eq!(g.counts.captures, 3, "the invalid log's 4 are not counted");
+        assert_eq!(
+            g.counts.map(|c| c.captures),
+            Some(3),
+            "the invalid log's 4 are not counted"
+        );
     }
 
     #[test]
