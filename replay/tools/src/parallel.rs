@@ -40,9 +40,8 @@ const BATCH_TIME: Duration = Duration::from_millis(1);
 const MOST_IN_A_BATCH: usize = 256;
 
 /// How many inputs the walk may find ahead of the workers: enough to keep
-/// them busy while the walk reads a large directory again for its next
-/// names in order (a pass over 4,096 names of a directory of 15,000 took
-/// about 8 ms, [`crate::inputs`] before its walk held a directory's names at once), and a few hundred kilobytes of paths.
+/// them busy while the walk lists a large directory (15,000 names take
+/// about 10 ms, [`crate::inputs`]), and a few hundred kilobytes of paths.
 const WALK_AHEAD: usize = 4096;
 
 /// How many inputs the walk hands on at once, unless a worker waits.
