@@ -98,6 +98,17 @@ pub struct Member {
     pub bytes: Vec<u8>,
 }
 
+/// What an input holds while it waits for a worker: an archive's member
+/// its text; a path nothing to speak of.
+impl crate::parallel::Held for Result<Input, InputError> {
+    fn held_bytes(&self) -> usize {
+        match self {
+            Ok(Input::Member(m)) => m.bytes.len(),
+            _ => 0,
+        }
+    }
+}
+
 /// What stands between an archive's path and its member's path in a name
 /// (`games.tar.zst:2025/g-12.fgn`, and `games.tar.zst:2025/g-12.fgn:4:5`
 /// in a diagnostic): a colon, as between a file and its line, so that
