@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
+use fgn_notation::split::{game_name, split, GameText};
 use fgn_notation::{parse, Parsed};
 
 use fgn_tools::inputs::{walk, Input, InputError};
@@ -44,8 +45,11 @@ pub struct Log {
     pub parsed: Parsed,
 }
 
-/// One input, read but not parsed: for a command that parses as it works
-/// ([`each_read_until`]).
+/// One log, read but not parsed: for a command that parses as it works
+/// ([`each_read_until`]). An input that is a file of several games
+/// (docs/notation.md §2.8) gives one of these per game, named `FILE#N`,
+/// with the game's text; parse it with [`Read::parse`] or
+/// [`Read::parse_in_runs`], which give the file's line numbers.
 #[derive(Debug)]
 pub struct Read {
     /// Where it came from.
@@ -54,6 +58,36 @@ pub struct Read {
     pub name: String,
     /// Its bytes.
     pub bytes: Vec<u8>,
+    /// How many lines of the input stand before them (0 but for the later
+    /// games of a file of several).
+    pub lines_before: u32,
+}
+
+impl Read {
+    /// The log as a game of its file, to parse it.
+    fn game(&self) -> GameText<'_> {
+        GameText {
+            text: &self.bytes,
+            first_line: self.lines_before.saturating_add(1),
+            ordinal: None,
+        }
+    }
+
+    /// [`fgn_notation::parse()`], with the file's line numbers.
+    pub fn parse(&self) -> Parsed {
+        if self.lines_before == 0 {
+            return parse(&self.bytes);
+        }
+        self.game().parse()
+    }
+
+    /// [`fgn_notation::parse_in_runs`], with the file's line numbers.
+    pub fn parse_in_runs(&self, each: impl FnMut(fgn_notation::Run<'_>)) -> fgn_notation::Streamed {
+        if self.lines_before == 0 {
+            return fgn_notation::parse_in_runs(&self.bytes, each);
+        }
+        self.game().parse_in_runs(each)
+    }
 }
 
 /// Reports the syntax diagnostics of the input `name`, as every command
@@ -70,7 +104,9 @@ pub fn report_syntax(rep: &mut Reporter<'_>, name: &str, diagnostics: &[fgn_nota
 struct Done<R> {
     captured: Captured,
     status: Status,
-    value: Option<R>,
+    /// One value per log: one for a file of one game, one per game for a
+    /// file of several, in file order.
+    value: Option<Vec<R>>,
 }
 
 /// What a run over the inputs met, for the commands' summaries.
@@ -171,7 +207,7 @@ where
     S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
 {
     let work = |read: Read, rep: &mut Reporter| {
-        let parsed = parse(&read.bytes);
+        let parsed = read.parse();
         report_syntax(rep, &read.name, &parsed.diagnostics);
         let log = Log {
             input: read.input,
@@ -222,10 +258,22 @@ where
                 // the internal error follows it.
                 let shown = name.clone();
                 let done = guarded(|| {
-                    forced_panic(&name);
-                    let value = work(Read { input, name, bytes }, &mut file_rep);
-                    file_rep.flush();
-                    value
+                    // A file of one game, nearly every input, is read as it
+                    // always was: the search for a second game's header
+                    // looks only at the `[` of its text.
+                    if split(&bytes).is_one_log() {
+                        forced_panic(&name);
+                        let read = Read {
+                            input,
+                            name,
+                            bytes,
+                            lines_before: 0,
+                        };
+                        let value = work(read, &mut file_rep);
+                        file_rep.flush();
+                        return vec![value];
+                    }
+                    each_game(input, &name, &bytes, &work, &mut file_rep)
                 });
                 match done {
                     Ok(value) => Some(value),
@@ -256,9 +304,16 @@ where
         progress.suspend(|| io.replay(done.captured));
         rep.merge(done.status);
         let flow = match done.value {
-            Some(value) => {
-                walked.read += 1;
-                progress.suspend(|| sink(value, rep))
+            Some(values) => {
+                let mut flow = ControlFlow::Continue(());
+                for value in values {
+                    walked.read += 1;
+                    flow = progress.suspend(|| sink(value, rep));
+                    if flow.is_break() {
+                        break;
+                    }
+                }
+                flow
             }
             None => {
                 walked.unreadable += 1;
@@ -293,6 +348,38 @@ where
         .collect();
     report_empty(seen == 0, &empty, rep);
     walked
+}
+
+/// Works on each game of `bytes`, the text of the input `input` named
+/// `name`, a file of several games, in file order: each is a log of its
+/// own, named `FILE#N`, with the file's line numbers, its report written
+/// before the next is read. Text before the first game is one syntax
+/// error of the file.
+fn each_game<R, W>(input: Input, name: &str, bytes: &[u8], work: &W, rep: &mut Reporter) -> Vec<R>
+where
+    W: Fn(Read, &mut Reporter) -> R,
+{
+    let mut values = Vec::new();
+    for game in split(bytes) {
+        match game {
+            Err(stray) => report_syntax(rep, name, &[stray]),
+            Ok(game) => {
+                let name = game_name(name, game.ordinal);
+                forced_panic(&name);
+                let read = Read {
+                    input: input.clone(),
+                    name,
+                    bytes: game.text.to_vec(),
+                    lines_before: game.first_line.saturating_sub(1),
+                };
+                values.push(work(read, rep));
+            }
+        }
+        // Each game's diagnostics go out sorted by their lines, before the
+        // next game's.
+        rep.flush();
+    }
+    values
 }
 
 /// The inputs of `paths` as the walk finds them, without the directories

@@ -336,6 +336,7 @@ fn parse_general(src: &[u8]) -> Parsed {
 
 fn parse_with(src: &[u8], mut p: LogParser, each: Option<&mut dyn FnMut(Run<'_>)>) -> Parsed {
     p.read.len = src.len();
+    p.doc.lines_before = p.lines_before;
     // A file that is not a log at all gets one diagnostic that says so,
     // not the errors of every line it happens to break.
     if let Some(message) = not_a_log(src) {

@@ -50,6 +50,26 @@ const HEAD_BYTES: usize = MAX_LINE_BYTES + 2;
 /// reads, so that the parser says the game is too large.
 const KEPT_BYTES: usize = MAX_FILE_BYTES + 1;
 
+/// What stands between a file's name and a game's ordinal in the name of
+/// a game of a file of several (`month.fgn#12`, and `month.fgn#12:4031:5`
+/// in a diagnostic, the line being the file's).
+pub const GAME_SEPARATOR: char = '#';
+
+/// The name in messages of the game `ordinal` of the file `file`: the
+/// file's name alone for a file of one log (`None`).
+///
+/// ```
+/// use fgn_notation::split::game_name;
+/// assert_eq!(game_name("month.fgn", Some(12)), "month.fgn#12");
+/// assert_eq!(game_name("game.fgn", None), "game.fgn");
+/// ```
+pub fn game_name(file: &str, ordinal: Option<usize>) -> String {
+    match ordinal {
+        Some(n) => format!("{file}{GAME_SEPARATOR}{n}"),
+        None => file.to_string(),
+    }
+}
+
 /// One game of a file, as [`split`] finds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameText<'a> {
@@ -242,6 +262,14 @@ pub struct Split<'a> {
     stray: Option<Diagnostic>,
     /// Whether the text is one log, given whole.
     whole: bool,
+}
+
+impl Split<'_> {
+    /// Whether the text is one log (it will be given whole): what a
+    /// command asks before it reads a file as it always did.
+    pub fn is_one_log(&self) -> bool {
+        self.whole
+    }
 }
 
 impl<'a> Iterator for Split<'a> {
