@@ -10,7 +10,7 @@ use fgn_notation::GameKind;
 use fgn_tools::pgn::ReadGame;
 
 use crate::cmd_replay::{check, Checked};
-use crate::cmd_syntax::parse_all;
+use crate::cmd_syntax::parse_games;
 use crate::report::Reporter;
 use fgn_tools::inputs::{read_text, Input};
 
@@ -100,8 +100,7 @@ pub fn convert(args: &ConvertArgs, rep: &mut Reporter) {
 /// Every log of `paths` the format holds on standard output, one game
 /// after another; a log it cannot hold is passed over with a note.
 fn to_format(format: Format, paths: &[PathBuf], rep: &mut Reporter) {
-    for (input, _, parsed) in parse_all(paths, rep) {
-        let name = input.name();
+    for (name, parsed) in parse_games(paths, rep) {
         if !parsed.is_ok() {
             continue;
         }

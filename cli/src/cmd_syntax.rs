@@ -4,14 +4,15 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use fgn_notation::json::{read_documents, Entry, JsonDocument, Place, ReadGame, StreamError};
+use fgn_notation::split::{game_name, split};
 use fgn_notation::{parse, Document, Parsed};
 
+use crate::pipeline::report_syntax;
 use crate::report::{Reporter, Status};
 use fgn_tools::inputs::{collect, Input};
 
-/// Reads and parses every input, reporting syntax errors; yields the inputs
-/// that parsed without fault.
-pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, Parsed)> {
+/// Reads every input, reporting the paths and files that cannot be read.
+fn read_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>)> {
     let (inputs, errors, empty) = collect(paths, rep.io().hidden());
     for e in &errors {
         rep.error(e);
@@ -19,13 +20,25 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
     crate::pipeline::report_empty(inputs.is_empty() && errors.is_empty(), &empty, rep);
     let mut out = Vec::new();
     for input in inputs {
-        let bytes = match input.read(rep.io()) {
-            Ok(b) => b,
-            Err(e) => {
-                rep.error(&e);
-                continue;
-            }
-        };
+        match input.read(rep.io()) {
+            Ok(bytes) => out.push((input, bytes)),
+            Err(e) => rep.error(&e),
+        }
+    }
+    out
+}
+
+/// Reads and parses every input as one log, reporting syntax errors, for
+/// the commands that take one log (`show`, `view`, `diff`, `html` of a
+/// file, ...): a file of several games (docs/notation.md §2.8) is refused
+/// with one error that says so ([`several_games`]) and left out.
+pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, Parsed)> {
+    let mut out = Vec::new();
+    for (input, bytes) in read_all(paths, rep) {
+        if !split(&bytes).is_one_log() {
+            rep.file_error(&input.name(), &several_games(&bytes));
+            continue;
+        }
         let parsed = parse(&bytes);
         for d in &parsed.diagnostics {
             rep.diagnostic(&input.name(), d, "syntax");
@@ -35,74 +48,184 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
     out
 }
 
+/// Why a command that takes one log refuses a file of several games.
+pub fn several_games(bytes: &[u8]) -> String {
+    format!(
+        "it holds {} games (a file of several games, docs/notation.md §2.8), and this command takes one log",
+        fgn_notation::split::count_games(bytes)
+    )
+}
+
+/// Reads and parses every game of every input, reporting syntax errors:
+/// a file of several games gives each game, named `FILE#N` with the file's
+/// line numbers, for a command that reads many logs but not through the
+/// pipeline (`convert --to`).
+pub fn parse_games(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(String, Parsed)> {
+    let mut out = Vec::new();
+    for (input, bytes) in read_all(paths, rep) {
+        let name = input.name();
+        let games = split(&bytes);
+        if games.is_one_log() {
+            let parsed = parse(&bytes);
+            for d in &parsed.diagnostics {
+                rep.diagnostic(&name, d, "syntax");
+            }
+            out.push((name, parsed));
+            continue;
+        }
+        for game in games {
+            match game {
+                Err(stray) => rep.diagnostic(&name, &stray, "syntax"),
+                Ok(game) => {
+                    let game_name = game_name(&name, game.ordinal);
+                    let parsed = game.parse();
+                    for d in &parsed.diagnostics {
+                        rep.diagnostic(&game_name, d, "syntax");
+                    }
+                    out.push((game_name, parsed));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `fgn fmt`; with `diff` (and `check`), a unified diff of each file that
 /// is not canonical, from its text to the canonical one, on standard output.
+/// A file of several games is formatted game by game and stays one file
+/// (docs/notation.md §9.3).
 pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Reporter) {
     if check && write {
         rep.error("--check and --write exclude each other");
         return;
     }
     if !check && !write {
-        // Printing is for one log; a directory or several paths are for
+        // Printing is for one file; a directory or several paths are for
         // --check or --write, which stream.
-        let parsed = parse_all(paths, rep);
-        if parsed.len() > 1 {
+        let mut files = Vec::new();
+        for (input, bytes) in read_all(paths, rep) {
+            let name = input.name();
+            let games = split(&bytes);
+            if games.is_one_log() {
+                let parsed = parse(&bytes);
+                for d in &parsed.diagnostics {
+                    rep.diagnostic(&name, d, "syntax");
+                }
+                files.push((name, bytes, Some(parsed)));
+            } else {
+                files.push((name, bytes, None));
+            }
+        }
+        if files.len() > 1 {
             rep.error("formatting several files needs --check or --write (without them fmt prints one file)");
             return;
         }
-        for (input, _, p) in parsed {
-            if let Some(doc) = completed(&input, p, write, rep) {
-                rep.print(&doc.formatted());
+        for (name, bytes, parsed) in files {
+            let text = match parsed {
+                Some(p) => completed(&name, p, write, rep).map(|doc| doc.formatted()),
+                None => formatted_games(&name, &bytes, write, rep).map(|(text, _)| text),
+            };
+            if let Some(text) = text {
+                rep.print(&text);
             }
         }
         return;
     }
     let mut unformatted = 0;
-    crate::pipeline::each(
+    crate::pipeline::each_file_until(
         paths,
         rep,
-        |log, rep| {
-            if fgn_replay::is_canonical(&log.parsed, &log.bytes) {
-                return false;
-            }
-            let Some(doc) = completed(&log.input, log.parsed, write, rep) else {
-                return false;
+        |read, rep| {
+            let (text, not_formatted) = if split(&read.bytes).is_one_log() {
+                let parsed = parse(&read.bytes);
+                report_syntax(rep, &read.name, &parsed.diagnostics);
+                if fgn_replay::is_canonical(&parsed, &read.bytes) {
+                    return false;
+                }
+                let Some(doc) = completed(&read.name, parsed, write, rep) else {
+                    return false;
+                };
+                (doc.formatted(), vec![read.name.clone()])
+            } else {
+                match formatted_games(&read.name, &read.bytes, write, rep) {
+                    Some((_, games)) if games.is_empty() => return false,
+                    Some(formatted) => formatted,
+                    None => return false,
+                }
             };
-            let text = doc.formatted();
-            match &log.input {
+            let name = &read.name;
+            match &read.input {
                 _ if check => {
-                    rep.invalid(&log.name, "not in canonical form (run `fgn fmt --write` on it)");
-                    let crlf = crlf_note(&log.name, &log.bytes, diff);
+                    for game in &not_formatted {
+                        rep.invalid(game, "not in canonical form (run `fgn fmt --write` on it)");
+                    }
+                    let crlf = crlf_note(name, &read.bytes, diff);
                     if let Some(note) = &crlf {
                         rep.note(note);
                     }
                     if diff {
-                        rep.print(&unified_diff(&log.name, &log.bytes, &text, crlf.is_some()));
+                        rep.print(&unified_diff(name, &read.bytes, &text, crlf.is_some()));
                     }
                     return true;
                 }
                 Input::Stdin => rep.error("--write needs files, not standard input"),
-                Input::Member(_) => rep.error(&format!(
-                    "{}: not rewritten: fgn never writes into an archive",
-                    log.name
-                )),
+                Input::Member(_) => rep.error(&format!("{name}: not rewritten: fgn never writes into an archive")),
                 Input::File(path) if fgn_tools::inputs::is_packed(path) => rep.error(&format!(
-                    "{}: not rewritten: it is compressed, and fgn never writes compressed files",
-                    log.name
+                    "{name}: not rewritten: it is compressed, and fgn never writes compressed files"
                 )),
                 Input::File(path) => {
-                    if let Err(e) = write_in_place(path, &log.bytes, text.as_bytes()) {
+                    if let Err(e) = write_in_place(path, &read.bytes, text.as_bytes()) {
                         rep.error(&format!("{}: not rewritten: {e}", path.display()));
                     }
                 }
             }
             false
         },
-        |not_canonical, _| unformatted += usize::from(not_canonical),
+        |not_canonical, _| {
+            unformatted += usize::from(not_canonical);
+            std::ops::ControlFlow::Continue(())
+        },
     );
     if check && unformatted == 0 && rep.status == Status::Ok {
         rep.note("all files are in canonical form");
     }
+}
+
+/// The canonical text of `bytes`, the file `name` of several games, each
+/// game formatted and one blank line between them, and the names
+/// (`FILE#N`) of the games whose text is not already that; `None`
+/// (reported) when text stands before the first game or a game has syntax
+/// errors or a torn last line: such a file is never printed or rewritten.
+fn formatted_games(name: &str, bytes: &[u8], write: bool, rep: &mut Reporter) -> Option<(String, Vec<String>)> {
+    let games: Vec<_> = split(bytes).collect();
+    let last = games.len().saturating_sub(1);
+    let (mut text, mut not_formatted, mut readable) = (String::new(), Vec::new(), true);
+    for (i, game) in games.into_iter().enumerate() {
+        let game = match game {
+            Ok(game) => game,
+            Err(stray) => {
+                report_syntax(rep, name, &[stray]);
+                readable = false;
+                continue;
+            }
+        };
+        let game_name = game_name(name, game.ordinal);
+        let parsed = game.parse();
+        report_syntax(rep, &game_name, &parsed.diagnostics);
+        let Some(doc) = completed(&game_name, parsed, write, rep) else {
+            readable = false;
+            continue;
+        };
+        let start = text.len();
+        text.push_str(&doc.formatted());
+        if i < last {
+            text.push('\n');
+        }
+        if game.text != text[start..].as_bytes() {
+            not_formatted.push(game_name);
+        }
+    }
+    readable.then_some((text, not_formatted))
 }
 
 /// Why every line of a file that is not canonical may differ: a note when
@@ -153,13 +276,14 @@ fn unified_diff(name: &str, old: &[u8], new: &str, crlf: bool) -> String {
 /// [`Document::formatted`], or `None` (reported) when it has syntax
 /// errors or a torn last line: formatting a torn file would drop its last
 /// line, so fmt refuses it in every mode; the warning already says where
-/// the line is.
-fn completed(input: &Input, p: Parsed, write: bool, rep: &mut Reporter) -> Option<Document> {
+/// the line is. `name` is the log's: a file's, or a game's of a file of
+/// several.
+fn completed(name: &str, p: Parsed, write: bool, rep: &mut Reporter) -> Option<Document> {
     if !p.is_ok() || p.is_torn() {
         if p.is_ok() {
-            rep.invalid(&input.name(), "not formatted: the last line is torn (no line end)");
+            rep.invalid(name, "not formatted: the last line is torn (no line end)");
         } else if write {
-            rep.note(&format!("{}: not rewritten because it has errors", input.name()));
+            rep.note(&format!("{name}: not rewritten because it has errors"));
         }
         return None;
     }

@@ -39,8 +39,6 @@ pub struct Log {
     pub input: Input,
     /// Its name in messages.
     pub name: String,
-    /// Its bytes.
-    pub bytes: Vec<u8>,
     /// What was read.
     pub parsed: Parsed,
 }
@@ -212,7 +210,6 @@ where
         let log = Log {
             input: read.input,
             name: read.name,
-            bytes: read.bytes,
             parsed,
         };
         work(log, rep)
@@ -223,7 +220,30 @@ where
 /// [`each_until`] with the inputs read but not parsed: `work` parses each
 /// as it needs (`fgn validate` reads a log in runs of events) and reports
 /// its syntax errors itself ([`report_syntax`]).
-pub fn each_read_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S) -> Walked
+pub fn each_read_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, sink: S) -> Walked
+where
+    R: Send,
+    W: Fn(Read, &mut Reporter) -> R + Sync,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
+{
+    run(paths, rep, true, work, sink)
+}
+
+/// [`each_read_until`] with each input whole, a file of several games
+/// too (`lines_before` is 0): for `fmt --check` and `--write`, which check
+/// and rewrite a file, not a game.
+pub fn each_file_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, sink: S) -> Walked
+where
+    R: Send,
+    W: Fn(Read, &mut Reporter) -> R + Sync,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
+{
+    run(paths, rep, false, work, sink)
+}
+
+/// [`each_read_until`], taking each game of a file of several as a log of
+/// its own when `by_game`.
+fn run<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, by_game: bool, work: W, mut sink: S) -> Walked
 where
     R: Send,
     W: Fn(Read, &mut Reporter) -> R + Sync,
@@ -261,7 +281,7 @@ where
                     // A file of one game, nearly every input, is read as it
                     // always was: the search for a second game's header
                     // looks only at the `[` of its text.
-                    if split(&bytes).is_one_log() {
+                    if !by_game || split(&bytes).is_one_log() {
                         forced_panic(&name);
                         let read = Read {
                             input,

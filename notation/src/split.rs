@@ -2,7 +2,9 @@
 //! text begins, found from the lines alone, without reading a game.
 //!
 //! A game's header is a run of tag lines (with blank and comment lines
-//! among them) that holds its `[Game …]` tag line. A new game begins at
+//! among them) that holds its `[Game …]` tag line; the blank and comment
+//! lines just before it are the game's too, as a comment line belongs to
+//! the tag or event after it (§9.3). A new game begins at
 //! the first tag line of such a run when the run follows an event line of
 //! the game before it, or at a `Game` tag line when the game before has
 //! its own `Game` tag and no event yet (a game that has not begun). A run
@@ -19,12 +21,12 @@
 //! ```
 //! use fgn_notation::split::split;
 //!
-//! let file = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n\n; between the games\n[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n";
+//! let file = b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n\n; the second game\n[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n";
 //! let games: Vec<_> = split(file).map(Result::unwrap).collect();
 //! assert_eq!(games.len(), 2);
-//! assert_eq!((games[1].ordinal, games[1].first_line), (Some(2), 7));
-//! // The comment between the games stays with the game before.
-//! assert!(games[0].text.ends_with(b"; between the games\n"));
+//! // The blank and comment lines before a header go with its game.
+//! assert_eq!((games[1].ordinal, games[1].first_line), (Some(2), 5));
+//! assert!(games[1].text.starts_with(b"\n; the second game\n[Game"));
 //! // A game's diagnostics and lines are the file's.
 //! let parsed = games[1].parse();
 //! assert_eq!(parsed.document.event_lines, [10]);
@@ -331,22 +333,35 @@ fn game_tag_lines_up_to_two(src: &[u8]) -> usize {
 fn piece_end(src: &[u8], start: usize) -> (usize, u32, bool) {
     let mut bounds = Boundaries::default();
     let (mut pos, mut lines) = (start, 0u32);
-    // The run of tag lines that may start the next game: its offset and
-    // how many lines stand before it in the piece.
+    // The run of tag lines that may start the next game, with the blank
+    // and comment lines just before it: its offset and how many lines
+    // stand before it in the piece.
     let mut header = (start, 0u32);
+    // Where the run of blank and comment lines that ends at the current
+    // line began, if the lines before it are one: they go with what
+    // follows them.
+    let mut quiet = None;
     while pos < src.len() {
         let end = memchr_newline(&src[pos..]).map_or(src.len(), |i| pos + i);
         let mut line = &src[pos..end];
         if pos == 0 {
             line = line.strip_prefix(BOM).unwrap_or(line);
         }
+        let kind = line_kind(line);
         let game_before = bounds.seen_game_tag;
-        match bounds.step(line_kind(line)) {
-            Step::GameHere if pos > start => return (pos, lines, game_before),
+        match bounds.step(kind) {
+            Step::GameHere => {
+                let (at, before) = quiet.unwrap_or((pos, lines));
+                return (at, before, game_before);
+            }
             Step::GameAtHeader => return (header.0, header.1, game_before),
-            Step::OpenHeader => header = (pos, lines),
+            Step::OpenHeader => header = quiet.unwrap_or((pos, lines)),
             _ => {}
         }
+        quiet = match kind {
+            LineKind::Blank | LineKind::Comment => quiet.or(Some((pos, lines))),
+            _ => None,
+        };
         lines = lines.saturating_add(1);
         pos = (end + 1).min(src.len());
     }
@@ -395,10 +410,14 @@ pub struct GameReader<R> {
     /// The piece being read.
     piece: Vec<u8>,
     piece_first_line: u32,
-    /// The open run of tag lines that may start the next game, and its
-    /// first line.
+    /// The open run of tag lines that may start the next game (with the
+    /// blank and comment lines before it), and its first line.
     header: Vec<u8>,
     header_first_line: u32,
+    /// The blank and comment lines read since the last other line, which
+    /// go with the line that follows them, and their first line.
+    quiet: Vec<u8>,
+    quiet_first_line: u32,
     bounds: Boundaries,
     /// The line being read, kept up to [`KEPT_BYTES`].
     line: Vec<u8>,
@@ -424,6 +443,8 @@ impl<R: BufRead> GameReader<R> {
             piece_first_line: 1,
             header: Vec::new(),
             header_first_line: 0,
+            quiet: Vec::new(),
+            quiet_first_line: 0,
             bounds: Boundaries::default(),
             line: Vec::new(),
             lines: 0,
@@ -468,8 +489,9 @@ impl<R: BufRead> GameReader<R> {
         while self.ready.is_empty() && !self.done {
             if !self.read_line()? {
                 self.done = true;
-                let header = std::mem::take(&mut self.header);
-                push_kept(&mut self.piece, &header);
+                for pending in [std::mem::take(&mut self.quiet), std::mem::take(&mut self.header)] {
+                    push_kept(&mut self.piece, &pending);
+                }
                 self.end_piece(true, self.bounds.seen_game_tag);
                 return Ok(());
             }
@@ -480,12 +502,26 @@ impl<R: BufRead> GameReader<R> {
             } else {
                 body
             };
+            let kind = line_kind(body);
             let game_before = self.bounds.seen_game_tag;
-            match self.bounds.step(line_kind(body)) {
+            let quiet_line = matches!(kind, LineKind::Blank | LineKind::Comment);
+            match self.bounds.step(kind) {
                 Step::Same if self.bounds.header_open => push_kept(&mut self.header, &self.line),
-                Step::Same => push_kept(&mut self.piece, &self.line),
+                // Blank and comment lines wait to go with what follows them.
+                Step::Same if quiet_line => {
+                    if self.quiet.is_empty() {
+                        self.quiet_first_line = self.lines;
+                    }
+                    push_kept(&mut self.quiet, &self.line);
+                }
+                Step::Same => {
+                    let quiet = std::mem::take(&mut self.quiet);
+                    push_kept(&mut self.piece, &quiet);
+                    push_kept(&mut self.piece, &self.line);
+                }
                 Step::OpenHeader => {
-                    self.header_first_line = self.lines;
+                    self.header_first_line = self.quiet_first_line(self.lines);
+                    self.header = std::mem::take(&mut self.quiet);
                     push_kept(&mut self.header, &self.line);
                 }
                 Step::CloseHeader => {
@@ -495,7 +531,8 @@ impl<R: BufRead> GameReader<R> {
                 }
                 Step::GameHere => {
                     self.end_piece(false, game_before);
-                    self.piece_first_line = self.lines;
+                    self.piece_first_line = self.quiet_first_line(self.lines);
+                    self.piece = std::mem::take(&mut self.quiet);
                     push_kept(&mut self.piece, &self.line);
                 }
                 Step::GameAtHeader => {
@@ -507,6 +544,16 @@ impl<R: BufRead> GameReader<R> {
             }
         }
         Ok(())
+    }
+
+    /// The first line of the waiting blank and comment lines, or `line`
+    /// when none wait.
+    fn quiet_first_line(&self, line: u32) -> u32 {
+        if self.quiet.is_empty() {
+            line
+        } else {
+            self.quiet_first_line
+        }
     }
 
     /// Hands on the piece read (or holds it, as text before the first game
@@ -646,12 +693,11 @@ mod tests {
     fn games_start_at_their_header_and_keep_the_files_lines() {
         let file = format!("{A}{B}{A}");
         let games = both(file.as_bytes());
-        let b_start = A.len() + "; the second\n".len();
         assert_eq!(
             games,
             [
-                Ok((file.as_bytes()[..b_start].to_vec(), 1, Some(1))),
-                Ok((file.as_bytes()[b_start..A.len() + B.len()].to_vec(), 7, Some(2))),
+                Ok((A.as_bytes().to_vec(), 1, Some(1))),
+                Ok((B.as_bytes().to_vec(), 6, Some(2))),
                 Ok((A.as_bytes().to_vec(), 12, Some(3))),
             ]
         );
@@ -764,23 +810,32 @@ mod tests {
             let file = logs.concat();
             let games: Vec<_> = both(file.as_bytes()).into_iter().map(Result::unwrap).collect();
             prop_assert_eq!(games.len(), logs.len());
-            // Each log's game begins at its first tag line: the blank and
-            // comment lines before it stay with the game before.
+            // Each log's game begins at its first tag line, or at the
+            // blank and comment lines just before it, which may end the
+            // log before.
+            let lines: Vec<&str> = file.split_inclusive('\n').collect();
+            let quiet = |l: &str| {
+                let l = l.trim_end_matches('\n').trim_start_matches(' ');
+                l.is_empty() || l.starts_with(';')
+            };
             let mut starts = vec![0];
-            let mut offset = 0;
+            let (mut offset, mut line) = (0, 0);
             for (i, log) in logs.iter().enumerate() {
+                let count = log.split_inclusive('\n').count();
                 if i > 0 {
-                    let mut at = 0;
-                    for line in log.split_inclusive('\n') {
-                        if line.trim_start_matches(' ').starts_with('[') {
-                            break;
-                        }
-                        at += line.len();
+                    let mut first = line;
+                    while !lines[first].trim_start_matches(' ').starts_with('[') {
+                        first += 1;
                     }
-                    starts.push(offset + at);
+                    while first > 0 && quiet(lines[first - 1]) {
+                        first -= 1;
+                    }
+                    starts.push(lines[..first].iter().map(|l| l.len()).sum());
                 }
                 offset += log.len();
+                line += count;
             }
+            prop_assert_eq!(offset, file.len());
             starts.push(file.len());
             for (i, (text, first_line, ordinal)) in games.iter().enumerate() {
                 prop_assert_eq!(text.as_slice(), &file.as_bytes()[starts[i]..starts[i + 1]]);
