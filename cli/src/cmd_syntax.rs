@@ -197,10 +197,8 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
 /// (reported) when text stands before the first game or a game has syntax
 /// errors or a torn last line: such a file is never printed or rewritten.
 fn formatted_games(name: &str, bytes: &[u8], write: bool, rep: &mut Reporter) -> Option<(String, Vec<String>)> {
-    let games: Vec<_> = split(bytes).collect();
-    let last = games.len().saturating_sub(1);
     let (mut text, mut not_formatted, mut readable) = (String::new(), Vec::new(), true);
-    for (i, game) in games.into_iter().enumerate() {
+    for game in split(bytes) {
         let game = match game {
             Ok(game) => game,
             Err(stray) => {
@@ -216,11 +214,13 @@ fn formatted_games(name: &str, bytes: &[u8], write: bool, rep: &mut Reporter) ->
             readable = false;
             continue;
         };
+        // The blank line between two games is the later one's (the blank
+        // and comment lines before a header are its game's).
         let start = text.len();
-        text.push_str(&doc.formatted());
-        if i < last {
+        if start > 0 {
             text.push('\n');
         }
+        text.push_str(&doc.formatted());
         if game.text != text[start..].as_bytes() {
             not_formatted.push(game_name);
         }
@@ -483,8 +483,15 @@ impl serde::Serialize for Unreadable<'_> {
 /// an existing one. The input is read as a stream, one document at a
 /// time, each game written before the next is read, so that memory does
 /// not grow with the input; an object that stands for a file `fgn json`
-/// could not read is skipped with a note.
-pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, force: bool, rep: &mut Reporter) {
+/// could not read is skipped with a note. With `multi` every game is
+/// printed as it comes, one file of several games (docs/notation.md §2.8).
+pub fn from_json_cmd(
+    path: &std::path::Path,
+    out_dir: Option<&std::path::Path>,
+    multi: bool,
+    force: bool,
+    rep: &mut Reporter,
+) {
     let input = if path.as_os_str() == "-" {
         Input::Stdin
     } else {
@@ -494,6 +501,7 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
     let mut conversion = Conversion {
         name: name.clone(),
         out_dir,
+        multi,
         force,
         documents: 0,
         games: 0,
@@ -524,6 +532,8 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
 struct Conversion<'a, 'r> {
     name: String,
     out_dir: Option<&'a std::path::Path>,
+    /// Whether every game is printed, one after the other.
+    multi: bool,
     force: bool,
     /// The documents read so far, skipped ones too: a game's number in
     /// the name of its file.
@@ -569,6 +579,19 @@ impl Conversion<'_, '_> {
             Entry::Game(read) => check_log_hash(read.log_hash.as_ref(), &read.game).map(|()| *read),
         };
         self.games += 1;
+        if self.multi {
+            match read {
+                Ok(read) => {
+                    // One blank line between games, as `fgn fmt` writes a
+                    // file of several.
+                    let separator = if self.written > 0 { "\n" } else { "" };
+                    self.rep.print(&format!("{separator}{}", read.game.canonical_text()));
+                    self.written += 1;
+                }
+                Err(e) => self.rep.invalid(&format!("{}: {place}", self.name), &e),
+            }
+            return true;
+        }
         match (self.games, self.out_dir) {
             (1, None) => {
                 // A faithful conversion: the events as the JSON has them (so
@@ -640,10 +663,11 @@ impl Conversion<'_, '_> {
         }
         match (self.games, self.first.take()) {
             (0, _) if self.skipped == 0 => self.rep.invalid(&self.name, "no JSON document in it"),
+            _ if self.multi => {}
             (1, Some((_, Ok(text)))) => self.rep.print(&text),
             (1, Some((_, Err(e)))) => self.rep.invalid(&self.name, &e),
             (games, _) if games > 1 && self.out_dir.is_none() => self.rep.error(&format!(
-                "{} holds {games} games; give --out DIR to write each to its own file",
+                "{} holds {games} games; give --out DIR to write each to its own file, or --multi to print them as one file of several games",
                 self.name
             )),
             _ => self.wrote(),
