@@ -386,6 +386,9 @@ where
             Ok(game) => {
                 let name = game_name(name, game.ordinal);
                 forced_panic(&name);
+                // Each game's warnings are its own, as a file's are (its
+                // result counts them, and `--strict` faults it for them).
+                rep.warnings = 0;
                 let read = Read {
                     input: input.clone(),
                     name,
