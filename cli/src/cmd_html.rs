@@ -673,6 +673,9 @@ fn page_name(input: &Input, base: Option<&Path>, taken: &mut BTreeSet<String>) -
             };
             archive.join(&m.path)
         }
+        // A game read on the walk (which the site's reading does not do):
+        // its name, made safe below.
+        Input::Game(_) => PathBuf::from(input.name()),
     };
     let parts: Vec<String> = path
         .components()

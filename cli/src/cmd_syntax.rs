@@ -170,6 +170,11 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
                 }
                 Input::Stdin => rep.error("--write needs files, not standard input"),
                 Input::Member(_) => rep.error(&format!("{name}: not rewritten: fgn never writes into an archive")),
+                // Only compressed files are read game by game on the walk,
+                // and fmt reads files whole: said as for any compressed file.
+                Input::Game(_) => rep.error(&format!(
+                    "{name}: not rewritten: it is compressed, and fgn never writes compressed files"
+                )),
                 Input::File(path) if fgn_tools::inputs::is_packed(path) => rep.error(&format!(
                     "{name}: not rewritten: it is compressed, and fgn never writes compressed files"
                 )),
@@ -344,13 +349,13 @@ fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Resu
     renamed
 }
 
-/// The file name a document or row carries: the path as given or found
-/// below a folder given, `None` for standard input.
-pub fn file_name(input: &Input) -> Option<String> {
+/// The file name a document or row of the log `name` read from `input`
+/// carries: the path as given or found below a folder given (with `#N`
+/// for a game of a file of several), `None` for standard input.
+pub fn file_name(input: &Input, name: &str) -> Option<String> {
     match input {
-        Input::File(path) => Some(path.display().to_string()),
-        Input::Member(_) => Some(input.name()),
         Input::Stdin => None,
+        Input::File(_) | Input::Member(_) | Input::Game(_) => Some(name.to_string()),
     }
 }
 
@@ -383,7 +388,7 @@ pub fn json(paths: &[PathBuf], ndjson: bool, options: &crate::tables::TableOptio
                         crate::cmd_select::report_strict_warnings(&log.name, &summary, rep);
                     }
                     [fgn_tools::games::GameRow {
-                        file: file_name(&log.input),
+                        file: file_name(&log.input, &log.name),
                         readable: log.parsed.is_ok(),
                         summary,
                     }]
@@ -403,7 +408,7 @@ pub fn json(paths: &[PathBuf], ndjson: bool, options: &crate::tables::TableOptio
         rep,
         |log, rep| {
             let summary = fgn_tools::summary::summarize(&log.parsed);
-            let file = file_name(&log.input);
+            let file = file_name(&log.input, &log.name);
             let text = if log.parsed.is_ok() {
                 crate::cmd_select::report_strict_warnings(&log.name, &summary, rep);
                 let doc = JsonDocument::new(&log.parsed.document.game, file.as_deref(), Some(&summary));
@@ -518,7 +523,7 @@ pub fn from_json_cmd(
             })
         }),
         // Never a member: the input is the path given, named above.
-        Input::File(_) | Input::Member(_) => match std::fs::File::open(path) {
+        Input::File(_) | Input::Member(_) | Input::Game(_) => match std::fs::File::open(path) {
             Ok(file) => read_documents(std::io::BufReader::with_capacity(1 << 16, file), |place, entry| {
                 conversion.document(place, entry)
             }),

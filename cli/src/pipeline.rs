@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use fgn_notation::split::{game_name, split, GameText};
 use fgn_notation::{parse, Parsed};
 
-use fgn_tools::inputs::{walk, Input, InputError};
+use fgn_tools::inputs::{walk, walk_games, Input, InputError};
 use fgn_tools::parallel::{lock, run_parallel};
 
 use crate::out::{Captured, ReportTurn};
@@ -278,6 +278,24 @@ where
                 // the internal error follows it.
                 let shown = name.clone();
                 let done = guarded(|| {
+                    // A game the walk read from its file is one log already.
+                    if let Input::Game(game) = &input {
+                        if let Some(stray) = &game.before {
+                            report_syntax(&mut file_rep, &game.file, std::slice::from_ref(stray));
+                            file_rep.flush();
+                        }
+                        forced_panic(&name);
+                        let lines_before = game.lines_before;
+                        let read = Read {
+                            input,
+                            name,
+                            bytes,
+                            lines_before,
+                        };
+                        let value = work(read, &mut file_rep);
+                        file_rep.flush();
+                        return vec![value];
+                    }
                     // A file of one game, nearly every input, is read as it
                     // always was: the search for a second game's header
                     // looks only at the `[` of its text.
@@ -345,7 +363,7 @@ where
         flow
     };
     let jobs = io.jobs();
-    let items = inputs(paths, io.hidden(), &empty);
+    let items = inputs(paths, io.hidden(), by_game, &empty);
     if jobs <= 1 {
         for item in items {
             // One job writes each report as it comes.
@@ -411,10 +429,16 @@ where
 fn inputs<'a>(
     paths: &'a [PathBuf],
     hidden: bool,
+    by_game: bool,
     empty: &'a Mutex<Vec<(usize, String)>>,
 ) -> impl Iterator<Item = Result<Input, InputError>> + Send + 'a {
     let mut before = 0;
-    walk(paths, hidden).filter(move |item| match item {
+    let walked: Box<dyn Iterator<Item = Result<Input, InputError>> + Send> = if by_game {
+        Box::new(walk_games(paths, hidden))
+    } else {
+        Box::new(walk(paths, hidden))
+    };
+    walked.filter(move |item| match item {
         Err(e) if e.empty => {
             lock(empty).extend(e.file.clone().map(|dir| (before, dir)));
             false

@@ -393,7 +393,8 @@ const STRAY_MESSAGE: &str = "this file holds several games, and this line stands
 /// before the first one), so a stream of any length is read in memory
 /// that does not grow with it. A game longer than FGN reads is kept up to
 /// one byte past the limit (the parser then says it is too large) and the
-/// games after it are still found.
+/// games after it are still found; a stream that is one log so far is read
+/// no further than that (it is one log, too large).
 ///
 /// ```
 /// use fgn_notation::split::GameReader;
@@ -457,18 +458,25 @@ impl<R: BufRead> GameReader<R> {
     }
 
     /// Reads the next line into `self.line` (kept up to [`KEPT_BYTES`],
-    /// its line feed included); false at the end of the stream.
-    fn read_line(&mut self) -> io::Result<bool> {
+    /// its line feed included).
+    fn read_line(&mut self) -> io::Result<LineRead> {
         self.line.clear();
         let mut any = false;
         loop {
+            // Until a second game shows that the stream holds several, it
+            // is one log, which is read no further than one byte past the
+            // limit: a stream that decompresses to gigabytes without a line
+            // end (a "bomb") costs what a large log costs.
+            if self.games == 0 && self.held() >= KEPT_BYTES {
+                return Ok(LineRead::Cut);
+            }
             let chunk = match self.reader.fill_buf() {
                 Ok(chunk) => chunk,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
             if chunk.is_empty() {
-                return Ok(any);
+                return Ok(if any { LineRead::Line } else { LineRead::End });
             }
             any = true;
             let (take, complete) = match memchr_newline(chunk) {
@@ -479,17 +487,25 @@ impl<R: BufRead> GameReader<R> {
             self.line.extend_from_slice(&chunk[..take.min(room)]);
             self.reader.consume(take);
             if complete {
-                return Ok(true);
+                return Ok(LineRead::Line);
             }
         }
+    }
+
+    /// How many bytes of the stream are held, not yet handed on.
+    fn held(&self) -> usize {
+        let stray = self.stray.as_ref().map_or(0, |(text, _)| text.len());
+        stray + self.piece.len() + self.quiet.len() + self.header.len() + self.line.len()
     }
 
     /// Reads lines until a piece is complete or the stream ends.
     fn read_piece(&mut self) -> io::Result<()> {
         while self.ready.is_empty() && !self.done {
-            if !self.read_line()? {
+            let read = self.read_line()?;
+            if read != LineRead::Line {
                 self.done = true;
-                for pending in [std::mem::take(&mut self.quiet), std::mem::take(&mut self.header)] {
+                let line = std::mem::take(&mut self.line);
+                for pending in [std::mem::take(&mut self.quiet), std::mem::take(&mut self.header), line] {
                     push_kept(&mut self.piece, &pending);
                 }
                 self.end_piece(true, self.bounds.seen_game_tag);
@@ -594,6 +610,17 @@ impl<R: BufRead> GameReader<R> {
             }
         }
     }
+}
+
+/// What [`GameReader::read_line`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineRead {
+    /// A line, in `line`.
+    Line,
+    /// Nothing: the stream ended.
+    End,
+    /// The stream, one log so far, passed the limit: it is read no further.
+    Cut,
 }
 
 /// Appends `bytes` to `buf`, keeping at most [`KEPT_BYTES`].
@@ -745,20 +772,31 @@ mod tests {
 
     #[test]
     fn a_game_past_the_limit_is_cut_and_the_next_is_found() {
-        // A game of one event and a torn line of 64 MiB and more, then a
-        // game: the stream reader keeps one byte past the limit of the
-        // first and finds the second on its line.
+        // A game, then one with a line of 64 MiB and more, then a game:
+        // the stream reader keeps one byte past the limit of the second
+        // and finds the third on its line.
         let mut file = A.as_bytes().to_vec();
+        file.extend_from_slice(A.as_bytes());
         file.extend(std::iter::repeat_n(b'x', MAX_FILE_BYTES + 10));
         file.push(b'\n');
         file.extend_from_slice(A.as_bytes());
         let games: Vec<_> = GameReader::new(&file[..]).map(|g| g.unwrap().unwrap()).collect();
-        assert_eq!(games.len(), 2);
-        assert_eq!(games[0].text.len(), KEPT_BYTES);
-        assert!(games[0].as_text().parse().diagnostics[0]
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[1].text.len(), KEPT_BYTES);
+        assert!(games[1].as_text().parse().diagnostics[0]
             .message
             .contains("larger than"));
-        assert_eq!((games[1].first_line, games[1].text.as_slice()), (7, A.as_bytes()));
+        assert_eq!((games[2].first_line, games[2].text.as_slice()), (12, A.as_bytes()));
+    }
+
+    #[test]
+    fn a_stream_of_one_log_is_read_no_further_than_the_limit() {
+        // An endless stream without a line end, as a decompression bomb
+        // gives: one log, cut one byte past the limit.
+        let mut endless = std::io::BufReader::new(std::io::repeat(b'x'));
+        let games: Vec<_> = GameReader::new(&mut endless).map(|g| g.unwrap().unwrap()).collect();
+        assert_eq!(games.len(), 1);
+        assert_eq!((games[0].text.len(), games[0].ordinal), (KEPT_BYTES, None));
     }
 
     #[test]

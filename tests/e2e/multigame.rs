@@ -136,6 +136,15 @@ fn a_multi_game_file_of_the_corpus_gives_the_verdicts_and_places_of_its_logs() {
         }
         offset += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
     }
+    // Compressed, the file's games are read one at a time on the walk;
+    // plain, the file is read whole and split where it is worked on: the
+    // same games either way.
+    let plain = write(&dir, "corpus.fgn", &file);
+    let (plain_code, plain_out, plain_err) = run(&["validate", "--format", "json", &plain], b"");
+    let compressed_name = |text: &str| text.replace(&format!("\"{plain}#"), &format!("\"{multi}#"));
+    assert_eq!(plain_code, code);
+    assert_eq!(json_lines(&compressed_name(&plain_out)), expected_out);
+    assert_eq!(json_lines(&compressed_name(&plain_err)), expected_err);
     for jobs in ["1", "2"] {
         let (multi_code, multi_out, multi_err) = run(&["--jobs", jobs, "validate", "--format", "json", &multi], b"");
         assert_eq!(multi_code, code, "--jobs {jobs}: {multi_err}");
