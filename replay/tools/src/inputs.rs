@@ -429,9 +429,9 @@ pub fn walk(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Inpu
 /// [`walk`], with the files that cannot be read whole read game by game
 /// on the walk ([`Input::Game`]): every compressed log (`*.fgn.gz`,
 /// `*.fgn.zst`, `*.fgn.xz`, which may hold a month of games) and every
-/// file named in `paths` larger than FGN reads, so that a file of several
-/// games of any size is read in flat memory, its games spread over the
-/// workers as an archive's members are. Every other input is as [`walk`]
+/// file named in `paths` of a megabyte or more ([`READ_BY_GAME_FROM`]),
+/// so that a file of several games of any size is read in flat memory,
+/// its games spread over the workers as an archive's members are. Every other input is as [`walk`]
 /// gives it (a file of several games among them is split where it is
 /// read). Only the files named on the command line are asked their size
 /// (one more system call each), never those found below a directory.
@@ -441,7 +441,7 @@ pub fn walk_games(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Resul
         move |item| -> Box<dyn Iterator<Item = Result<Input, InputError>> + Send> {
             match item {
                 Ok(Input::File(path))
-                    if is_compressed_log_name(&path) || (named.contains(path.as_path()) && too_large(&path)) =>
+                    if is_compressed_log_name(&path) || (named.contains(path.as_path()) && large(&path)) =>
                 {
                     Box::new(games(path))
                 }
@@ -459,9 +459,17 @@ fn is_compressed_log_name(path: &Path) -> bool {
         .any(|end| name.ends_with(end.as_bytes()))
 }
 
-/// Whether the file at `path` is larger than FGN reads of one log.
-fn too_large(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.len() > MAX_FILE_BYTES as u64)
+/// From how many bytes on a file named on the command line is read game
+/// by game on the walk: a log is 10 to 20 KB, so a file of a megabyte is
+/// nearly always one of many games, whose games are then spread over the
+/// workers (read whole, its games would be worked on by the one worker
+/// that read it); and one past 64 MiB cannot be read whole at all.
+const READ_BY_GAME_FROM: u64 = 1 << 20;
+
+/// Whether the file at `path` is large enough to be read game by game
+/// ([`READ_BY_GAME_FROM`]).
+fn large(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.len() >= READ_BY_GAME_FROM)
 }
 
 /// The games of the file at `path`, read (and decompressed) from its start
