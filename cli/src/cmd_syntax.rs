@@ -56,6 +56,34 @@ pub fn several_games(bytes: &[u8]) -> String {
     )
 }
 
+/// The text of the game named by `path` when it reads `FILE#N`, the game
+/// N of the file of several games FILE (docs/notation.md §2.8), as `fgn
+/// hash` names it: `None` when `path` is not of that form or FILE is no
+/// file, else the game's text or why there is none.
+pub fn game_of_file(path: &std::path::Path, stdin: &dyn fgn_tools::inputs::Stdin) -> Option<Result<Vec<u8>, String>> {
+    let name = path.to_str()?;
+    let (file, ordinal) = name.rsplit_once(fgn_notation::split::GAME_SEPARATOR)?;
+    let ordinal: usize = ordinal.parse().ok().filter(|&n| n > 0)?;
+    let file = std::path::Path::new(file);
+    if !file.is_file() {
+        return None;
+    }
+    let bytes = match Input::File(file.to_path_buf()).read_bytes(stdin) {
+        Ok(bytes) => bytes,
+        Err(e) => return Some(Err(e.message)),
+    };
+    let game = split(&bytes)
+        .filter_map(Result::ok)
+        .find(|g| g.ordinal == Some(ordinal));
+    Some(game.map(|g| g.text.to_vec()).ok_or_else(|| {
+        format!(
+            "{} holds no game {ordinal} (it holds {})",
+            file.display(),
+            fgn_notation::split::count_games(&bytes)
+        )
+    }))
+}
+
 /// Reads and parses every game of every input, reporting syntax errors:
 /// a file of several games gives each game, named `FILE#N` with the file's
 /// line numbers, for a command that reads many logs but not through the

@@ -635,7 +635,8 @@ enum Command {
     /// PDN game is plain Russian draughts from the start (a magic game is
     /// refused); moves are read against the legal moves (castling and en
     /// passant are refused at their line and column), and the result must
-    /// be what the rules decide. One game is printed; several need --out.
+    /// be what the rules decide. One game is printed; several need --out,
+    /// or --multi to print them as one FGN file of several games.
     /// See docs/interchange.md.
     Convert(cmd_convert::ConvertArgs),
     /// Write every event of every log as one flat JSON row per line.

@@ -286,8 +286,56 @@ fn from_json_writes_a_file_of_several_games() {
     };
     assert_eq!(hashes_of(&hashes), hashes_of(&folder_hashes));
     assert!(hashes.lines().count() > 3, "{hashes}");
+    // Each game's hash line names it `FILE#N`, which `--check` reads back.
+    assert!(hashes.lines().all(|l| l.contains(&format!("  {path}#"))), "{hashes}");
+    let (code, checked, err) = run(&["hash", "--check", "-"], hashes.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(checked.lines().all(|l| l.ends_with(": OK")), "{checked}");
     // Without --multi or --out, several games are refused, naming both.
     let (code, _, err) = run(&["from-json", "-"], ndjson.as_bytes());
     assert_eq!(code, Some(2));
     assert!(err.contains("--multi"), "{err}");
+}
+
+/// `convert --from pgn --multi` writes the games of a PGN file as one file
+/// of several games, each the game `--out` writes to a file of its own.
+#[test]
+fn convert_from_pgn_writes_a_file_of_several_games() {
+    let pgn = crate::util::root()
+        .join("tests/e2e/fixtures/pgn/exported.pgn")
+        .display()
+        .to_string();
+    let (code, multi, err) = run(&["convert", "--from", "pgn", "--multi", &pgn], b"");
+    assert_eq!(code, Some(0), "{err}");
+    let dir = scratch_dir("multigame-pgn");
+    let (code, _, err) = run(
+        &[
+            "convert",
+            "--from",
+            "pgn",
+            "--out",
+            &dir.join("each").display().to_string(),
+            &pgn,
+        ],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let mut each: Vec<_> = std::fs::read_dir(dir.join("each"))
+        .expect("the games")
+        .map(|e| e.expect("a game").path())
+        .collect();
+    each.sort();
+    let texts: Vec<String> = each
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("a game"))
+        .collect();
+    assert!(texts.len() > 10, "{}", texts.len());
+    assert_eq!(multi, texts.join("\n"));
+    let path = write(&dir, "all.fgn", multi.as_bytes());
+    let (code, out, err) = run(&["validate", &path], b"");
+    assert_eq!(
+        (code, out),
+        (Some(0), format!("{} valid, 0 invalid\n", texts.len())),
+        "{err}"
+    );
 }
