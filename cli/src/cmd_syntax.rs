@@ -254,7 +254,7 @@ fn formatted_games(name: &str, bytes: &[u8], write: bool, rep: &mut Reporter) ->
             text.push('\n');
         }
         text.push_str(&doc.formatted());
-        if game.text != text[start..].as_bytes() {
+        if game.text != &text.as_bytes()[start..] {
             not_formatted.push(game_name);
         }
     }

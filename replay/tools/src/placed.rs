@@ -147,9 +147,9 @@ mod tests {
             b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n[Setup \"classical\"]\n\n\
               1 w f2-f3\n1 b e7-e5\n2 w g2-g4\n2 b Qd8-h4\n",
         ];
-        for bytes in logs {
-            // Read again where it stands in its file (a later game of a
-            // file of several starts past line 1).
+        // Each log on its own, and as a later game of a file of several,
+        // whose lines are the file's.
+        for (bytes, first_line) in logs.iter().flat_map(|&log| [(log, 1), (log, 7)]) {
             let text = fgn_notation::split::GameText {
                 text: bytes,
                 first_line,
@@ -158,8 +158,15 @@ mod tests {
             let whole = text.parse().document;
             let expected = validate_with_params(&whole.game, None).expect("a game with an engine");
             let expected_placed = expected.error.as_ref().map(|e| PlacedError::new(&whole, e));
+            if let (Some(placed), Some(alone)) = (
+                &expected_placed,
+                fgn_notation::parse(bytes).document.event_lines.first(),
+            ) {
+                // Placed in the file: below the lines before the game.
+                assert!(placed.line >= first_line && *alone + first_line - 1 == whole.event_lines[0]);
+            }
             let mut validation = None;
-            let streamed = fgn_notation::parse_in_runs(bytes, |run| {
+            let streamed = text.parse_in_runs(|run| {
                 validation
                     .get_or_insert_with(|| Validation::new(run.header, None).expect("a game with an engine"))
                     .feed(run);
