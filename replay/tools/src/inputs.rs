@@ -429,7 +429,7 @@ pub fn walk(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Inpu
 /// [`walk`], with the files that cannot be read whole read game by game
 /// on the walk ([`Input::Game`]): every compressed log (`*.fgn.gz`,
 /// `*.fgn.zst`, `*.fgn.xz`, which may hold a month of games) and every
-/// file named in `paths` of a megabyte or more ([`READ_BY_GAME_FROM`]),
+/// file named in `paths` of a megabyte or more,
 /// so that a file of several games of any size is read in flat memory,
 /// its games spread over the workers as an archive's members are. Every other input is as [`walk`]
 /// gives it (a file of several games among them is split where it is
