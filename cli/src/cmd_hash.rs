@@ -421,7 +421,11 @@ fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Result<Digest
     let bytes = match Input::File(path.to_path_buf()).read_bytes(rep.io()) {
         Ok(bytes) => bytes,
         // `FILE#N`, as `fgn hash` names the games of a file of several.
-        Err(e) => crate::cmd_syntax::game_of_file(path, rep.io()).unwrap_or(Err(e.message))?,
+        Err(e) => match crate::cmd_syntax::game_of_file(path, rep.io()) {
+            Some(Ok(mut game)) => game.take_bytes(rep.io()).map_err(|e| e.message)?,
+            Some(Err(why)) => return Err(why),
+            None => return Err(e.message),
+        },
     };
     let parsed = fgn_notation::parse(&bytes);
     if !parsed.is_ok() {

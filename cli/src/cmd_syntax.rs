@@ -12,7 +12,30 @@ use crate::report::{Reporter, Status};
 use fgn_tools::inputs::{collect, Input};
 
 /// Reads every input, reporting the paths and files that cannot be read.
+/// A path `FILE#N` that names no file but game N of the file of several
+/// games FILE is that game ([`game_of_file`]).
 fn read_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>)> {
+    let games: Vec<_> = paths
+        .iter()
+        .map(|p| (!p.exists()).then(|| game_of_file(p, rep.io())).flatten())
+        .collect();
+    if games.iter().any(Option::is_some) {
+        let mut out = Vec::new();
+        for (path, game) in paths.iter().zip(games) {
+            match game {
+                Some(Ok(mut input)) => {
+                    let bytes = input.take_bytes(rep.io()).map_err(|e| e.to_string());
+                    match bytes {
+                        Ok(bytes) => out.push((input, bytes)),
+                        Err(e) => rep.error(&e),
+                    }
+                }
+                Some(Err(e)) => rep.error(&e),
+                None => out.extend(read_all(std::slice::from_ref(path), rep)),
+            }
+        }
+        return out;
+    }
     let (inputs, errors, empty) = collect(paths, rep.io().hidden());
     for e in &errors {
         rep.error(e);
@@ -31,10 +54,25 @@ fn read_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>)> {
 /// Reads and parses every input as one log, reporting syntax errors, for
 /// the commands that take one log (`show`, `view`, `diff`, `html` of a
 /// file, ...): a file of several games (docs/notation.md §2.8) is refused
-/// with one error that says so ([`several_games`]) and left out.
+/// with one error that says so ([`several_games`]) and left out; one of
+/// its games is read when named `FILE#N`.
 pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, Parsed)> {
     let mut out = Vec::new();
     for (input, bytes) in read_all(paths, rep) {
+        if let Input::Game(game) = &input {
+            // One game of a file of several, named `FILE#N`.
+            let text = fgn_notation::split::GameText {
+                text: &bytes,
+                first_line: game.lines_before.saturating_add(1),
+                ordinal: game.ordinal,
+            };
+            let parsed = text.parse();
+            for d in &parsed.diagnostics {
+                rep.diagnostic(&input.name(), d, "syntax");
+            }
+            out.push((input, bytes, parsed));
+            continue;
+        }
         if !split(&bytes).is_one_log() {
             rep.file_error(&input.name(), &several_games(&bytes));
             continue;
@@ -51,16 +89,17 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
 /// Why a command that takes one log refuses a file of several games.
 pub fn several_games(bytes: &[u8]) -> String {
     format!(
-        "it holds {} games (a file of several games, docs/notation.md §2.8), and this command takes one log",
+        "it holds {} games (a file of several games, docs/notation.md §2.8), and this command takes one log: name one as FILE#N",
         fgn_notation::split::count_games(bytes)
     )
 }
 
-/// The text of the game named by `path` when it reads `FILE#N`, the game
-/// N of the file of several games FILE (docs/notation.md §2.8), as `fgn
-/// hash` names it: `None` when `path` is not of that form or FILE is no
-/// file, else the game's text or why there is none.
-pub fn game_of_file(path: &std::path::Path, stdin: &dyn fgn_tools::inputs::Stdin) -> Option<Result<Vec<u8>, String>> {
+/// The game named by `path` when it reads `FILE#N`, the game N of the
+/// file of several games FILE (docs/notation.md §2.8), as the commands
+/// that read many logs name it: `None` when `path` is not of that form or
+/// FILE is no file, else the game (an [`Input::Game`], with its text and
+/// the lines before it) or why there is none.
+pub fn game_of_file(path: &std::path::Path, stdin: &dyn fgn_tools::inputs::Stdin) -> Option<Result<Input, String>> {
     let name = path.to_str()?;
     let (file, ordinal) = name.rsplit_once(fgn_notation::split::GAME_SEPARATOR)?;
     let ordinal: usize = ordinal.parse().ok().filter(|&n| n > 0)?;
@@ -70,18 +109,25 @@ pub fn game_of_file(path: &std::path::Path, stdin: &dyn fgn_tools::inputs::Stdin
     }
     let bytes = match Input::File(file.to_path_buf()).read_bytes(stdin) {
         Ok(bytes) => bytes,
-        Err(e) => return Some(Err(e.message)),
+        Err(e) => return Some(Err(e.to_string())),
     };
     let game = split(&bytes)
         .filter_map(Result::ok)
         .find(|g| g.ordinal == Some(ordinal));
-    Some(game.map(|g| g.text.to_vec()).ok_or_else(|| {
-        format!(
-            "{} holds no game {ordinal} (it holds {})",
+    Some(match game {
+        Some(game) => Ok(Input::Game(fgn_tools::inputs::FileGame {
+            file: file.display().to_string(),
+            ordinal: game.ordinal,
+            lines_before: game.first_line.saturating_sub(1),
+            bytes: game.text.to_vec(),
+            before: None,
+        })),
+        None => Err(format!(
+            "{}: cannot read: it holds no game {ordinal} (it holds {})",
             file.display(),
             fgn_notation::split::count_games(&bytes)
-        )
-    }))
+        )),
+    })
 }
 
 /// Reads and parses every game of every input, reporting syntax errors:

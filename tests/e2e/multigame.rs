@@ -266,6 +266,39 @@ fn one_log_commands_refuse_a_file_of_several_games() {
     assert_eq!(std::fs::read_to_string(&path).expect("the file"), text);
 }
 
+/// A game of a file of several is named `FILE#N` wherever a command takes
+/// one log (what `select` prints is what `show` reads), its places the
+/// file's lines.
+#[test]
+fn one_log_commands_take_one_game_as_file_n() {
+    let dir = scratch_dir("multigame-pick");
+    let bad = "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n1 w c3-d4\n1 b c3-d4\n";
+    let path = write(&dir, "three.fgn", format!("{A}{bad}{A}").as_bytes());
+    let (code, selected, err) = run(&["select", "--invalid", &path], b"");
+    // Exit 1: the file has an invalid log, which select reports as validate does.
+    assert_eq!(
+        (code, selected.as_str()),
+        (Some(1), format!("{path}#2\n").as_str()),
+        "{err}"
+    );
+    let (code, _, err) = run(&["show", selected.trim_end()], b"");
+    assert_eq!(code, Some(1), "{err}");
+    // The second game's fifth line is the file's twelfth.
+    assert!(err.starts_with(&format!("{path}#2:12:5: [move] ")), "{err}");
+    let (code, out, err) = run(&["diff", &format!("{path}#1"), &format!("{path}#3")], b"");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with(&format!("same: the logs of {path}#1 and {path}#3 are the same")),
+        "{out}"
+    );
+    let (code, _, err) = run(&["show", &format!("{path}#4")], b"");
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        format!("error: {path}: cannot read: it holds no game 4 (it holds 3)\n")
+    );
+}
+
 /// `from-json --multi` writes a file of several games from a stream of
 /// documents, which reads back into the same games.
 #[test]

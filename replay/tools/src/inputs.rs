@@ -434,21 +434,27 @@ pub fn walk(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Inpu
 /// its games spread over the workers as an archive's members are. Every other input is as [`walk`]
 /// gives it (a file of several games among them is split where it is
 /// read). Only the files named on the command line are asked their size
-/// (one more system call each), never those found below a directory.
+/// (one more system call each, before the walk), never those found below
+/// a directory.
 pub fn walk_games(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Input, InputError>> + Send + '_ {
-    let named: std::collections::HashSet<&Path> = paths.iter().map(PathBuf::as_path).collect();
-    walk(paths, hidden).flat_map(
-        move |item| -> Box<dyn Iterator<Item = Result<Input, InputError>> + Send> {
-            match item {
-                Ok(Input::File(path))
-                    if is_compressed_log_name(&path) || (named.contains(path.as_path()) && large(&path)) =>
-                {
-                    Box::new(games(path))
-                }
-                other => Box::new(std::iter::once(other)),
+    // The files named that are read game by game for their size: nearly
+    // always none, so that the walk's other inputs pay one look at their
+    // name's ending and nothing else.
+    let large: Vec<&Path> = paths.iter().map(PathBuf::as_path).filter(|p| large(p)).collect();
+    let mut walked = walk(paths, hidden);
+    let mut games: Option<Box<dyn Iterator<Item = Result<Input, InputError>> + Send>> = None;
+    std::iter::from_fn(move || loop {
+        if let Some(game) = games.as_mut().and_then(Iterator::next) {
+            return Some(game);
+        }
+        games = None;
+        match walked.next()? {
+            Ok(Input::File(path)) if is_compressed_log_name(&path) || large.contains(&path.as_path()) => {
+                games = Some(Box::new(read_by_game(path)));
             }
-        },
-    )
+            other => return Some(other),
+        }
+    })
 }
 
 /// Whether `path` names a compressed log by its ending.
@@ -466,10 +472,10 @@ fn is_compressed_log_name(path: &Path) -> bool {
 /// that read it); and one past 64 MiB cannot be read whole at all.
 const READ_BY_GAME_FROM: u64 = 1 << 20;
 
-/// Whether the file at `path` is large enough to be read game by game
+/// Whether `path` is a file large enough to be read game by game
 /// ([`READ_BY_GAME_FROM`]).
 fn large(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.len() >= READ_BY_GAME_FROM)
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= READ_BY_GAME_FROM)
 }
 
 /// The games of the file at `path`, read (and decompressed) from its start
@@ -478,7 +484,7 @@ fn large(path: &Path) -> bool {
 /// game without an ordinal, refused as [`Input::read_bytes`] refuses it
 /// (a compressed one past the limit, an archive); a read error ends the
 /// games with one error naming the file.
-fn games(path: PathBuf) -> impl Iterator<Item = Result<Input, InputError>> + Send {
+fn read_by_game(path: PathBuf) -> impl Iterator<Item = Result<Input, InputError>> + Send {
     // One game waits while the next is read, as an archive's members do.
     let (send, receive) = std::sync::mpsc::sync_channel(1);
     let name = path.display().to_string();
@@ -495,7 +501,7 @@ fn games(path: PathBuf) -> impl Iterator<Item = Result<Input, InputError>> + Sen
 }
 
 /// Reads the games of the file `path`, named `name`, into `send`
-/// ([`games`]); stops early when no one takes them any more.
+/// ([`read_by_game`]); stops early when no one takes them any more.
 fn read_games(path: &Path, name: &str, send: &Members) -> Option<()> {
     let cannot = |e: std::io::Error| InputError {
         file: Some(name.to_owned()),
