@@ -284,32 +284,14 @@ where
                             report_syntax(&mut file_rep, &game.file, std::slice::from_ref(stray));
                             file_rep.flush();
                         }
-                        forced_panic(&name);
                         let lines_before = game.lines_before;
-                        let read = Read {
-                            input,
-                            name,
-                            bytes,
-                            lines_before,
-                        };
-                        let value = work(read, &mut file_rep);
-                        file_rep.flush();
-                        return vec![value];
+                        return one_log(&work, input, name, bytes, lines_before, &mut file_rep);
                     }
                     // A file of one game, nearly every input, is read as it
-                    // always was: the search for a second game's header
-                    // looks only at the `[` of its text.
+                    // always was, after a search of its text for a second
+                    // `[Game` tag line.
                     if !by_game || split(&bytes).is_one_log() {
-                        forced_panic(&name);
-                        let read = Read {
-                            input,
-                            name,
-                            bytes,
-                            lines_before: 0,
-                        };
-                        let value = work(read, &mut file_rep);
-                        file_rep.flush();
-                        return vec![value];
+                        return one_log(&work, input, name, bytes, 0, &mut file_rep);
                     }
                     each_game(input, &name, &bytes, &work, &mut file_rep)
                 });
@@ -386,6 +368,24 @@ where
         .collect();
     report_empty(seen == 0, &empty, rep);
     walked
+}
+
+/// Works on one log, the input `input` named `name` or one of its games,
+/// whose text `bytes` stands after `lines_before` lines of it.
+fn one_log<R, W>(work: &W, input: Input, name: String, bytes: Vec<u8>, lines_before: u32, rep: &mut Reporter) -> Vec<R>
+where
+    W: Fn(Read, &mut Reporter) -> R,
+{
+    forced_panic(&name);
+    let read = Read {
+        input,
+        name,
+        bytes,
+        lines_before,
+    };
+    let value = work(read, rep);
+    rep.flush();
+    vec![value]
 }
 
 /// Works on each game of `bytes`, the text of the input `input` named
