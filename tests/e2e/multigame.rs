@@ -372,3 +372,23 @@ fn convert_from_pgn_writes_a_file_of_several_games() {
         "{err}"
     );
 }
+
+/// `html DIR --out SITE` gives each game of a file of several a page of
+/// its own, named by the file and the game's number, and a row of the
+/// index named `FILE#N`.
+#[test]
+fn a_site_has_a_page_per_game() {
+    let dir = scratch_dir("multigame-site");
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).expect("a folder");
+    write(&logs, "two.fgn", format!("{A}{B}").as_bytes());
+    let site = dir.join("site").display().to_string();
+    let (code, _, err) = run(&["html", &logs.display().to_string(), "--out", &site], b"");
+    assert_eq!(code, Some(0), "{err}");
+    let index = std::fs::read_to_string(dir.join("site/index.html")).expect("the index");
+    for n in [1, 2] {
+        assert!(dir.join(format!("site/two.fgn-{n}.html")).is_file(), "page {n}");
+        assert!(index.contains(&format!("href=\"two.fgn-{n}.html\"")), "{index}");
+        assert!(index.contains(&format!("two.fgn#{n}")), "{index}");
+    }
+}
