@@ -392,3 +392,37 @@ fn a_site_has_a_page_per_game() {
         assert!(index.contains(&format!("two.fgn#{n}")), "{index}");
     }
 }
+
+/// A file of a megabyte or more named on the command line is read game by
+/// game on the walk, as a compressed one is: the same reports as the file
+/// read whole below a folder, on one job or two.
+#[test]
+fn a_large_named_file_is_read_game_by_game_with_the_same_reports() {
+    let dir = scratch_dir("multigame-large");
+    let folder = dir.join("folder");
+    std::fs::create_dir_all(&folder).expect("a folder");
+    let bad = "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n1 w c3-d4\n1 b c3-d4\n";
+    let mut text = String::new();
+    while text.len() < 1 << 20 {
+        text.push_str(A);
+        text.push_str(bad);
+    }
+    let games = text.matches("[Game").count();
+    let named = write(&dir, "large.fgn", text.as_bytes());
+    let below = write(&folder, "large.fgn", text.as_bytes());
+    let one = run(&["--jobs", "1", "validate", &named], b"");
+    let two = run(&["--jobs", "2", "validate", &named], b"");
+    assert_eq!(one, two);
+    assert_eq!(one.1, format!("{} valid, {} invalid\n", games / 2, games / 2));
+    // Below a folder the file is read whole and split there: the same.
+    let (code, out, err) = run(&["--jobs", "2", "validate", &folder.display().to_string()], b"");
+    assert_eq!((code, out, err.replace(&below, &named)), one);
+    // The last game's error is its last move, the file's last line: every
+    // line of the file before it is counted.
+    let last_line = text.lines().count();
+    assert!(
+        one.2.contains(&format!("{named}#{games}:{last_line}:5: ")),
+        "{}",
+        one.2.lines().last().unwrap_or("")
+    );
+}
