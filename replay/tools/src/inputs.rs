@@ -125,12 +125,14 @@ pub struct Member {
 }
 
 /// What an input holds while it waits for a worker: an archive's member
-/// its text; a path nothing to speak of.
+/// and a game the walk read from its file their text; a path nothing to
+/// speak of.
 impl crate::parallel::Held for Result<Input, InputError> {
     fn held_bytes(&self) -> usize {
         match self {
             Ok(Input::Member(m)) => m.bytes.len(),
-            _ => 0,
+            Ok(Input::Game(g)) => g.bytes.len(),
+            Ok(Input::Stdin | Input::File(_)) | Err(_) => 0,
         }
     }
 }
@@ -1138,5 +1140,30 @@ mod tests {
             assert_eq!(listing.passes, passes, "{at_once} names at once");
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The walk's bound in bytes (issue 42) counts the text that an
+    /// archive's member and a game read on the walk carry, and nothing for
+    /// a path, which the worker reads.
+    #[test]
+    fn what_an_input_holds_is_the_text_it_carries() {
+        use crate::parallel::Held;
+        let member: Result<Input, InputError> = Ok(Input::Member(Member {
+            archive: PathBuf::from("a.tar"),
+            path: "g.fgn".into(),
+            bytes: vec![b'x'; 300],
+        }));
+        let game: Result<Input, InputError> = Ok(Input::Game(FileGame {
+            file: "month.fgn".into(),
+            ordinal: Some(2),
+            lines_before: 10,
+            bytes: vec![b'x'; 70],
+            before: None,
+        }));
+        let file: Result<Input, InputError> = Ok(Input::File(PathBuf::from("g.fgn")));
+        assert_eq!(
+            [member.held_bytes(), game.held_bytes(), file.held_bytes()],
+            [300, 70, 0]
+        );
     }
 }
