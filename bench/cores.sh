@@ -25,7 +25,12 @@
 # whole script stays under ten minutes on two cores. The speed-up is the
 # serial wall time over the parallel one; the extra CPU is the parallel
 # CPU time over the serial one, less one: what running in parallel costs
-# beyond the work itself. Output goes to /dev/null, and the
+# beyond the work itself. The last two columns are the control: two
+# runs of `--jobs 1` side by side, sharing nothing (twice the work in the
+# pair's wall time against once in one job's, and their CPU time against
+# twice one job's): what the machine gives two jobs at best, since two
+# cores of a virtual machine that share caches, memory bandwidth or a
+# physical core each run slower when both run. Output goes to /dev/null, and the
 # exit status of a command (1 for `fmt --check` on an uncanonical log, say)
 # is not an error.
 #
@@ -105,6 +110,19 @@ def once(args):
     return time.perf_counter() - began, usage.ru_utime + usage.ru_stime
 
 
+def pair(args):
+    """The wall time of two runs of `--jobs 1` side by side, both ended,
+    and their CPU time added up: the same work twice with nothing shared
+    between the two, which is what the machine gives two jobs at best."""
+    began = time.perf_counter()
+    pids = [os.posix_spawn(fgn, [fgn, "--jobs", "1"] + args, env, file_actions=quiet) for _ in range(2)]
+    cpu = 0.0
+    for pid in pids:
+        _, _, usage = os.wait4(pid, 0)
+        cpu += usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - began, cpu
+
+
 def size(directory):
     names = [os.path.join(directory, n) for n in os.listdir(directory)]
     return len(names), sum(os.path.getsize(n) for n in names)
@@ -149,6 +167,8 @@ rule = "| --- | --- | ---: |"
 for j in jobs[1:]:
     head += f" `--jobs {j}`, s | speed-up | extra CPU |"
     rule += " ---: | ---: | ---: |"
+head += " two `--jobs 1` at once: speed-up | extra CPU |"
+rule += " ---: | ---: |"
 print(head)
 print(rule)
 for label, folder in corpora:
@@ -157,16 +177,23 @@ for label, folder in corpora:
         corpus = path + "-tenth" if name.startswith("events") else path
         shown, _ = size(corpus)
         times = {j: [] for j in jobs}
+        pairs = []
         for round in range(runs + 1):
             for j in jobs:
                 wall, cpu = once(["--jobs", str(j)] + args + [corpus])
                 if round > 0:
                     times[j].append((wall, cpu))
+            wall, cpu = pair(args + [corpus])
+            if round > 0:
+                pairs.append((wall, cpu))
         med = {j: (statistics.median(w for w, _ in times[j]), statistics.median(c for _, c in times[j])) for j in jobs}
         row = f"| {name} | {label}, {shown} files | {med[1][0]:.3f} |"
         for j in jobs[1:]:
             speed = med[1][0] / med[j][0]
             extra = med[j][1] / med[1][1] - 1
             row += f" {med[j][0]:.3f} | {speed:.2f}× | {extra * 100:+.0f}% |"
+        # Twice the work in the pair's time, against once in one job's.
+        pair_wall, pair_cpu = statistics.median(w for w, _ in pairs), statistics.median(c for _, c in pairs)
+        row += f" {2 * med[1][0] / pair_wall:.2f}× | {(pair_cpu / (2 * med[1][1]) - 1) * 100:+.0f}% |"
         print(row, flush=True)
 EOF
