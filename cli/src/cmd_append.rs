@@ -17,7 +17,7 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
     if path.as_os_str() == "-" {
         return rep.error("append writes to a log file, not to standard output: name the file");
     }
-    if crate::inputs::is_packed(path) {
+    if fgn_tools::inputs::is_packed(path) {
         return rep.file_error(
             &name,
             "not appended to: it is compressed or an archive, and fgn never writes into those",

@@ -11,8 +11,8 @@ use fgn_tools::pgn::ReadGame;
 
 use crate::cmd_replay::{check, Checked};
 use crate::cmd_syntax::parse_all;
-use crate::inputs::{read_text, Input};
 use crate::report::Reporter;
+use fgn_tools::inputs::{read_text, Input};
 
 /// The interchange formats `convert` knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -11,9 +11,9 @@ use fgn_tools::placed::PlacedError;
 
 use crate::cmd_syntax::parse_all;
 use crate::cmd_view::Side;
-use crate::inputs::Input;
 use crate::out::outln;
 use crate::report::{Format, Reporter};
+use fgn_tools::inputs::Input;
 
 /// What `fgn hash` prints for each file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +244,7 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
         } else {
             Input::File(sums_path.clone())
         };
-        let text = match crate::inputs::read_text(&input, rep.io()) {
+        let text = match fgn_tools::inputs::read_text(&input, rep.io()) {
             Ok(t) => t,
             Err(e) => {
                 rep.error(&e);

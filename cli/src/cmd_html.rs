@@ -23,11 +23,11 @@ use fgn_tools::svg::{board, escape, SvgOptions};
 use serde::Serialize;
 
 use crate::cmd_replay::{last_squares, last_text, load_rules, report_overrides, report_placed, viewer_name, Rules};
-use crate::inputs::{walk as walk_inputs, Input, InputError};
 use crate::pipeline::report_syntax;
 use crate::render;
 use crate::report::{Reporter, Status};
 use crate::texts::{hidden_fault_message, status_text};
+use fgn_tools::inputs::{walk as walk_inputs, Input, InputError};
 
 /// The page around the data: HTML, then its style and script, inlined.
 const PAGE: &str = include_str!("html/page.html");
@@ -639,7 +639,7 @@ fn site_page(
     let shown = match (input, base) {
         (Input::File(p), Some(b)) => p.strip_prefix(b).map_or(name, |below| below.display().to_string()),
         (Input::Member(m), Some(b)) => m.archive.strip_prefix(b).map_or(name, |below| {
-            format!("{}{}{}", below.display(), crate::inputs::MEMBER_SEPARATOR, m.path)
+            format!("{}{}{}", below.display(), fgn_tools::inputs::MEMBER_SEPARATOR, m.path)
         }),
         _ => name,
     };

@@ -29,7 +29,7 @@ pub fn load_rules(path: Option<&Path>, io: &crate::out::Output<'_>) -> Result<Ru
     };
     // Bounded as a log is: `--rules /dev/zero` is refused after 64 MiB.
     // `-` is a file named `-` here, not standard input.
-    let text = crate::inputs::read_text(&crate::inputs::Input::File(path.to_path_buf()), io)?;
+    let text = fgn_tools::inputs::read_text(&fgn_tools::inputs::Input::File(path.to_path_buf()), io)?;
     let file = RulesFile::parse(&text).map_err(|e| format!("rules file {}: {e}", path.display()))?;
     Ok(Rules {
         file: Some((path.display().to_string(), file)),
@@ -654,7 +654,7 @@ pub fn viewer_name(viewer: Viewer) -> &'static str {
 /// is an I/O error (exit 2).
 pub fn check_rules(path: &Path, rep: &mut Reporter) {
     let name = path.display().to_string();
-    let text = match crate::inputs::read_text(&crate::inputs::Input::File(path.to_path_buf()), rep.io()) {
+    let text = match fgn_tools::inputs::read_text(&fgn_tools::inputs::Input::File(path.to_path_buf()), rep.io()) {
         Ok(text) => text,
         Err(e) => return rep.error(&e),
     };

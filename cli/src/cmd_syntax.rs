@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use fgn_notation::json::{read_documents, Entry, JsonDocument, Place, ReadGame, StreamError};
 use fgn_notation::{parse, Document, Parsed};
 
-use crate::inputs::{collect, Input};
 use crate::report::{Reporter, Status};
+use fgn_tools::inputs::{collect, Input};
 
 /// Reads and parses every input, reporting syntax errors; yields the inputs
 /// that parsed without fault.
@@ -86,7 +86,7 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
                     "{}: not rewritten: fgn never writes into an archive",
                     log.name
                 )),
-                Input::File(path) if crate::inputs::is_packed(path) => rep.error(&format!(
+                Input::File(path) if fgn_tools::inputs::is_packed(path) => rep.error(&format!(
                     "{}: not rewritten: it is compressed, and fgn never writes compressed files",
                     log.name
                 )),

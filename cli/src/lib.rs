@@ -22,7 +22,6 @@ mod cmd_select;
 mod cmd_stats;
 mod cmd_syntax;
 mod cmd_view;
-mod inputs;
 mod manual;
 mod out;
 mod pipeline;

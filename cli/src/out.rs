@@ -24,7 +24,7 @@ pub type Captured = Vec<(Stream, String)>;
 
 /// Asked before keeping more output: whether everything before this
 /// output has been written, so that it may go straight out.
-pub type ReportTurn = Box<dyn Fn() -> bool + Send + Sync>;
+pub type ReportTurn = fgn_tools::parallel::Turn;
 
 /// What a reporter keeps instead of writing, until its turn comes: how a
 /// worker's report on one file waits for the reports of the files before
@@ -181,7 +181,7 @@ impl<'a> Output<'a> {
     }
 
     /// Makes directory walks take hidden files and directories too
-    /// (`--hidden`; [`crate::inputs::walk`]).
+    /// (`--hidden`; [`fgn_tools::inputs::walk`]).
     pub fn walk_hidden(&mut self, hidden: bool) {
         self.hidden = hidden;
     }
@@ -428,3 +428,10 @@ macro_rules! errln {
 }
 
 pub(crate) use {errln, outln};
+
+/// The input `-` of a run is the stream the run was given.
+impl fgn_tools::inputs::Stdin for Output<'_> {
+    fn read_stdin(&self, limit: u64, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        Output::read_stdin(self, limit, buf)
+    }
+}

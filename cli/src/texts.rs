@@ -46,41 +46,4 @@ pub fn hidden_fault_message(name: &str, side: Color) -> String {
     )
 }
 
-/// What went wrong with a file, in words: "no such file or directory",
-/// "permission denied", ... Rust's own text of an I/O error ends with the
-/// system's error number (`(os error 2)`), which tells a user nothing, so
-/// every message about a file that cannot be read or written says it
-/// through here.
-pub fn io_error_text(e: &std::io::Error) -> String {
-    use std::io::ErrorKind;
-    let words = match e.kind() {
-        ErrorKind::NotFound => "no such file or directory",
-        ErrorKind::PermissionDenied => "permission denied",
-        ErrorKind::AlreadyExists => "it already exists",
-        ErrorKind::IsADirectory => "it is a directory",
-        ErrorKind::NotADirectory => "a part of the path is not a directory",
-        ErrorKind::DirectoryNotEmpty => "the directory is not empty",
-        ErrorKind::StorageFull => "no space left on the device",
-        ErrorKind::ReadOnlyFilesystem => "the file system is read-only",
-        ErrorKind::FileTooLarge => "the file is too large",
-        ErrorKind::InvalidFilename => "the name is too long or not allowed",
-        ErrorKind::WouldBlock => "it is locked by another process",
-        ErrorKind::Interrupted => "interrupted",
-        ErrorKind::BrokenPipe => "the reader went away",
-        _ => {
-            // Another error: the system's words, without the number, in
-            // lower case as every other message is.
-            let text = e.to_string();
-            let text = match text.find(" (os error ") {
-                Some(at) => text[..at].to_string(),
-                None => text,
-            };
-            let mut chars = text.chars();
-            return match chars.next() {
-                Some(first) => first.to_lowercase().chain(chars).collect(),
-                None => "an unknown input or output error".into(),
-            };
-        }
-    };
-    words.into()
-}
+pub use fgn_tools::inputs::io_error_text;

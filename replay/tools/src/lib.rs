@@ -9,9 +9,11 @@
 //! log's canonical text, a player's view aligned with the full log that
 //! replays it ([`align`]), rule errors located and worded once
 //! ([`placed`]), verify-view's comparison ([`verify_view`]), a board
-//! picture drawn as an SVG document ([`svg`]), and survival-chess and
+//! picture drawn as an SVG document ([`svg`]), survival-chess and
 //! magic-draughts games to and from PGN and PDN ([`pgn`], [`pdn`],
-//! docs/interchange.md).
+//! docs/interchange.md), where logs come from (files, directories,
+//! compressed logs and archives: [`inputs`]) and work over many of them
+//! on several threads with the results in input order ([`parallel`]).
 //!
 //! They are a crate of their own so that the compiler, not review, keeps
 //! them to `fgn_replay`'s public surface: a tool can do nothing a game
@@ -93,7 +95,9 @@ pub mod events;
 pub mod frames;
 pub mod games;
 pub mod impact;
+pub mod inputs;
 pub mod loghash;
+pub mod parallel;
 pub mod pdn;
 pub mod pgn;
 pub mod placed;

@@ -8,12 +8,71 @@ use std::path::{Path, PathBuf};
 
 use fgn_notation::MAX_FILE_BYTES;
 
-use crate::out::Output;
-
 /// The bytes read from a file before the buffer has to grow: more than
 /// almost any log holds (a long game of the benchmark corpora is 10 to 20
 /// KB).
 const FIRST_READ: usize = 64 * 1024;
+
+/// Where the input `-` is read from: the program's own standard input, or
+/// whatever a program running fgn in-process hands in (the `fgn` binary's
+/// run reads the stream it was given; a library user with no standard
+/// input to offer uses [`NoStdin`]).
+pub trait Stdin {
+    /// Reads standard input into `buf`, at most `limit` bytes.
+    fn read_stdin(&self, limit: u64, buf: &mut Vec<u8>) -> std::io::Result<usize>;
+}
+
+/// No standard input: the input `-` cannot be read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoStdin;
+
+impl Stdin for NoStdin {
+    fn read_stdin(&self, _limit: u64, _buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "standard input is not read here",
+        ))
+    }
+}
+
+/// What went wrong with a file, in words: "no such file or directory",
+/// "permission denied", ... Rust's own text of an I/O error ends with the
+/// system's error number (`(os error 2)`), which tells a user nothing, so
+/// every message about a file that cannot be read or written says it
+/// through here.
+pub fn io_error_text(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    let words = match e.kind() {
+        ErrorKind::NotFound => "no such file or directory",
+        ErrorKind::PermissionDenied => "permission denied",
+        ErrorKind::AlreadyExists => "it already exists",
+        ErrorKind::IsADirectory => "it is a directory",
+        ErrorKind::NotADirectory => "a part of the path is not a directory",
+        ErrorKind::DirectoryNotEmpty => "the directory is not empty",
+        ErrorKind::StorageFull => "no space left on the device",
+        ErrorKind::ReadOnlyFilesystem => "the file system is read-only",
+        ErrorKind::FileTooLarge => "the file is too large",
+        ErrorKind::InvalidFilename => "the name is too long or not allowed",
+        ErrorKind::WouldBlock => "it is locked by another process",
+        ErrorKind::Interrupted => "interrupted",
+        ErrorKind::BrokenPipe => "the reader went away",
+        _ => {
+            // Another error: the system's words, without the number, in
+            // lower case as every other message is.
+            let text = e.to_string();
+            let text = match text.find(" (os error ") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            };
+            let mut chars = text.chars();
+            return match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => "an unknown input or output error".into(),
+            };
+        }
+    };
+    words.into()
+}
 
 /// One input named on the command line, after directories are expanded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,32 +121,32 @@ impl Input {
 
     /// [`Input::read_bytes`], taking a member's bytes out of it instead of
     /// copying them: for the pipeline, which reads each input once.
-    pub fn take_bytes(&mut self, io: &Output<'_>) -> Result<Vec<u8>, InputError> {
+    pub fn take_bytes(&mut self, stdin: &dyn Stdin) -> Result<Vec<u8>, InputError> {
         match self {
             Input::Member(m) => Ok(std::mem::take(&mut m.bytes)),
-            _ => self.read_bytes(io),
+            _ => self.read_bytes(stdin),
         }
     }
 
     /// The bytes of the input, at most one byte more than FGN reads (so that
     /// the parser can say the file is too large without reading all of it).
-    pub fn read(&self, io: &Output<'_>) -> Result<Vec<u8>, String> {
-        self.read_bytes(io).map_err(|e| e.to_string())
+    pub fn read(&self, stdin: &dyn Stdin) -> Result<Vec<u8>, String> {
+        self.read_bytes(stdin).map_err(|e| e.to_string())
     }
 
     /// [`Input::read`], with the error naming the input apart from what
-    /// went wrong. Standard input is the run's ([`Output::read_stdin`]).
-    pub fn read_bytes(&self, io: &Output<'_>) -> Result<Vec<u8>, InputError> {
+    /// went wrong. Standard input is read by `stdin`.
+    pub fn read_bytes(&self, stdin: &dyn Stdin) -> Result<Vec<u8>, InputError> {
         let limit = MAX_FILE_BYTES as u64 + 1;
         let mut buf = Vec::new();
         let cannot = |e: std::io::Error| InputError {
             file: Some(self.name()),
-            message: format!("cannot read: {}", crate::texts::io_error_text(&e)),
+            message: format!("cannot read: {}", io_error_text(&e)),
             empty: false,
         };
         match self {
             Input::Stdin => {
-                io.read_stdin(limit, &mut buf).map_err(cannot)?;
+                stdin.read_stdin(limit, &mut buf).map_err(cannot)?;
                 if packing(&buf) != Packing::Plain {
                     let raw = std::mem::take(&mut buf);
                     buf = read_log(BufReader::new(std::io::Cursor::new(raw)), &self.name())?;
@@ -157,7 +216,7 @@ pub fn is_packed(path: &Path) -> bool {
 fn read_log(mut raw: impl BufRead, name: &str) -> Result<Vec<u8>, InputError> {
     let cannot = |e: std::io::Error| InputError {
         file: Some(name.to_owned()),
-        message: format!("cannot read: {}", crate::texts::io_error_text(&e)),
+        message: format!("cannot read: {}", io_error_text(&e)),
         empty: false,
     };
     let packed = packing(raw.fill_buf().map_err(cannot)?) != Packing::Plain;
@@ -229,9 +288,9 @@ fn unpack<'a, R: BufRead + 'a>(mut raw: R) -> std::io::Result<Box<dyn Read + 'a>
 /// a `--rules` file): read with the limit of a log, so that `/dev/zero` or
 /// an endless pipe is refused after 64 MiB instead of filling memory. The
 /// error is the whole message, naming the input.
-pub fn read_text(input: &Input, io: &Output<'_>) -> Result<String, String> {
+pub fn read_text(input: &Input, stdin: &dyn Stdin) -> Result<String, String> {
     let name = input.name();
-    let bytes = input.read_bytes(io).map_err(|e| e.to_string())?;
+    let bytes = input.read_bytes(stdin).map_err(|e| e.to_string())?;
     if bytes.len() > MAX_FILE_BYTES {
         return Err(format!(
             "{name}: cannot read: it is larger than {MAX_FILE_BYTES} bytes (64 MiB), the most fgn reads of a file"
@@ -252,7 +311,7 @@ pub struct InputError {
     /// The path is a directory with no log below it ([`NO_LOGS`]): a
     /// directory that holds nothing to read is no fault of a file, so it
     /// counts as no input at all, and a run says so once, as a note, or as
-    /// its error when it found no log anywhere ([`crate::pipeline`]).
+    /// its error when it found no log anywhere (the `fgn` command's pipeline).
     pub empty: bool,
 }
 
@@ -283,7 +342,7 @@ impl std::fmt::Display for InputError {
 /// to directories not followed, and, unless `hidden`, leaving out every
 /// file and directory whose name starts with `.`, as ripgrep does: a `.git`
 /// directory is never walked into), an archive (named on the command line
-/// or found below a directory) stands for its logs ([`members`]), anything
+/// or found below a directory) stands for its logs (read member by member), anything
 /// else is a file, hidden or not. A path that cannot be used is reported in the second list and the others
 /// are still expanded, so one bad path never hides the rest; the third list
 /// is the directories without a log ([`InputError::empty`]).
@@ -320,7 +379,7 @@ pub fn walk(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Inpu
                 return Box::new(std::iter::once(item));
             }
             match std::fs::metadata(p) {
-                Err(e) => Box::new(std::iter::once(Err(InputError::at(p, crate::texts::io_error_text(&e))))),
+                Err(e) => Box::new(std::iter::once(Err(InputError::at(p, io_error_text(&e))))),
                 Ok(meta) if meta.is_dir() => Box::new(walk_dir(p, hidden)),
                 Ok(_) if is_log_name(p) => Box::new(std::iter::once(Ok(Input::File(p.clone())))),
                 // Any other file is looked into: an archive, whatever its
@@ -463,7 +522,7 @@ const TAR_BLOCK: usize = 512;
 /// [`InputError::empty`] item, as a directory without one is.
 fn members(archive: &Path, kind: ArchiveKind, hidden: bool) -> impl Iterator<Item = Result<Input, InputError>> + Send {
     // One member waits while the next is read: the walk ahead of the
-    // workers ([`crate::pipeline`]) bounds what is held beyond that.
+    // workers ([`crate::parallel`]) bounds what is held beyond that.
     let (send, receive) = std::sync::mpsc::sync_channel(1);
     let path = archive.to_path_buf();
     let reader = std::thread::Builder::new().name("fgn-archive".into()).spawn(move || {
@@ -481,10 +540,7 @@ fn members(archive: &Path, kind: ArchiveKind, hidden: bool) -> impl Iterator<Ite
     let failed = reader.err().map(|e| {
         InputError::at(
             archive,
-            format!(
-                "cannot read: no thread to read it on: {}",
-                crate::texts::io_error_text(&e)
-            ),
+            format!("cannot read: no thread to read it on: {}", io_error_text(&e)),
         )
     });
     failed.map(Err).into_iter().chain(receive)
@@ -515,14 +571,14 @@ fn read_tar(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
     let file = match std::fs::File::open(archive) {
         Ok(f) => f,
         Err(e) => {
-            broken(crate::texts::io_error_text(&e))?;
+            broken(io_error_text(&e))?;
             return None;
         }
     };
     let text = match unpack(BufReader::new(file)) {
         Ok(text) => text,
         Err(e) => {
-            broken(crate::texts::io_error_text(&e))?;
+            broken(io_error_text(&e))?;
             return None;
         }
     };
@@ -530,7 +586,7 @@ fn read_tar(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
     let entries = match tar.entries() {
         Ok(entries) => entries,
         Err(e) => {
-            broken(crate::texts::io_error_text(&e))?;
+            broken(io_error_text(&e))?;
             return None;
         }
     };
@@ -543,10 +599,7 @@ fn read_tar(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
             Ok(entry) => entry,
             Err(_) if member_failed => return None,
             Err(e) => {
-                broken(format!(
-                    "the archive breaks after {found} logs: {}",
-                    crate::texts::io_error_text(&e)
-                ))?;
+                broken(format!("the archive breaks after {found} logs: {}", io_error_text(&e)))?;
                 return None;
             }
         };
@@ -584,7 +637,7 @@ fn read_zip(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
     let file = match std::fs::File::open(archive) {
         Ok(f) => f,
         Err(e) => {
-            broken(crate::texts::io_error_text(&e))?;
+            broken(io_error_text(&e))?;
             return None;
         }
     };
@@ -729,7 +782,7 @@ impl Listing {
                     let unopened = e.depth() == 0;
                     if first || unopened {
                         let at = e.path().unwrap_or(&self.dir);
-                        let why = e.io_error().map_or_else(|| e.to_string(), crate::texts::io_error_text);
+                        let why = e.io_error().map_or_else(|| e.to_string(), io_error_text);
                         self.errors.insert(0, InputError::at(at, why));
                     }
                     if unopened {
