@@ -9,7 +9,7 @@ docs/python.md is the reference.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Iterable, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Union
 
 from ._fgn import (
     Error,
@@ -62,10 +62,12 @@ def _paths(paths: Paths) -> list[str]:
     return [os.fspath(p) for p in paths]
 
 
-def games(paths: Paths) -> list[dict]:
+def games(paths: Paths) -> Iterator[dict]:
     """The summary of every log found in ``paths`` (files, directories,
-    archives), in input order, each as docs/json.md section 15 writes it
-    with its ``file``."""
+    archives, compressed logs), in input order, each as docs/json.md
+    section 15 writes it with its ``file``: an iterator, the logs validated
+    on every core as it is read. A path that cannot be read raises OSError
+    when its turn comes."""
     return _fgn.games(_paths(paths))
 
 

@@ -5,9 +5,10 @@
 use std::sync::Arc;
 
 use fgn_notation::{parse as parse_fgn, Color, Event as FgnEvent, Parsed};
+use fgn_tools::inputs::{Input, NoStdin};
 use fgn_tools::placed::PlacedError;
 use fgn_tools::summary::{phase_parts, summarize, Status, Summary};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -218,10 +219,18 @@ fn parse(py: Python<'_>, text: &Bound<'_, PyAny>, file: Option<String>) -> PyRes
     log_of(py, text_bytes(text)?, file)
 }
 
+/// The text of the log file at `path`, read as the CLI reads one log (a
+/// compressed log decompressed; an archive refused: it holds many logs).
+fn file_bytes(py: Python<'_>, path: &std::path::Path) -> PyResult<Vec<u8>> {
+    let input = Input::File(path.to_path_buf());
+    py.detach(|| input.read_bytes(&NoStdin))
+        .map_err(|e| PyOSError::new_err(e.to_string()))
+}
+
 /// Reads the log file at `path` into a `Log`.
 #[pyfunction]
 fn read(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Log> {
-    let bytes = py.detach(|| std::fs::read(&path))?;
+    let bytes = file_bytes(py, &path)?;
     log_of(py, bytes, Some(path.display().to_string()))
 }
 
@@ -311,7 +320,8 @@ fn validate(py: Python<'_>, log: &Bound<'_, PyAny>) -> PyResult<Validation> {
     let path: std::path::PathBuf = log
         .extract()
         .map_err(|_| PyTypeError::new_err("validate takes a Log or the path of a log file"))?;
-    let summary = py.detach(|| std::fs::read(&path).map(|bytes| summarize(&parse_fgn(&bytes))))?;
+    let bytes = file_bytes(py, &path)?;
+    let summary = py.detach(|| summarize(&parse_fgn(&bytes)));
     Ok(Validation {
         summary,
         file: Some(path.display().to_string()),

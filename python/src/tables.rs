@@ -8,11 +8,16 @@
 //! side: its columns and types are those of `fgn json --parquet` and
 //! `fgn events --parquet`, with no second list of them here.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::Mutex;
 
 use fgn_notation::parse as parse_fgn;
 use fgn_tools::events::EVENTS;
 use fgn_tools::games::{GameRow, GAMES};
+use fgn_tools::inputs::{walk, Input, InputError, NoStdin};
+use fgn_tools::parallel::run_parallel;
 use fgn_tools::summary::{summarize, Summary};
 use fgn_tools::table::{ParquetBuffer, Table};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -20,6 +25,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Games>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(games_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(events_parquet, m)?)?;
@@ -33,41 +39,106 @@ struct Found {
     bytes: Vec<u8>,
 }
 
-/// Runs `process` on every log below `paths`, in parallel, and `finish`
-/// on each result in input order. A path that cannot be read ends the run
-/// with its error, as `OSError`.
+/// Runs `process` on every log below `paths` (files, directories, the
+/// members of archives, found by the CLI's walk) on every core, and
+/// `finish` on each result in input order, until it breaks. A directory with no log adds
+/// nothing; any other path that cannot be read ends the run with its
+/// error (an `OSError` in Python: a table must not leave files out
+/// silently).
 fn each_log<D: Send>(
     paths: &[PathBuf],
     process: impl Fn(Found) -> D + Sync,
-    mut finish: impl FnMut(D) + Send,
+    mut finish: impl FnMut(D) -> ControlFlow<()> + Send,
 ) -> Result<(), String> {
-    for path in paths {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        finish(process(Found {
-            name: path.display().to_string(),
+    let jobs = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut failed = None;
+    let work = |item: Result<Input, InputError>, _turn| -> Result<Option<D>, InputError> {
+        let mut input = match item {
+            Ok(input) => input,
+            Err(e) if e.empty => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let bytes = input.take_bytes(&NoStdin)?;
+        Ok(Some(process(Found {
+            name: input.name(),
             bytes,
-        }));
+        })))
+    };
+    run_parallel(walk(paths, false), jobs, &work, |done| match done {
+        Ok(Some(d)) => finish(d),
+        Ok(None) => ControlFlow::Continue(()),
+        Err(e) => {
+            failed = Some(e.to_string());
+            ControlFlow::Break(())
+        }
+    });
+    failed.map_or(Ok(()), Err)
+}
+
+/// How many summaries the walk may have ready before the Python loop
+/// over them takes them: the run pauses there, so that a loop that stops
+/// early leaves the rest of an archive unread.
+const GAMES_AHEAD: usize = 1024;
+
+/// What `fgn.games` yields: each log's summary, made on every core in a
+/// thread of its own and taken in input order.
+#[pyclass(module = "fgn")]
+#[derive(Debug)]
+struct Games {
+    found: Mutex<Receiver<Result<(String, Summary), String>>>,
+}
+
+#[pymethods]
+impl Games {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
     }
-    Ok(())
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        // A poisoned lock is a panic in another `__next__`, after which
+        // the receiver is as good as before.
+        let next = py.detach(|| {
+            let found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+            found.recv().ok()
+        });
+        match next {
+            None => Ok(None),
+            Some(Err(e)) => Err(PyOSError::new_err(e)),
+            Some(Ok((file, summary))) => {
+                let mut value = serde_json::to_value(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
+                if let serde_json::Value::Object(map) = &mut value {
+                    map.insert("file".into(), file.into());
+                }
+                crate::to_py(py, &value).map(Some)
+            }
+        }
+    }
 }
 
 /// The summary of each log below `paths` (files, directories, archives),
-/// in input order, as docs/json.md §15 writes it, with its `file`.
+/// in input order, as docs/json.md §15 writes it, with its `file`; an
+/// iterator, made as it is taken.
 #[pyfunction]
-fn games(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<Py<PyAny>>> {
-    let mut found: Vec<(String, Summary)> = Vec::new();
-    py.detach(|| each_log(&paths, |f| (f.name, summarize(&parse_fgn(&f.bytes))), |d| found.push(d)))
-        .map_err(PyOSError::new_err)?;
-    found
-        .into_iter()
-        .map(|(file, summary)| {
-            let mut value = serde_json::to_value(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
-            if let serde_json::Value::Object(map) = &mut value {
-                map.insert("file".into(), file.into());
-            }
-            crate::to_py(py, &value)
-        })
-        .collect()
+fn games(paths: Vec<PathBuf>) -> Games {
+    let (send, found) = sync_channel(GAMES_AHEAD);
+    std::thread::spawn(move || {
+        let sent = each_log(
+            &paths,
+            |f| (f.name, summarize(&parse_fgn(&f.bytes))),
+            // A loop that stopped taking them (the iterator dropped) stops
+            // the run.
+            |d| match send.send(Ok(d)) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(_) => ControlFlow::Break(()),
+            },
+        );
+        if let Err(e) = sent {
+            let _ = send.send(Err(e));
+        }
+    });
+    Games {
+        found: Mutex::new(found),
+    }
 }
 
 /// The rows of `table`, the columns `columns` names (`fgn events
@@ -90,10 +161,12 @@ fn parquet<R: Send + 'static>(
         let mut failed = None;
         each_log(paths, rows, |rows| {
             for row in &rows {
-                if failed.is_none() {
-                    failed = buffer.push(row).err();
+                if let Err(e) = buffer.push(row) {
+                    failed = Some(e);
+                    return ControlFlow::Break(());
                 }
             }
+            ControlFlow::Continue(())
         })?;
         if let Some(e) = failed {
             return Err(e);
