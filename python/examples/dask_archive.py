@@ -21,22 +21,24 @@ import pyarrow
 import fgn
 
 
-def tabulate(shard: str) -> pyarrow.Table:
-    """On a worker: the games table of one shard's logs."""
-    return fgn.games_table(shard)
+def tabulate(shard: str, jobs: int | None = None) -> pyarrow.Table:
+    """On a worker: the games table of one shard's logs, on `jobs` threads
+    (every core of the machine by default: give 1 where each worker has
+    one core of a machine it shares with others)."""
+    return fgn.games_table(shard, jobs=jobs)
 
 
-def verdicts(shard: str) -> Counter:
+def verdicts(shard: str, jobs: int | None = None) -> Counter:
     """On a worker: how many of one shard's logs are valid, invalid and
     unsupported."""
-    return Counter(game["status"] for game in fgn.games(shard))
+    return Counter(game["status"] for game in fgn.games(shard, jobs=jobs))
 
 
-def run(client, shards: list[str]) -> tuple[pyarrow.Table, Counter]:
+def run(client, shards: list[str], jobs: int | None = None) -> tuple[pyarrow.Table, Counter]:
     """The games table of every shard, merged in shard order, and the
     verdicts of all of them, each shard worked on by a worker."""
-    tables = client.gather(client.map(tabulate, shards))
-    counts = client.gather(client.map(verdicts, shards))
+    tables = client.gather(client.map(tabulate, shards, jobs=jobs))
+    counts = client.gather(client.map(verdicts, shards, jobs=jobs))
     return pyarrow.concat_tables(tables), sum(counts, Counter())
 
 

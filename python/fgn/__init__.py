@@ -62,13 +62,14 @@ def _paths(paths: Paths) -> list[str]:
     return [os.fspath(p) for p in paths]
 
 
-def games(paths: Paths) -> Iterator[dict]:
+def games(paths: Paths, jobs: int | None = None) -> Iterator[dict]:
     """The summary of every log found in ``paths`` (files, directories,
     archives, compressed logs), in input order, each as docs/json.md
     section 15 writes it with its ``file``: an iterator, the logs validated
     on every core as it is read. A path that cannot be read raises OSError
-    when its turn comes."""
-    return _fgn.games(_paths(paths))
+    when its turn comes. ``jobs`` is how many threads (all cores by
+    default)."""
+    return _fgn.games(_paths(paths), jobs)
 
 
 def _table(data: bytes) -> "pyarrow.Table":
@@ -78,16 +79,16 @@ def _table(data: bytes) -> "pyarrow.Table":
     return pyarrow.parquet.read_table(pyarrow.BufferReader(data))
 
 
-def games_table(paths: Paths, columns: str | None = None) -> "pyarrow.Table":
+def games_table(paths: Paths, columns: str | None = None, jobs: int | None = None) -> "pyarrow.Table":
     """The games table (docs/analysis.md) of every log found in ``paths``:
     one row per file, the columns and types of ``fgn json --parquet``
     (``columns`` is its ``--columns`` list: names, ``default``, ``all``),
-    ``game`` among them in its place."""
-    return _table(_fgn.games_parquet(_paths(paths), columns))
+    ``game`` among them in its place. ``jobs`` as in ``games``."""
+    return _table(_fgn.games_parquet(_paths(paths), columns, jobs))
 
 
-def events_table(paths: Paths, columns: str | None = None) -> "pyarrow.Table":
+def events_table(paths: Paths, columns: str | None = None, jobs: int | None = None) -> "pyarrow.Table":
     """The events table (docs/analysis.md) of every log found in ``paths``:
     one row per event, the columns and types of ``fgn events --parquet``
-    (``columns`` as in ``games_table``), ``game`` among them."""
-    return _table(_fgn.events_parquet(_paths(paths), columns))
+    (``columns`` and ``jobs`` as in ``games_table``), ``game`` among them."""
+    return _table(_fgn.events_parquet(_paths(paths), columns, jobs))

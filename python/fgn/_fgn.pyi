@@ -186,6 +186,11 @@ def verify_view(full: Log, view: Log) -> dict[str, Any]:
 def log_hash(log: Log) -> str:
     """The log hash (`fgn hash`)."""
 
-def games(paths: list[str]) -> Games: ...
-def games_parquet(paths: list[str], columns: Optional[str] = None) -> bytes: ...
-def events_parquet(paths: list[str], columns: Optional[str] = None) -> bytes: ...
+def games(paths: list[str], jobs: Optional[int] = None) -> Games:
+    """Each log's summary, below files, directories and archives."""
+
+def games_parquet(paths: list[str], columns: Optional[str] = None, jobs: Optional[int] = None) -> bytes:
+    """The games table as one Parquet file's bytes."""
+
+def events_parquet(paths: list[str], columns: Optional[str] = None, jobs: Optional[int] = None) -> bytes:
+    """The events table as one Parquet file's bytes."""

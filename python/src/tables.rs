@@ -41,16 +41,20 @@ struct Found {
 
 /// Runs `process` on every log below `paths` (files, directories, the
 /// members of archives, found by the CLI's walk) on every core, and
-/// `finish` on each result in input order, until it breaks. A directory with no log adds
+/// `finish` on each result in input order, until it breaks: on `jobs`
+/// threads, every core by default (a Dask worker given one core of a
+/// machine it shares passes 1). A directory with no log adds
 /// nothing; any other path that cannot be read ends the run with its
 /// error (an `OSError` in Python: a table must not leave files out
 /// silently).
 fn each_log<D: Send>(
     paths: &[PathBuf],
+    jobs: Option<usize>,
     process: impl Fn(Found) -> D + Sync,
     mut finish: impl FnMut(D) -> ControlFlow<()> + Send,
 ) -> Result<(), String> {
-    let jobs = std::thread::available_parallelism().map_or(1, usize::from);
+    let all = || std::thread::available_parallelism().map_or(1, usize::from);
+    let jobs = jobs.unwrap_or_else(all).max(1);
     let mut failed = None;
     let work = |item: Result<Input, InputError>, _turn| -> Result<Option<D>, InputError> {
         let mut input = match item {
@@ -119,11 +123,13 @@ impl Games {
 /// in input order, as docs/json.md §15 writes it, with its `file`; an
 /// iterator, made as it is taken.
 #[pyfunction]
-fn games(paths: Vec<PathBuf>) -> Games {
+#[pyo3(signature = (paths, jobs=None))]
+fn games(paths: Vec<PathBuf>, jobs: Option<usize>) -> Games {
     let (send, found) = sync_channel(GAMES_AHEAD);
     std::thread::spawn(move || {
         let sent = each_log(
             &paths,
+            jobs,
             |f| (f.name, summarize(&parse_fgn(&f.bytes))),
             // A loop that stopped taking them (the iterator dropped) stops
             // the run.
@@ -149,6 +155,7 @@ fn parquet<R: Send + 'static>(
     table: &'static Table<R>,
     paths: &[PathBuf],
     columns: Option<&str>,
+    jobs: Option<usize>,
     rows: impl Fn(Found) -> Vec<R> + Sync + Send,
 ) -> PyResult<Py<PyBytes>> {
     // The CLI's `--columns` list, read by the table's own check.
@@ -159,7 +166,7 @@ fn parquet<R: Send + 'static>(
     let bytes = py.detach(|| -> Result<Vec<u8>, String> {
         let mut buffer = ParquetBuffer::new(table, selection)?;
         let mut failed = None;
-        each_log(paths, rows, |rows| {
+        each_log(paths, jobs, rows, |rows| {
             for row in &rows {
                 if let Err(e) = buffer.push(row) {
                     failed = Some(e);
@@ -181,9 +188,14 @@ fn parquet<R: Send + 'static>(
 /// partition column `game` in its place among the columns);
 /// `fgn.games_table` reads them into pyarrow.
 #[pyfunction]
-#[pyo3(signature = (paths, columns=None))]
-fn games_parquet(py: Python<'_>, paths: Vec<PathBuf>, columns: Option<&str>) -> PyResult<Py<PyBytes>> {
-    parquet(py, &GAMES, &paths, columns, |f| {
+#[pyo3(signature = (paths, columns=None, jobs=None))]
+fn games_parquet(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    columns: Option<&str>,
+    jobs: Option<usize>,
+) -> PyResult<Py<PyBytes>> {
+    parquet(py, &GAMES, &paths, columns, jobs, |f| {
         let parsed = parse_fgn(&f.bytes);
         vec![GameRow {
             file: Some(f.name),
@@ -196,9 +208,14 @@ fn games_parquet(py: Python<'_>, paths: Vec<PathBuf>, columns: Option<&str>) -> 
 /// The events table of the logs below `paths` as Parquet bytes;
 /// `fgn.events_table` reads them into pyarrow.
 #[pyfunction]
-#[pyo3(signature = (paths, columns=None))]
-fn events_parquet(py: Python<'_>, paths: Vec<PathBuf>, columns: Option<&str>) -> PyResult<Py<PyBytes>> {
-    parquet(py, &EVENTS, &paths, columns, |f| {
+#[pyo3(signature = (paths, columns=None, jobs=None))]
+fn events_parquet(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    columns: Option<&str>,
+    jobs: Option<usize>,
+) -> PyResult<Py<PyBytes>> {
+    parquet(py, &EVENTS, &paths, columns, jobs, |f| {
         let parsed = parse_fgn(&f.bytes);
         let summary = summarize(&parsed);
         let mut rows = Vec::new();

@@ -159,3 +159,22 @@ def test_counts_are_fgn_stats(fgn_bin):
     for game, row in sums.iterrows():
         assert per_game[game]["counts"] == {k: int(v) for k, v in row.items()}, game
         assert per_game[game]["valid"] == int((distinct.query("game == @game")["status"] == "valid").sum()), game
+
+
+def test_the_tables_and_summaries_do_not_depend_on_the_jobs():
+    assert fgn.games_table(str(CORPUS), jobs=1).equals(fgn.games_table(str(CORPUS), jobs=3))
+    assert fgn.events_table(str(CORPUS), jobs=1).equals(fgn.events_table(str(CORPUS)))
+    assert list(fgn.games(str(CORPUS), jobs=1)) == list(fgn.games(CORPUS))
+
+
+def test_games_is_an_iterator_that_may_stop_early_and_a_bad_path_raises(tmp_path):
+    found = fgn.games([str(CORPUS), str(CORPUS)])
+    first = next(found)
+    assert first["file"].endswith(".fgn") and first["status"] in {"valid", "invalid", "unsupported"}
+    del found  # the run behind it stops
+    with pytest.raises(OSError, match="no such file"):
+        list(fgn.games([str(CORPUS / "syntax-errors"), str(tmp_path / "missing")]))
+    with pytest.raises(OSError):
+        fgn.games_table(str(tmp_path / "missing"))
+    with pytest.raises(OSError):
+        fgn.read(tmp_path / "missing.fgn")

@@ -46,7 +46,7 @@ def test_a_sharded_archive_on_two_workers_is_the_one_process_table(tmp_path):
     shards = shards_of_the_corpus(tmp_path, 4)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
-            table, counts = example.run(client, shards)
+            table, counts = example.run(client, shards, jobs=1)
             workers = len(client.scheduler_info()["workers"])
     assert workers == 2
     one_process = fgn.games_table(shards)
