@@ -28,15 +28,22 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// One event of a log: `str()` is its canonical FGN line.
+/// One event of a log: `str()` is its canonical FGN line. Two events are
+/// equal when they are the same event, wherever they were read.
 #[pyclass(module = "fgn", frozen, eq)]
-#[derive(Clone, PartialEq, Debug)]
+#[derive(Clone, Debug)]
 pub struct Event {
     pub event: FgnEvent,
     /// The 1-based line of the file it was read from (None: not read from
     /// a file).
     #[pyo3(get)]
     pub line: Option<u32>,
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Event) -> bool {
+        self.event == other.event
+    }
 }
 
 #[pymethods]

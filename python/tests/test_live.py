@@ -27,6 +27,9 @@ def test_parse_reads_the_header_and_typed_events():
     assert "; a comment" in log.formatted()
     assert log.to_json()["header"]["Board"] == "8x8"
     assert fgn.parse((HEADER + SETUP).encode()).events == log.events[:4]
+    # Equal events are the same event, whatever line they were read from.
+    assert fgn.parse(HEADER + "\n" + SETUP).events == log.events[:4]
+    assert fgn.parse(HEADER + "\n" + SETUP).events[0].line == 6
 
 
 def test_a_syntax_error_has_its_file_line_column_and_message():
