@@ -31,33 +31,24 @@ python3 -m venv --system-site-packages "$work/venv"
 for game in survival-chess open-world-chess great-war-chess magic-draughts; do
   "$FGN" -q gen --game "$game" --seed 41 --count 2500 --out "$work/logs/$game"
 done
-"$work/venv/bin/python" - "$FGN" "$work" <<'PY'
-import io, json, subprocess, sys, tarfile, time
+# The Python part is a file, not standard input: Dask's worker processes
+# are started afresh and import the parent's main module (guarded below).
+cat > "$work/bench.py" <<'PY'
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import time
 from pathlib import Path
 
 import pandas
-import pyarrow
 
 import fgn
 
-sys.path.insert(0, str(Path("python/examples").resolve()))
-import dask_archive  # noqa: E402
-
-binary, work = sys.argv[1], Path(sys.argv[2])
-logs = sorted((work / "logs").rglob("*.fgn"))
-archive = work / "archive.tar"
-shards = [work / f"shard-{i}.tar" for i in range(8)]
-with tarfile.open(archive, "w") as whole:
-    for log in logs:
-        whole.add(log, arcname=str(log.relative_to(work / "logs")))
-for i, shard in enumerate(shards):
-    with tarfile.open(shard, "w") as part:
-        for log in logs[i :: len(shards)]:
-            part.add(log, arcname=str(log.relative_to(work / "logs")))
-shards = [str(s) for s in shards]
-
 
 def best(f, runs=3):
+    """The shortest of `runs` timings of `f`, and its result."""
     times = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -66,41 +57,60 @@ def best(f, runs=3):
     return min(times), result
 
 
-def by_ndjson():
-    out = subprocess.run([binary, "json", "--ndjson", str(archive)], capture_output=True, check=False)
-    return pandas.read_json(io.BytesIO(out.stdout), lines=True)
+def main(binary: str, work: Path, examples: str) -> None:
+    sys.path.insert(0, examples)
+    import dask_archive
+    from dask.distributed import Client, LocalCluster
+
+    logs = sorted((work / "logs").rglob("*.fgn"))
+    archive = work / "archive.tar"
+    shards = [work / f"shard-{i}.tar" for i in range(8)]
+    with tarfile.open(archive, "w") as whole:
+        for log in logs:
+            whole.add(log, arcname=str(log.relative_to(work / "logs")))
+    for i, shard in enumerate(shards):
+        with tarfile.open(shard, "w") as part:
+            for log in logs[i :: len(shards)]:
+                part.add(log, arcname=str(log.relative_to(work / "logs")))
+    shards = [str(s) for s in shards]
+
+    def by_ndjson():
+        out = subprocess.run([binary, "json", "--ndjson", str(archive)], capture_output=True, check=False)
+        return pandas.read_json(io.BytesIO(out.stdout), lines=True)
+
+    table_seconds, table = best(lambda: fgn.games_table(str(archive)))
+    ndjson_seconds, frame = best(by_ndjson)
+    stats = json.loads(subprocess.run([binary, "--format", "json", "stats", str(archive)], capture_output=True).stdout)
+    games = table.to_pandas()
+    assert table.num_rows == len(logs) == len(frame)
+    for entry in stats["games"]:
+        mine = games[games["game"] == entry["game"]]
+        assert len(mine) == entry["logs"], entry["game"]
+        assert (mine["status"] == "valid").sum() == entry["valid"], entry["game"]
+    print(f"| what ({len(logs):,} games, one tar archive) | seconds |")
+    print("| --- | ---: |")
+    print(f"| `fgn.games_table(archive)` | {table_seconds:.2f} |")
+    print(f"| `fgn json --ndjson archive` + `pandas.read_json(lines=True)` | {ndjson_seconds:.2f} |")
+    print(f"| ratio | {ndjson_seconds / table_seconds:.1f}x |")
+    print(flush=True)
+
+    cluster_seconds = {}
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) as cluster:
+            with Client(cluster) as client:
+                dask_archive.run(client, shards[:1], jobs=1)  # the workers import fgn
+                seconds, (merged, counts) = best(lambda: dask_archive.run(client, shards, jobs=1))
+        assert merged.equals(fgn.games_table(shards))
+        cluster_seconds[workers] = seconds
+    one_process, _ = best(lambda: fgn.games_table(shards))
+    print("| Dask, 8 shards: games table and verdicts | seconds | speed-up |")
+    print("| --- | ---: | ---: |")
+    print(f"| 1 worker (1 core) | {cluster_seconds[1]:.2f} | 1.00 |")
+    print(f"| 2 workers (1 core each) | {cluster_seconds[2]:.2f} | {cluster_seconds[1] / cluster_seconds[2]:.2f} |")
+    print(f"| no Dask: `fgn.games_table(shards)`, every core | {one_process:.2f} | |")
 
 
-table_seconds, table = best(lambda: fgn.games_table(str(archive)))
-ndjson_seconds, frame = best(by_ndjson)
-
-stats = json.loads(subprocess.run([binary, "--format", "json", "stats", str(archive)], capture_output=True).stdout)
-games = table.to_pandas()
-assert table.num_rows == len(logs) == len(frame)
-for entry in stats["games"]:
-    mine = games[games["game"] == entry["game"]]
-    assert len(mine) == entry["logs"], entry["game"]
-    assert (mine["status"] == "valid").sum() == entry["valid"], entry["game"]
-
-from dask.distributed import Client, LocalCluster  # noqa: E402
-
-cluster_seconds = {}
-for workers in (1, 2):
-    with LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) as cluster:
-        with Client(cluster) as client:
-            dask_archive.run(client, shards[:1], jobs=1)  # the workers import fgn
-            seconds, (merged, counts) = best(lambda: dask_archive.run(client, shards, jobs=1))
-    assert merged.equals(fgn.games_table(shards))
-    cluster_seconds[workers] = seconds
-
-print("| what (10,000 games, one tar archive) | seconds |")
-print("| --- | ---: |")
-print(f"| `fgn.games_table(archive)` | {table_seconds:.2f} |")
-print(f"| `fgn json --ndjson archive` + `pandas.read_json(lines=True)` | {ndjson_seconds:.2f} |")
-print(f"| ratio | {ndjson_seconds / table_seconds:.1f}x |")
-print()
-print("| Dask, 8 shards, games table and verdicts | seconds | speed-up |")
-print("| --- | ---: | ---: |")
-print(f"| 1 worker (1 core) | {cluster_seconds[1]:.2f} | 1.00 |")
-print(f"| 2 workers (1 core each) | {cluster_seconds[2]:.2f} | {cluster_seconds[1] / cluster_seconds[2]:.2f} |")
+if __name__ == "__main__":
+    main(sys.argv[1], Path(sys.argv[2]), sys.argv[3])
 PY
+"$work/venv/bin/python" "$work/bench.py" "$FGN" "$work" "$(realpath python/examples)"
