@@ -73,8 +73,13 @@ def games(paths: Paths, jobs: int | None = None) -> Iterator[dict]:
 
 
 def _table(data: bytes) -> "pyarrow.Table":
-    import pyarrow
-    import pyarrow.parquet
+    # pyarrow is needed by the tables only, so it is imported here, with a
+    # word on what to install where it is missing.
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as e:
+        raise ImportError("fgn's tables are pyarrow Tables: pip install pyarrow") from e
 
     return pyarrow.parquet.read_table(pyarrow.BufferReader(data))
 
