@@ -5,6 +5,7 @@
 #
 #   bench/cores.sh [RUNS]           # default: the median of 5 interleaved runs
 #   FGN_CORES_QUICK=1 bench/cores.sh   # small corpora and 2 runs, to try the script
+#   FGN_CORES_INSTRUCTIONS=1 bench/cores.sh   # instructions, not seconds (below)
 #
 # It builds fgn in release, generates its corpora with `fgn gen` into a
 # temporary directory (removed at the end):
@@ -27,6 +28,14 @@
 # beyond the work itself. Output goes to /dev/null, and the
 # exit status of a command (1 for `fmt --check` on an uncanonical log, say)
 # is not an error.
+#
+# With FGN_CORES_INSTRUCTIONS=1 it counts instructions instead, once per
+# command, corpus and job count, under valgrind's callgrind (all threads
+# added up): what running in parallel costs beyond the work, as a count
+# that is the same whatever else the machine does, where the extra CPU
+# time of the table above moves by ±20% on a shared virtual machine. It
+# leaves out what instructions do not show: waiting, and the caches and
+# memory the jobs share. It takes about half an hour on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -61,10 +70,11 @@ for corpus in survival-small survival-large open-world; do
 done
 printf '{"survival-chess": {"move_seconds": 600}, "open-world-chess": {"moves_per_turn": 2}}\n' >"$work/rules.json"
 
-python3 - "$fgn" "$work" "$runs" "$(nproc)" "$load" "$(git rev-parse --short HEAD)" <<'EOF'
-import os, statistics, sys, time
+python3 - "$fgn" "$work" "$runs" "$(nproc)" "$load" "$(git rev-parse --short HEAD)" "${FGN_CORES_INSTRUCTIONS:-}" <<'EOF'
+import os, re, statistics, subprocess, sys, time
 
 fgn, work, runs, cores, load, commit = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
+instructions = bool(sys.argv[7])
 rules = os.path.join(work, "rules.json")
 corpora = [
     ("survival-chess 8x8", "survival-small"),
@@ -99,6 +109,33 @@ def size(directory):
     names = [os.path.join(directory, n) for n in os.listdir(directory)]
     return len(names), sum(os.path.getsize(n) for n in names)
 
+
+def counted(args):
+    """The instructions of one run under callgrind, every thread's added up."""
+    # Standard output opened write-only: fgn takes a /dev/null opened for
+    # reading and writing (subprocess.DEVNULL) for a standard output that
+    # was closed when it started, which is how Rust reopens one.
+    with open(os.devnull, "w") as null:
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", fgn] + args,
+                             env=env, stdout=null, stderr=subprocess.PIPE, text=True)
+    return int(re.search(r"Collected : (\d+)", run.stderr).group(1))
+
+
+if instructions:
+    print(f"Instructions (callgrind, all threads), commit {commit}, "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: `--jobs 1` against `--jobs 2`.")
+    print()
+    print("| command | corpus | `--jobs 1`, M | `--jobs 2`, M | extra |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for label, folder in corpora:
+        path = os.path.join(work, folder)
+        for name, args in commands:
+            corpus = path + "-tenth" if name.startswith("events") else path
+            shown, _ = size(corpus)
+            one, two = (counted(["--jobs", str(j)] + args + [corpus]) for j in (1, 2))
+            print(f"| {name} | {label}, {shown} files | {one / 1e6:,.0f} | {two / 1e6:,.0f} | {(two / one - 1) * 100:+.1f}% |",
+                  flush=True)
+    sys.exit(0)
 
 print(f"Machine: {cores} cores ({os.uname().release}), load average at the start {load}, commit {commit}, "
       f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Median of {runs} runs, the job counts taking turns.")

@@ -98,6 +98,17 @@ pub struct Member {
     pub bytes: Vec<u8>,
 }
 
+/// What an input holds while it waits for a worker: an archive's member
+/// its text; a path nothing to speak of.
+impl crate::parallel::Held for Result<Input, InputError> {
+    fn held_bytes(&self) -> usize {
+        match self {
+            Ok(Input::Member(m)) => m.bytes.len(),
+            _ => 0,
+        }
+    }
+}
+
 /// What stands between an archive's path and its member's path in a name
 /// (`games.tar.zst:2025/g-12.fgn`, and `games.tar.zst:2025/g-12.fgn:4:5`
 /// in a diagnostic): a colon, as between a file and its line, so that
@@ -443,10 +454,17 @@ fn walk_dir_in_passes(
             // A name starting with `.` is hidden by convention (`.git`,
             // an editor's `.swp` copies, a `.trash` of old logs): left out
             // below a directory given, as ripgrep and fd leave it out.
-            Some(Ok((path, _))) if !hidden && is_hidden(&path) => {}
-            Some(Ok((path, kind))) if kind.is_dir() => open.push(Listing::new(path, at_once)),
+            Some(Ok((name, _))) if !hidden && is_hidden(&name) => {}
+            Some(Ok((name, kind))) if kind.is_dir() => {
+                let path = listing.dir.join(&*name);
+                open.push(Listing::new(path, at_once));
+            }
+            // Most names below a folder of logs are logs; the path of any
+            // other name is not even made.
+            Some(Ok((name, _))) if !is_log_name(&name) && !is_archive_name(Path::new(&name)) => {}
             // A link is taken when it leads to a file, never into a directory.
-            Some(Ok((path, kind))) => {
+            Some(Ok((name, kind))) => {
+                let path = listing.dir.join(&*name);
                 let is_file = || kind.is_file() || path.is_file();
                 if is_log_name(&path) && is_file() {
                     found += 1;
@@ -678,25 +696,32 @@ fn read_zip(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
     Some(found)
 }
 
-/// Whether the last part of `path` names a hidden file or directory.
-fn is_hidden(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|name| name.as_encoded_bytes().first() == Some(&b'.'))
+/// Whether `name`, a directory entry's, is a hidden file's or directory's.
+fn is_hidden(name: &std::ffi::OsStr) -> bool {
+    name.as_encoded_bytes().first() == Some(&b'.')
 }
 
 /// How many names of one directory the walk holds at once: a directory
-/// with more is read again for each next batch of names. A name held costs
-/// about a hundred bytes, so this is about half a megabyte; a directory of
-/// 100,000 logs is read 25 times, which costs a few percent of validating
-/// them.
-const NAMES_AT_ONCE: usize = 4096;
+/// with more is read again for each next half of that many names, in
+/// order. A name held costs about fifty bytes (its text, boxed, and its
+/// type), so this is about 6 MiB, and only for a directory that large; a
+/// directory of up to 131,072 logs is read once. It was 4,096 names (a
+/// quarter of a megabyte) until issue 42 measured what that cost: a
+/// directory of 100,000 logs was read 25 times, 2.5 million entries on the
+/// one thread that walks, which grows with the square of the directory's
+/// size and caps the speed-up of every command over such a directory,
+/// however many cores work on it (a walk of 100,000 names took 4,397
+/// million instructions, now 10 times fewer). The passes remain for larger
+/// directories still, so that memory stays bounded whatever their size.
+const NAMES_AT_ONCE: usize = 131_072;
 
 /// The entries of one directory in name order, read in passes: each pass
-/// reads the whole directory (walkdir, links not followed) and keeps only
-/// the smallest names after the last one handed out, at most `at_once` of
-/// them. Listing a directory in order cannot be done in less than its
-/// size otherwise, since a directory gives its names in no order: the
-/// passes trade reading it again for memory that does not grow with it.
+/// reads the whole directory (walkdir, links not followed) and keeps the
+/// least names after the last one handed out, all of them when they are
+/// at most `at_once`. Listing a directory in order cannot be done in less
+/// than its size otherwise, since a directory gives its names in no order:
+/// the passes trade reading a very large directory again for memory that
+/// does not grow with it.
 struct Listing {
     dir: PathBuf,
     at_once: usize,
@@ -713,7 +738,7 @@ struct Listing {
 
 /// A directory entry's name and type, ordered by name.
 #[derive(Debug)]
-struct Named(std::ffi::OsString, std::fs::FileType);
+struct Named(Box<std::ffi::OsStr>, std::fs::FileType);
 
 impl PartialEq for Named {
     fn eq(&self, other: &Named) -> bool {
@@ -748,8 +773,8 @@ impl Listing {
         }
     }
 
-    /// The next entry, with its path, or an error to report in its place.
-    fn next(&mut self) -> Option<Result<(PathBuf, std::fs::FileType), InputError>> {
+    /// The next entry's name and type, or an error to report in its place.
+    fn next(&mut self) -> Option<Result<(Box<std::ffi::OsStr>, std::fs::FileType), InputError>> {
         if self.batch.is_empty() && !self.complete {
             self.read_pass();
         }
@@ -757,20 +782,27 @@ impl Listing {
             return Some(Err(e));
         }
         let Named(name, kind) = self.batch.pop()?;
-        let path = self.dir.join(&name);
-        self.after = Some(name);
-        Some(Ok((path, kind)))
+        // Only a later pass looks for where the last one stopped.
+        if !self.complete {
+            self.after = Some(name.clone().into_os_string());
+        }
+        Some(Ok((name, kind)))
     }
 
-    /// Reads the directory once, keeping the smallest `at_once` names after
-    /// the last one handed out. Errors are kept from the first pass only,
+    /// Reads the directory once, keeping the smallest names after the last
+    /// one handed out: all of them when they are at most `at_once`, else
+    /// the smallest half of that (so that a pass, which keeps up to
+    /// `at_once` names while it reads and then drops the greater half when
+    /// full, never holds more). Errors are kept from the first pass only,
     /// so that a later pass does not report them again; a directory that
     /// cannot be opened ends the listing.
     fn read_pass(&mut self) {
         let first = self.passes == 0;
         self.passes += 1;
-        // A max-heap: its top is the greatest name kept, the first to go.
-        let mut kept = std::collections::BinaryHeap::with_capacity(self.at_once.min(1024));
+        let half = self.at_once.div_ceil(2);
+        let mut kept: Vec<Named> = Vec::new();
+        // The least name dropped: no name from it on is kept this pass.
+        let mut dropped: Option<Box<std::ffi::OsStr>> = None;
         let entries = walkdir::WalkDir::new(&self.dir)
             .min_depth(1)
             .max_depth(1)
@@ -794,22 +826,33 @@ impl Listing {
                 }
             };
             let name = entry.file_name();
-            if self.after.as_deref().is_some_and(|after| name <= after) {
+            if self.after.as_deref().is_some_and(|after| name <= after)
+                || dropped.as_deref().is_some_and(|least| name >= least)
+            {
                 continue;
             }
-            if kept.len() == self.at_once {
-                if kept.peek().is_some_and(|top: &Named| name >= top.0.as_os_str()) {
-                    continue;
-                }
-                kept.pop();
+            kept.push(Named(name.into(), entry.file_type()));
+            if kept.len() > self.at_once {
+                dropped = Some(keep_least(&mut kept, half));
             }
-            kept.push(Named(name.to_os_string(), entry.file_type()));
         }
-        self.complete = kept.len() < self.at_once;
-        // Ascending, then reversed so that the smallest is popped first.
-        self.batch = kept.into_sorted_vec();
-        self.batch.reverse();
+        if dropped.is_some() && kept.len() > half {
+            dropped = Some(keep_least(&mut kept, half));
+        }
+        self.complete = dropped.is_none();
+        kept.sort_unstable();
+        kept.reverse();
+        self.batch = kept;
     }
+}
+
+/// Keeps the `n` least names of `names` (`n` less than their number),
+/// in no order, and gives back the least of those dropped.
+fn keep_least(names: &mut Vec<Named>, n: usize) -> Box<std::ffi::OsStr> {
+    names.select_nth_unstable(n);
+    let least_dropped = names[n].0.clone();
+    names.truncate(n);
+    least_dropped
 }
 
 #[cfg(test)]
@@ -895,5 +938,30 @@ mod tests {
             assert_eq!(walked, expected, "{at_once} names at once");
         }
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    /// Regression (issue 42): the walk read a directory once for every
+    /// 4,096 names, so a directory of 100,000 logs 25 times on the one
+    /// thread that walks. A directory whose names all fit in what a pass
+    /// holds is read once; a larger one once for each next half of that.
+    #[test]
+    fn a_directory_is_read_once_when_its_names_fit_and_in_halves_when_not() {
+        let dir = std::env::temp_dir().join(format!("fgn-passes-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a test directory");
+        for i in 0..10 {
+            std::fs::write(dir.join(format!("{i}.fgn")), "").expect("a test file");
+        }
+        for (at_once, passes) in [(10, 1), (100, 1), (4, 4), (9, 2)] {
+            let mut listing = Listing::new(dir.clone(), at_once);
+            let mut names = Vec::new();
+            while let Some(entry) = listing.next() {
+                names.push(entry.expect("a readable entry").0.to_string_lossy().into_owned());
+            }
+            let expected: Vec<String> = (0..10).map(|i| format!("{i}.fgn")).collect();
+            assert_eq!(names, expected, "{at_once} names at once");
+            assert_eq!(listing.passes, passes, "{at_once} names at once");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

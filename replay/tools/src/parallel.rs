@@ -40,18 +40,43 @@ const BATCH_TIME: Duration = Duration::from_millis(1);
 const MOST_IN_A_BATCH: usize = 256;
 
 /// How many inputs the walk may find ahead of the workers: enough to keep
-/// them busy while the walk reads a large directory again for its next
-/// names in order (a pass over 4,096 names of a directory of 15,000 took
-/// about 8 ms, [`crate::inputs`] before its walk held a directory's names at once), and a few hundred kilobytes of paths.
+/// them busy while the walk lists a large directory (15,000 names take
+/// about 10 ms, [`crate::inputs`]), and a few hundred kilobytes of paths.
 const WALK_AHEAD: usize = 4096;
 
 /// How many inputs the walk hands on at once, unless a worker waits.
 const WALK_CHUNK: usize = 64;
 
+/// How many bytes the inputs the walk found ahead of the workers may hold
+/// ([`Held`]), beside their number ([`WALK_AHEAD`]): an archive's members
+/// and the games of a large file travel with their text, up to 64 MiB
+/// each, so that 4,096 of them could hold hundreds of gigabytes. The walk
+/// waits once this much is found and not taken (one input more than the
+/// bound is always let through, so that a member larger than it still
+/// goes).
+const WALK_AHEAD_BYTES: usize = 64 << 20;
+
+/// The most bytes of held inputs in one batch or one chunk of the walk's
+/// (beyond the first input): with at most [`BATCHES_AHEAD_PER_JOB`]
+/// batches a job in flight, what the workers hold stays within a few
+/// megabytes a job plus the inputs being worked on.
+const MOST_BYTES_AT_ONCE: usize = 1 << 20;
+
+/// The memory an item holds while it waits for a worker: what the walk
+/// read for it (an archive's member, a game of a large file), not what a
+/// path costs. [`run_parallel`] bounds the bytes held ahead of the workers
+/// by it as well as the number of items.
+pub trait Held {
+    /// The bytes this item holds.
+    fn held_bytes(&self) -> usize;
+}
+
 /// The inputs the walk found that no worker took yet, and how many
 /// batches were taken.
 struct Walk<T> {
     found: VecDeque<T>,
+    /// The bytes the inputs in `found` hold ([`Held`]).
+    found_bytes: usize,
     /// The walk is done: what it found is all there is.
     done: bool,
     /// The walking thread waits for the workers to take inputs.
@@ -113,6 +138,7 @@ struct Parked<D> {
 
 impl<T, D, F> Shared<T, D, F>
 where
+    T: Held,
     F: FnMut(D) -> ControlFlow<()>,
 {
     /// Walks `items` on this thread, handing them to the workers a chunk
@@ -121,28 +147,34 @@ where
     /// while the workers work instead of while they wait.
     fn walk(&self, items: impl Iterator<Item = T>) {
         let mut chunk = Vec::with_capacity(WALK_CHUNK);
+        let mut chunk_bytes = 0;
         for item in items {
             if self.stopped() {
                 return;
             }
+            chunk_bytes += item.held_bytes();
             chunk.push(item);
             // A worker waiting for inputs (at the start) gets them at once.
-            if chunk.len() == WALK_CHUNK || self.waiting.load(Ordering::SeqCst) > 0 {
-                self.hand_on(&mut chunk, false);
+            if chunk.len() == WALK_CHUNK || chunk_bytes >= MOST_BYTES_AT_ONCE || self.waiting.load(Ordering::SeqCst) > 0
+            {
+                self.hand_on(&mut chunk, chunk_bytes, false);
+                chunk_bytes = 0;
             }
         }
-        self.hand_on(&mut chunk, true);
+        self.hand_on(&mut chunk, chunk_bytes, true);
     }
 
-    /// Hands the inputs of `chunk` to the workers once they have taken
-    /// enough of those found before; `last`: the walk is done.
-    fn hand_on(&self, chunk: &mut Vec<T>, last: bool) {
+    /// Hands the inputs of `chunk`, which hold `bytes`, to the workers
+    /// once they have taken enough of those found before; `last`: the walk
+    /// is done.
+    fn hand_on(&self, chunk: &mut Vec<T>, bytes: usize, last: bool) {
         let mut walk = lock(&self.walk);
-        while walk.found.len() >= WALK_AHEAD && !self.stopped() {
+        while (walk.found.len() >= WALK_AHEAD || walk.found_bytes >= WALK_AHEAD_BYTES) && !self.stopped() {
             walk.walker_waits = true;
             walk = self.room.wait(walk).unwrap_or_else(|e| e.into_inner());
         }
         walk.found.extend(chunk.drain(..));
+        walk.found_bytes += bytes;
         walk.done = last;
         // Under the lock, which a worker holds from counting itself as
         // waiting until it waits, so that none misses this.
@@ -173,9 +205,17 @@ where
         if self.stopped() || walk.found.is_empty() {
             return None;
         }
-        let size = size.min(walk.found.len());
-        let items: Vec<_> = walk.found.drain(..size).collect();
-        if walk.walker_waits && walk.found.len() < WALK_AHEAD / 2 {
+        // Up to `size` inputs, and no more than a megabyte or so of held
+        // bytes past the first.
+        let mut items = Vec::with_capacity(size.min(walk.found.len()));
+        let mut bytes = 0;
+        while items.len() < size && bytes < MOST_BYTES_AT_ONCE {
+            let Some(item) = walk.found.pop_front() else { break };
+            bytes += item.held_bytes();
+            items.push(item);
+        }
+        walk.found_bytes -= bytes;
+        if walk.walker_waits && walk.found.len() < WALK_AHEAD / 2 && walk.found_bytes < WALK_AHEAD_BYTES / 2 {
             walk.walker_waits = false;
             self.room.notify_one();
         }
@@ -286,10 +326,12 @@ pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// written; the panic then ends the run as it would with one job.
 struct StopOnUnwind<'a, T, D, F>(&'a Shared<T, D, F>)
 where
+    T: Held,
     F: FnMut(D) -> ControlFlow<()>;
 
 impl<T, D, F> Drop for StopOnUnwind<'_, T, D, F>
 where
+    T: Held,
     F: FnMut(D) -> ControlFlow<()>,
 {
     fn drop(&mut self) {
@@ -319,7 +361,7 @@ where
 /// wake-up for every file).
 pub fn run_parallel<T, D, I, P, F>(items: I, jobs: usize, process: &P, finish: F)
 where
-    T: Send,
+    T: Held + Send,
     D: Send,
     I: Iterator<Item = T> + Send,
     P: Fn(T, Turn) -> D + Sync,
@@ -328,6 +370,7 @@ where
     let shared = Shared {
         walk: Mutex::new(Walk {
             found: VecDeque::new(),
+            found_bytes: 0,
             done: false,
             walker_waits: false,
             next: 0,
@@ -394,6 +437,59 @@ mod tests {
     /// The items `0..n`.
     fn numbered(n: usize) -> impl Iterator<Item = usize> + Send {
         0..n
+    }
+
+    /// A number is an item that holds nothing.
+    impl Held for usize {
+        fn held_bytes(&self) -> usize {
+            0
+        }
+    }
+
+    /// An item that says it holds `.0` bytes, and holds nothing.
+    struct Heavy(usize);
+
+    impl Held for Heavy {
+        fn held_bytes(&self) -> usize {
+            self.0
+        }
+    }
+
+    /// Regression: the walk went up to 4,096 inputs ahead of the workers
+    /// whatever they held, and an archive's members (or the games of a
+    /// large file) carry their text, up to 64 MiB each. The bytes walked
+    /// and not yet worked on stay within the walk's bound, plus a batch's
+    /// worth a job in flight, plus the chunk being handed on.
+    #[test]
+    fn the_walk_holds_a_bounded_number_of_bytes_ahead_of_the_workers() {
+        const MIB: usize = 1 << 20;
+        for (jobs, each) in [(2, MIB / 2), (3, 3 * MIB), (2, 70 * MIB)] {
+            let ahead = AtomicUsize::new(0);
+            let most = AtomicUsize::new(0);
+            let items = (0..600).map(|_| {
+                let now = ahead.fetch_add(each, Ordering::SeqCst) + each;
+                most.fetch_max(now, Ordering::SeqCst);
+                Heavy(each)
+            });
+            let process = |item: Heavy, _turn: Turn| {
+                std::thread::sleep(Duration::from_micros(50));
+                ahead.fetch_sub(item.0, Ordering::SeqCst);
+            };
+            let mut count = 0;
+            run_parallel(items, jobs, &process, |()| {
+                count += 1;
+                ControlFlow::Continue(())
+            });
+            assert_eq!(count, 600);
+            // 64 MiB walked ahead, and up to 4 batches a job, a chunk and
+            // an input being worked on of a megabyte past one input each.
+            let bound = 64 * MIB + (jobs * 4 + 2) * (MIB + each);
+            let most = most.load(Ordering::SeqCst);
+            assert!(
+                most <= bound,
+                "{jobs} jobs, {each} bytes an item: {most} bytes ahead, more than {bound}"
+            );
+        }
     }
 
     /// Issue 42: the workers take batches and whoever holds the next
