@@ -12,8 +12,8 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use crate::convert::{serialized, to_py};
 use crate::errors::{rule_error, syntax_error, view_error};
-use crate::{serialized, to_py};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Event>()?;

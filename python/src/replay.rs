@@ -7,9 +7,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::convert::serialized;
 use crate::errors::{rule_error, start_error, syntax_error};
 use crate::log::{phase_name, side, Event, Log};
-use crate::serialized;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Replay>()?;

@@ -113,7 +113,7 @@ impl Games {
                 if let serde_json::Value::Object(map) = &mut value {
                     map.insert("file".into(), file.into());
                 }
-                crate::to_py(py, &value).map(Some)
+                crate::convert::to_py(py, &value).map(Some)
             }
         }
     }
