@@ -186,6 +186,11 @@ def verify_view(full: Log, view: Log) -> dict[str, Any]:
 def log_hash(log: Log) -> str:
     """The log hash (`fgn hash`)."""
 
+def diff(a: Log, b: Log, side: Optional[_Side] = None) -> dict[str, Any]:
+    """`fgn diff`: the document of `fgn diff --format json` (`same`,
+    `header`, `event`, `there`, `end`, ...), comparing as `side`'s views
+    where given."""
+
 def games(paths: list[str], jobs: Optional[int] = None) -> Games:
     """Each log's summary, below files, directories and archives."""
 

@@ -25,6 +25,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(view, m)?)?;
     m.add_function(wrap_pyfunction!(verify_view, m)?)?;
     m.add_function(wrap_pyfunction!(log_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(diff, m)?)?;
     Ok(())
 }
 
@@ -395,6 +396,29 @@ fn verify_view(py: Python<'_>, full: &Log, view: &Log) -> PyResult<Py<PyAny>> {
 fn log_hash(py: Python<'_>, log: &Log) -> String {
     let game = log.game().clone();
     py.detach(|| fgn_tools::loghash::log_hash(&game)).to_string()
+}
+
+/// `fgn diff`: whether two logs are the same game after
+/// canonicalisation (as `side`'s views, `w` or `b`, where given), and if
+/// not where they part and how their positions differ, as the document of
+/// `fgn diff --format json` (docs/json.md §14.3). Raises `ValueError` for
+/// views of different sides, and the view's error where no view of a log
+/// can be made.
+#[pyfunction]
+#[pyo3(signature = (a, b, side=None))]
+fn diff(py: Python<'_>, a: &Log, b: &Log, side: Option<&str>) -> PyResult<Py<PyAny>> {
+    let side = side.map(self::side).transpose()?;
+    let name = |log: &Log| log.file.clone().unwrap_or_else(|| "<string>".into());
+    let pair = (
+        (name(a), a.parsed.document.clone()),
+        (name(b), b.parsed.document.clone()),
+    );
+    let found = py.detach(|| fgn_tools::diff::compare(pair.0, pair.1, side));
+    match found {
+        Ok(found) => serialized(py, &found.report),
+        Err(fgn_tools::diff::DiffError::Perspective(e)) => Err(PyValueError::new_err(e)),
+        Err(fgn_tools::diff::DiffError::View { error, .. }) => Err(view_error(py, &error)),
+    }
 }
 
 /// Where a phase stands, spelled as the summary spells it.

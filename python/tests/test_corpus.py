@@ -178,3 +178,26 @@ def test_games_is_an_iterator_that_may_stop_early_and_a_bad_path_raises(tmp_path
         fgn.games_table(str(tmp_path / "missing"))
     with pytest.raises(OSError):
         fgn.read(tmp_path / "missing.fgn")
+
+
+def diff_pairs():
+    """Pairs of logs of one game: different, the same, one that breaks a
+    rule, and a view against its full log."""
+    pairs = []
+    for game in ["survival-chess", "magic-draughts", "great-war-chess", "open-world-chess"]:
+        valid = sorted((CORPUS / game / "valid").glob("*.fgn"))
+        invalid = sorted((CORPUS / game / "invalid").glob("*.fgn"))
+        pairs += [(valid[0], valid[1], None), (valid[0], valid[0], None), (valid[2], invalid[3], None)]
+        pairs += [(valid[0], valid[1], "white"), (invalid[5], valid[4], "black")]
+    view = sorted(CORPUS.glob("survival-chess/views/*.fgn"))[0]
+    full = CORPUS / "survival-chess" / "valid" / (view.name.split(".")[0] + ".fgn")
+    pairs.append((full, view, None))
+    return pairs
+
+
+@pytest.mark.parametrize("a, b, side", diff_pairs(), ids=lambda v: v.name if hasattr(v, "name") else str(v))
+def test_diff_is_fgn_diffs(a, b, side, fgn_bin):
+    args = ["diff", "--format", "json", str(a), str(b)] + (["--as", side] if side else [])
+    out = run_fgn(fgn_bin, *args)
+    assert out.returncode in (0, 1), out.stderr
+    assert fgn.diff(fgn.read(a), fgn.read(b), side=side) == json.loads(out.stdout)
