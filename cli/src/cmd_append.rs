@@ -38,7 +38,18 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
             report_appended(&name, &appended, rep);
         }
         Err(e) => {
-            report(&name, &e, rep);
+            // A file of several games reads as one log with a header after
+            // its events; it is refused for what it is, not for that
+            // (looked for only once the file was refused, so an append pays
+            // nothing for it).
+            let several = matches!(e, AppendError::FileSyntax(_))
+                .then(|| std::fs::read(path).ok())
+                .flatten()
+                .filter(|bytes| !fgn_notation::split::split(bytes).is_one_log());
+            match several {
+                Some(bytes) => rep.file_error(&name, &crate::cmd_syntax::several_games(&bytes)),
+                None => report(&name, &e, rep),
+            }
             let index = match &e {
                 AppendError::EventSyntax { index, .. } | AppendError::EventRule { index, .. } => Some(*index),
                 _ => None,

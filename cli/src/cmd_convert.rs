@@ -3,14 +3,14 @@
 //! and `fgn_tools::pdn`'s; this is reading files, writing the games and
 //! reporting.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use fgn_notation::diagnostic::Diagnostic;
 use fgn_notation::GameKind;
 use fgn_tools::pgn::ReadGame;
 
 use crate::cmd_replay::{check, Checked};
-use crate::cmd_syntax::parse_all;
+use crate::cmd_syntax::parse_games;
 use crate::report::Reporter;
 use fgn_tools::inputs::{read_text, Input};
 
@@ -79,6 +79,11 @@ pub struct ConvertArgs {
     /// (`games-0003.fgn`); a file that exists is refused unless --force.
     #[arg(long, value_name = "DIR", requires = "from")]
     pub out: Option<PathBuf>,
+    /// With --from: print every game on standard output as one FGN file
+    /// of several games (one blank line between them, docs/notation.md
+    /// §2.8).
+    #[arg(long, requires = "from", conflicts_with = "out")]
+    pub multi: bool,
     /// With --out, overwrite files that exist.
     #[arg(long, requires = "out")]
     pub force: bool,
@@ -92,7 +97,7 @@ pub struct ConvertArgs {
 pub fn convert(args: &ConvertArgs, rep: &mut Reporter) {
     match (args.to, args.from) {
         (Some(format), _) => to_format(format, &args.paths, rep),
-        (None, Some(format)) => from_format(format, &args.paths, args.out.as_deref(), args.force, rep),
+        (None, Some(format)) => from_format(format, args, rep),
         (None, None) => rep.error("give --to FORMAT or --from FORMAT"),
     }
 }
@@ -100,8 +105,7 @@ pub fn convert(args: &ConvertArgs, rep: &mut Reporter) {
 /// Every log of `paths` the format holds on standard output, one game
 /// after another; a log it cannot hold is passed over with a note.
 fn to_format(format: Format, paths: &[PathBuf], rep: &mut Reporter) {
-    for (input, _, parsed) in parse_all(paths, rep) {
-        let name = input.name();
+    for (name, parsed) in parse_games(paths, rep) {
         if !parsed.is_ok() {
             continue;
         }
@@ -123,9 +127,11 @@ fn to_format(format: Format, paths: &[PathBuf], rep: &mut Reporter) {
     }
 }
 
-/// The games of the format in `paths` as FGN: one game on standard output,
-/// or each game to its own file in `out`.
-fn from_format(format: Format, paths: &[PathBuf], out: Option<&Path>, force: bool, rep: &mut Reporter) {
+/// The games of the format in `args.paths` as FGN: one game on standard
+/// output, every game as one file of several (`--multi`), or each game to
+/// its own file in `--out`.
+fn from_format(format: Format, args: &ConvertArgs, rep: &mut Reporter) {
+    let (paths, out, force) = (&args.paths, args.out.as_deref(), args.force);
     let mut games = Vec::new();
     for path in paths {
         let input = if path.as_os_str() == "-" {
@@ -178,8 +184,14 @@ fn from_format(format: Format, paths: &[PathBuf], out: Option<&Path>, force: boo
         match games.len() {
             0 => {}
             1 => rep.print(&games[0].1.canonical_text()),
+            // One blank line between games, as `fgn fmt` writes a file of
+            // several.
+            _ if args.multi => {
+                let texts: Vec<String> = games.iter().map(|(_, game)| game.canonical_text()).collect();
+                rep.print(&texts.join("\n"));
+            }
             n => rep.error(&format!(
-                "the input holds {n} games; give --out DIR to write each to its own file"
+                "the input holds {n} games; give --out DIR to write each to its own file, or --multi to print them as one file of several games"
             )),
         }
         return;

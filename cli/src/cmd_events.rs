@@ -72,5 +72,5 @@ fn summarized(log: &crate::pipeline::Log, rep: &mut Reporter) -> (fgn_tools::sum
     if log.parsed.is_ok() {
         crate::cmd_select::report_fault(&log.name, &summary, rep);
     }
-    (summary, file_name(&log.input))
+    (summary, file_name(&log.input, &log.name))
 }

@@ -418,9 +418,15 @@ fn unescape_name(escaped: &str) -> Option<String> {
 fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Result<Digest, String> {
     // Read as every log is, at most one byte past the limit, which the
     // parser refuses.
-    let bytes = Input::File(path.to_path_buf())
-        .read_bytes(rep.io())
-        .map_err(|e| e.message)?;
+    let bytes = match Input::File(path.to_path_buf()).read_bytes(rep.io()) {
+        Ok(bytes) => bytes,
+        // `FILE#N`, as `fgn hash` names the games of a file of several.
+        Err(e) => match crate::cmd_syntax::game_of_file(path, rep.io()) {
+            Some(Ok(mut game)) => game.take_bytes(rep.io()).map_err(|e| e.message)?,
+            Some(Err(why)) => return Err(why),
+            None => return Err(e.message),
+        },
+    };
     let parsed = fgn_notation::parse(&bytes);
     if !parsed.is_ok() {
         return Err("syntax errors (`fgn validate` shows them)".to_string());

@@ -553,7 +553,9 @@ fn write_site(paths: &[PathBuf], asked: Option<Viewer>, rules: &Rules, dir: &Pat
                     continue;
                 }
             };
-            rows.push(site_page(&input, base, asked, rules, dir, &mut taken, rep));
+            for log in logs_of(input, rep) {
+                rows.push(site_page(&log, base, asked, rules, dir, &mut taken, rep));
+            }
         }
     }
     crate::pipeline::report_empty(rows.is_empty(), &empty, rep);
@@ -577,6 +579,36 @@ impl Row {
     }
 }
 
+/// The logs of `input`: itself, or each game of a file of several games
+/// (docs/notation.md §2.8), a page each, with text before its first game
+/// reported as the file's syntax error. An input that cannot be read is
+/// given as it is, for [`site_page`] to report.
+fn logs_of(input: Input, rep: &mut Reporter) -> Vec<Input> {
+    let Ok(bytes) = input.read_bytes(rep.io()) else {
+        return vec![input];
+    };
+    let games = fgn_notation::split::split(&bytes);
+    if games.is_one_log() {
+        return vec![input];
+    }
+    let name = input.name();
+    let mut logs = Vec::new();
+    for game in games {
+        match game {
+            Err(stray) => report_syntax(rep, &name, &[stray]),
+            Ok(game) => logs.push(Input::Game(fgn_tools::inputs::FileGame {
+                file: name.clone(),
+                ordinal: game.ordinal,
+                lines_before: game.first_line.saturating_sub(1),
+                bytes: game.text.to_vec(),
+                before: None,
+            })),
+        }
+    }
+    rep.flush();
+    logs
+}
+
 /// Reads `input`, writes its page into `dir` under a name no other page
 /// of the site has taken, and gives its row of the index.
 fn site_page(
@@ -596,7 +628,16 @@ fn site_page(
             return Row::unread(name, e.message);
         }
     };
-    let parsed = parse(&bytes);
+    let parsed = match input {
+        // A game of a file of several, at the file's lines.
+        Input::Game(game) => fgn_notation::split::GameText {
+            text: &bytes,
+            first_line: game.lines_before.saturating_add(1),
+            ordinal: game.ordinal,
+        }
+        .parse(),
+        _ => parse(&bytes),
+    };
     report_syntax(rep, &name, &parsed.diagnostics);
     let summary = summarize(&parsed);
     let made = if parsed.is_ok() {
@@ -637,6 +678,9 @@ fn site_page(
     };
     // In the index, a file found in a directory is named from there.
     let shown = match (input, base) {
+        (Input::Game(g), Some(b)) => Path::new(&g.file).strip_prefix(b).map_or(name, |below| {
+            fgn_notation::split::game_name(&below.display().to_string(), g.ordinal)
+        }),
         (Input::File(p), Some(b)) => p.strip_prefix(b).map_or(name, |below| below.display().to_string()),
         (Input::Member(m), Some(b)) => m.archive.strip_prefix(b).map_or(name, |below| {
             format!("{}{}{}", below.display(), fgn_tools::inputs::MEMBER_SEPARATOR, m.path)
@@ -672,6 +716,20 @@ fn page_name(input: &Input, base: Option<&Path>, taken: &mut BTreeSet<String>) -
                     .map_or_else(|| PathBuf::from("archive"), PathBuf::from),
             };
             archive.join(&m.path)
+        }
+        // A game of a file of several: the file's page name with the
+        // game's number (`month.fgn-12`).
+        Input::Game(g) => {
+            let file = Path::new(&g.file);
+            let path = match base.and_then(|b| file.strip_prefix(b).ok()) {
+                Some(below) => below.to_path_buf(),
+                None => file.file_name().map_or_else(|| PathBuf::from("log"), PathBuf::from),
+            };
+            let mut name = path.into_os_string();
+            if let Some(n) = g.ordinal {
+                name.push(format!("-{n}"));
+            }
+            PathBuf::from(name)
         }
     };
     let parts: Vec<String> = path

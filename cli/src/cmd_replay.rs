@@ -257,7 +257,7 @@ fn check_read(
     // Validation starts with the first run, which comes once the header is
     // complete; a log without events starts it after the parse.
     let mut start = None;
-    let streamed = fgn_notation::parse_in_runs(&read.bytes, |run| {
+    let streamed = read.parse_in_runs(|run| {
         if let Start::Validating(v) = start.get_or_insert_with(|| Start::of(run.header, rules)) {
             v.feed(run);
         }

@@ -4,14 +4,38 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use fgn_notation::json::{read_documents, Entry, JsonDocument, Place, ReadGame, StreamError};
+use fgn_notation::split::{game_name, split};
 use fgn_notation::{parse, Document, Parsed};
 
+use crate::pipeline::report_syntax;
 use crate::report::{Reporter, Status};
 use fgn_tools::inputs::{collect, Input};
 
-/// Reads and parses every input, reporting syntax errors; yields the inputs
-/// that parsed without fault.
-pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, Parsed)> {
+/// Reads every input, reporting the paths and files that cannot be read.
+/// A path `FILE#N` that names no file but game N of the file of several
+/// games FILE is that game ([`game_of_file`]).
+fn read_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>)> {
+    let games: Vec<_> = paths
+        .iter()
+        .map(|p| (!p.exists()).then(|| game_of_file(p, rep.io())).flatten())
+        .collect();
+    if games.iter().any(Option::is_some) {
+        let mut out = Vec::new();
+        for (path, game) in paths.iter().zip(games) {
+            match game {
+                Some(Ok(mut input)) => {
+                    let bytes = input.take_bytes(rep.io()).map_err(|e| e.to_string());
+                    match bytes {
+                        Ok(bytes) => out.push((input, bytes)),
+                        Err(e) => rep.error(&e),
+                    }
+                }
+                Some(Err(e)) => rep.error(&e),
+                None => out.extend(read_all(std::slice::from_ref(path), rep)),
+            }
+        }
+        return out;
+    }
     let (inputs, errors, empty) = collect(paths, rep.io().hidden());
     for e in &errors {
         rep.error(e);
@@ -19,13 +43,40 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
     crate::pipeline::report_empty(inputs.is_empty() && errors.is_empty(), &empty, rep);
     let mut out = Vec::new();
     for input in inputs {
-        let bytes = match input.read(rep.io()) {
-            Ok(b) => b,
-            Err(e) => {
-                rep.error(&e);
-                continue;
+        match input.read(rep.io()) {
+            Ok(bytes) => out.push((input, bytes)),
+            Err(e) => rep.error(&e),
+        }
+    }
+    out
+}
+
+/// Reads and parses every input as one log, reporting syntax errors, for
+/// the commands that take one log (`show`, `view`, `diff`, `html` of a
+/// file, ...): a file of several games (docs/notation.md §2.8) is refused
+/// with one error that says so ([`several_games`]) and left out; one of
+/// its games is read when named `FILE#N`.
+pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, Parsed)> {
+    let mut out = Vec::new();
+    for (input, bytes) in read_all(paths, rep) {
+        if let Input::Game(game) = &input {
+            // One game of a file of several, named `FILE#N`.
+            let text = fgn_notation::split::GameText {
+                text: &bytes,
+                first_line: game.lines_before.saturating_add(1),
+                ordinal: game.ordinal,
+            };
+            let parsed = text.parse();
+            for d in &parsed.diagnostics {
+                rep.diagnostic(&input.name(), d, "syntax");
             }
-        };
+            out.push((input, bytes, parsed));
+            continue;
+        }
+        if !split(&bytes).is_one_log() {
+            rep.file_error(&input.name(), &several_games(&bytes));
+            continue;
+        }
         let parsed = parse(&bytes);
         for d in &parsed.diagnostics {
             rep.diagnostic(&input.name(), d, "syntax");
@@ -35,74 +86,225 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
     out
 }
 
+/// Why a command that takes one log refuses a file of several games.
+pub fn several_games(bytes: &[u8]) -> String {
+    format!(
+        "it holds {} games (a file of several games, docs/notation.md §2.8), and this command takes one log: name one as FILE#N",
+        fgn_notation::split::count_games(bytes)
+    )
+}
+
+/// The game named by `path` when it reads `FILE#N`, the game N of the
+/// file of several games FILE (docs/notation.md §2.8), as the commands
+/// that read many logs name it: `None` when `path` is not of that form or
+/// FILE is no file, else the game (an [`Input::Game`], with its text and
+/// the lines before it) or why there is none.
+pub fn game_of_file(path: &std::path::Path, stdin: &dyn fgn_tools::inputs::Stdin) -> Option<Result<Input, String>> {
+    let name = path.to_str()?;
+    let (file, ordinal) = name.rsplit_once(fgn_notation::split::GAME_SEPARATOR)?;
+    let ordinal: usize = ordinal.parse().ok().filter(|&n| n > 0)?;
+    let file = std::path::Path::new(file);
+    if !file.is_file() {
+        return None;
+    }
+    let bytes = match Input::File(file.to_path_buf()).read_bytes(stdin) {
+        Ok(bytes) => bytes,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let game = split(&bytes)
+        .filter_map(Result::ok)
+        .find(|g| g.ordinal == Some(ordinal));
+    Some(match game {
+        Some(game) => Ok(Input::Game(fgn_tools::inputs::FileGame {
+            file: file.display().to_string(),
+            ordinal: game.ordinal,
+            lines_before: game.first_line.saturating_sub(1),
+            bytes: game.text.to_vec(),
+            before: None,
+        })),
+        None => Err(format!(
+            "{}: cannot read: it holds no game {ordinal} (it holds {})",
+            file.display(),
+            fgn_notation::split::count_games(&bytes)
+        )),
+    })
+}
+
+/// Reads and parses every game of every input, reporting syntax errors:
+/// a file of several games gives each game, named `FILE#N` with the file's
+/// line numbers, for a command that reads many logs but not through the
+/// pipeline (`convert --to`).
+pub fn parse_games(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(String, Parsed)> {
+    let mut out = Vec::new();
+    for (input, bytes) in read_all(paths, rep) {
+        let name = input.name();
+        let games = split(&bytes);
+        if games.is_one_log() {
+            let parsed = parse(&bytes);
+            for d in &parsed.diagnostics {
+                rep.diagnostic(&name, d, "syntax");
+            }
+            out.push((name, parsed));
+            continue;
+        }
+        for game in games {
+            match game {
+                Err(stray) => rep.diagnostic(&name, &stray, "syntax"),
+                Ok(game) => {
+                    let game_name = game_name(&name, game.ordinal);
+                    let parsed = game.parse();
+                    for d in &parsed.diagnostics {
+                        rep.diagnostic(&game_name, d, "syntax");
+                    }
+                    out.push((game_name, parsed));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `fgn fmt`; with `diff` (and `check`), a unified diff of each file that
 /// is not canonical, from its text to the canonical one, on standard output.
+/// A file of several games is formatted game by game and stays one file
+/// (docs/notation.md §9.3).
 pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Reporter) {
     if check && write {
         rep.error("--check and --write exclude each other");
         return;
     }
     if !check && !write {
-        // Printing is for one log; a directory or several paths are for
+        // Printing is for one file; a directory or several paths are for
         // --check or --write, which stream.
-        let parsed = parse_all(paths, rep);
-        if parsed.len() > 1 {
+        let mut files = Vec::new();
+        for (input, bytes) in read_all(paths, rep) {
+            let name = input.name();
+            let games = split(&bytes);
+            if games.is_one_log() {
+                let parsed = parse(&bytes);
+                for d in &parsed.diagnostics {
+                    rep.diagnostic(&name, d, "syntax");
+                }
+                files.push((name, bytes, Some(parsed)));
+            } else {
+                files.push((name, bytes, None));
+            }
+        }
+        if files.len() > 1 {
             rep.error("formatting several files needs --check or --write (without them fmt prints one file)");
             return;
         }
-        for (input, _, p) in parsed {
-            if let Some(doc) = completed(&input, p, write, rep) {
-                rep.print(&doc.formatted());
+        for (name, bytes, parsed) in files {
+            let text = match parsed {
+                Some(p) => completed(&name, p, write, rep).map(|doc| doc.formatted()),
+                None => formatted_games(&name, &bytes, write, rep).map(|(text, _)| text),
+            };
+            if let Some(text) = text {
+                rep.print(&text);
             }
         }
         return;
     }
     let mut unformatted = 0;
-    crate::pipeline::each(
+    crate::pipeline::each_file_until(
         paths,
         rep,
-        |log, rep| {
-            if fgn_replay::is_canonical(&log.parsed, &log.bytes) {
-                return false;
-            }
-            let Some(doc) = completed(&log.input, log.parsed, write, rep) else {
-                return false;
+        |read, rep| {
+            let (text, not_formatted) = if split(&read.bytes).is_one_log() {
+                let parsed = parse(&read.bytes);
+                report_syntax(rep, &read.name, &parsed.diagnostics);
+                if fgn_replay::is_canonical(&parsed, &read.bytes) {
+                    return false;
+                }
+                let Some(doc) = completed(&read.name, parsed, write, rep) else {
+                    return false;
+                };
+                (doc.formatted(), vec![read.name.clone()])
+            } else {
+                match formatted_games(&read.name, &read.bytes, write, rep) {
+                    Some((_, games)) if games.is_empty() => return false,
+                    Some(formatted) => formatted,
+                    None => return false,
+                }
             };
-            let text = doc.formatted();
-            match &log.input {
+            let name = &read.name;
+            match &read.input {
                 _ if check => {
-                    rep.invalid(&log.name, "not in canonical form (run `fgn fmt --write` on it)");
-                    let crlf = crlf_note(&log.name, &log.bytes, diff);
+                    for game in &not_formatted {
+                        rep.invalid(game, "not in canonical form (run `fgn fmt --write` on it)");
+                    }
+                    let crlf = crlf_note(name, &read.bytes, diff);
                     if let Some(note) = &crlf {
                         rep.note(note);
                     }
                     if diff {
-                        rep.print(&unified_diff(&log.name, &log.bytes, &text, crlf.is_some()));
+                        rep.print(&unified_diff(name, &read.bytes, &text, crlf.is_some()));
                     }
                     return true;
                 }
                 Input::Stdin => rep.error("--write needs files, not standard input"),
-                Input::Member(_) => rep.error(&format!(
-                    "{}: not rewritten: fgn never writes into an archive",
-                    log.name
+                Input::Member(_) => rep.error(&format!("{name}: not rewritten: fgn never writes into an archive")),
+                // Only compressed files are read game by game on the walk,
+                // and fmt reads files whole: said as for any compressed file.
+                Input::Game(_) => rep.error(&format!(
+                    "{name}: not rewritten: it is compressed, and fgn never writes compressed files"
                 )),
                 Input::File(path) if fgn_tools::inputs::is_packed(path) => rep.error(&format!(
-                    "{}: not rewritten: it is compressed, and fgn never writes compressed files",
-                    log.name
+                    "{name}: not rewritten: it is compressed, and fgn never writes compressed files"
                 )),
                 Input::File(path) => {
-                    if let Err(e) = write_in_place(path, &log.bytes, text.as_bytes()) {
+                    if let Err(e) = write_in_place(path, &read.bytes, text.as_bytes()) {
                         rep.error(&format!("{}: not rewritten: {e}", path.display()));
                     }
                 }
             }
             false
         },
-        |not_canonical, _| unformatted += usize::from(not_canonical),
+        |not_canonical, _| {
+            unformatted += usize::from(not_canonical);
+            std::ops::ControlFlow::Continue(())
+        },
     );
     if check && unformatted == 0 && rep.status == Status::Ok {
         rep.note("all files are in canonical form");
     }
+}
+
+/// The canonical text of `bytes`, the file `name` of several games, each
+/// game formatted and one blank line between them, and the names
+/// (`FILE#N`) of the games whose text is not already that; `None`
+/// (reported) when text stands before the first game or a game has syntax
+/// errors or a torn last line: such a file is never printed or rewritten.
+fn formatted_games(name: &str, bytes: &[u8], write: bool, rep: &mut Reporter) -> Option<(String, Vec<String>)> {
+    let (mut text, mut not_formatted, mut readable) = (String::new(), Vec::new(), true);
+    for game in split(bytes) {
+        let game = match game {
+            Ok(game) => game,
+            Err(stray) => {
+                report_syntax(rep, name, &[stray]);
+                readable = false;
+                continue;
+            }
+        };
+        let game_name = game_name(name, game.ordinal);
+        let parsed = game.parse();
+        report_syntax(rep, &game_name, &parsed.diagnostics);
+        let Some(doc) = completed(&game_name, parsed, write, rep) else {
+            readable = false;
+            continue;
+        };
+        // The blank line between two games is the later one's (the blank
+        // and comment lines before a header are its game's).
+        let start = text.len();
+        if start > 0 {
+            text.push('\n');
+        }
+        text.push_str(&doc.formatted());
+        if game.text != &text.as_bytes()[start..] {
+            not_formatted.push(game_name);
+        }
+    }
+    readable.then_some((text, not_formatted))
 }
 
 /// Why every line of a file that is not canonical may differ: a note when
@@ -153,13 +355,14 @@ fn unified_diff(name: &str, old: &[u8], new: &str, crlf: bool) -> String {
 /// [`Document::formatted`], or `None` (reported) when it has syntax
 /// errors or a torn last line: formatting a torn file would drop its last
 /// line, so fmt refuses it in every mode; the warning already says where
-/// the line is.
-fn completed(input: &Input, p: Parsed, write: bool, rep: &mut Reporter) -> Option<Document> {
+/// the line is. `name` is the log's: a file's, or a game's of a file of
+/// several.
+fn completed(name: &str, p: Parsed, write: bool, rep: &mut Reporter) -> Option<Document> {
     if !p.is_ok() || p.is_torn() {
         if p.is_ok() {
-            rep.invalid(&input.name(), "not formatted: the last line is torn (no line end)");
+            rep.invalid(name, "not formatted: the last line is torn (no line end)");
         } else if write {
-            rep.note(&format!("{}: not rewritten because it has errors", input.name()));
+            rep.note(&format!("{name}: not rewritten because it has errors"));
         }
         return None;
     }
@@ -220,13 +423,13 @@ fn write_in_place(path: &std::path::Path, original: &[u8], bytes: &[u8]) -> Resu
     renamed
 }
 
-/// The file name a document or row carries: the path as given or found
-/// below a folder given, `None` for standard input.
-pub fn file_name(input: &Input) -> Option<String> {
+/// The file name a document or row of the log `name` read from `input`
+/// carries: the path as given or found below a folder given (with `#N`
+/// for a game of a file of several), `None` for standard input.
+pub fn file_name(input: &Input, name: &str) -> Option<String> {
     match input {
-        Input::File(path) => Some(path.display().to_string()),
-        Input::Member(_) => Some(input.name()),
         Input::Stdin => None,
+        Input::File(_) | Input::Member(_) | Input::Game(_) => Some(name.to_string()),
     }
 }
 
@@ -259,7 +462,7 @@ pub fn json(paths: &[PathBuf], ndjson: bool, options: &crate::tables::TableOptio
                         crate::cmd_select::report_strict_warnings(&log.name, &summary, rep);
                     }
                     [fgn_tools::games::GameRow {
-                        file: file_name(&log.input),
+                        file: file_name(&log.input, &log.name),
                         readable: log.parsed.is_ok(),
                         summary,
                     }]
@@ -279,7 +482,7 @@ pub fn json(paths: &[PathBuf], ndjson: bool, options: &crate::tables::TableOptio
         rep,
         |log, rep| {
             let summary = fgn_tools::summary::summarize(&log.parsed);
-            let file = file_name(&log.input);
+            let file = file_name(&log.input, &log.name);
             let text = if log.parsed.is_ok() {
                 crate::cmd_select::report_strict_warnings(&log.name, &summary, rep);
                 let doc = JsonDocument::new(&log.parsed.document.game, file.as_deref(), Some(&summary));
@@ -359,8 +562,15 @@ impl serde::Serialize for Unreadable<'_> {
 /// an existing one. The input is read as a stream, one document at a
 /// time, each game written before the next is read, so that memory does
 /// not grow with the input; an object that stands for a file `fgn json`
-/// could not read is skipped with a note.
-pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, force: bool, rep: &mut Reporter) {
+/// could not read is skipped with a note. With `multi` every game is
+/// printed as it comes, one file of several games (docs/notation.md §2.8).
+pub fn from_json_cmd(
+    path: &std::path::Path,
+    out_dir: Option<&std::path::Path>,
+    multi: bool,
+    force: bool,
+    rep: &mut Reporter,
+) {
     let input = if path.as_os_str() == "-" {
         Input::Stdin
     } else {
@@ -370,6 +580,7 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
     let mut conversion = Conversion {
         name: name.clone(),
         out_dir,
+        multi,
         force,
         documents: 0,
         games: 0,
@@ -386,7 +597,7 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
             })
         }),
         // Never a member: the input is the path given, named above.
-        Input::File(_) | Input::Member(_) => match std::fs::File::open(path) {
+        Input::File(_) | Input::Member(_) | Input::Game(_) => match std::fs::File::open(path) {
             Ok(file) => read_documents(std::io::BufReader::with_capacity(1 << 16, file), |place, entry| {
                 conversion.document(place, entry)
             }),
@@ -400,6 +611,8 @@ pub fn from_json_cmd(path: &std::path::Path, out_dir: Option<&std::path::Path>, 
 struct Conversion<'a, 'r> {
     name: String,
     out_dir: Option<&'a std::path::Path>,
+    /// Whether every game is printed, one after the other.
+    multi: bool,
     force: bool,
     /// The documents read so far, skipped ones too: a game's number in
     /// the name of its file.
@@ -445,6 +658,19 @@ impl Conversion<'_, '_> {
             Entry::Game(read) => check_log_hash(read.log_hash.as_ref(), &read.game).map(|()| *read),
         };
         self.games += 1;
+        if self.multi {
+            match read {
+                Ok(read) => {
+                    // One blank line between games, as `fgn fmt` writes a
+                    // file of several.
+                    let separator = if self.written > 0 { "\n" } else { "" };
+                    self.rep.print(&format!("{separator}{}", read.game.canonical_text()));
+                    self.written += 1;
+                }
+                Err(e) => self.rep.invalid(&format!("{}: {place}", self.name), &e),
+            }
+            return true;
+        }
         match (self.games, self.out_dir) {
             (1, None) => {
                 // A faithful conversion: the events as the JSON has them (so
@@ -516,10 +742,11 @@ impl Conversion<'_, '_> {
         }
         match (self.games, self.first.take()) {
             (0, _) if self.skipped == 0 => self.rep.invalid(&self.name, "no JSON document in it"),
+            _ if self.multi => {}
             (1, Some((_, Ok(text)))) => self.rep.print(&text),
             (1, Some((_, Err(e)))) => self.rep.invalid(&self.name, &e),
             (games, _) if games > 1 && self.out_dir.is_none() => self.rep.error(&format!(
-                "{} holds {games} games; give --out DIR to write each to its own file",
+                "{} holds {games} games; give --out DIR to write each to its own file, or --multi to print them as one file of several games",
                 self.name
             )),
             _ => self.wrote(),

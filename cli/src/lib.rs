@@ -47,8 +47,9 @@ use report::{FormatArg, Reporter, Style};
 /// hidden ones left out unless --hidden), archives (.tar, .tar.gz, .tar.zst,
 /// .tar.xz, .zip: every *.fgn member, named ARCHIVE:MEMBER; also inside a
 /// directory) or `-` for standard input; a log compressed with gzip, zstd or
-/// xz is read as its text. FILE
-/// arguments one file or `-`. Exit codes: 0 success, 1 some input is
+/// xz is read as its text. A file of several games one after the other is
+/// read game by game, each named FILE#N with the file's line numbers. FILE
+/// arguments one file or `-` (holding one game). Exit codes: 0 success, 1 some input is
 /// invalid (for diff and the verify commands: the logs differ, the check
 /// fails), 2 a usage or I/O error, a file that cannot be read or parsed
 /// where a comparison needs it, or a game that cannot be checked yet.
@@ -590,7 +591,7 @@ enum Command {
     /// summary's "log_hash" that is not the game's is refused, and so is an
     /// object holding a key twice. An object of "type" "unreadable" (a file
     /// `fgn json` could not read) is skipped with a note. One game is
-    /// printed; several need --out.
+    /// printed; several need --out, or --multi.
     FromJson {
         /// Write each game to its own new file in DIR (made if missing),
         /// named by its place and its "file" (`0003-mate.fgn`); a file
@@ -598,6 +599,11 @@ enum Command {
         /// spelling, still read).
         #[arg(long, value_name = "DIR", alias = "out-dir")]
         out: Option<PathBuf>,
+        /// Print every game on standard output as one FGN file of several
+        /// games (one blank line between them, docs/notation.md §2.8), each
+        /// as it is read.
+        #[arg(long, conflicts_with = "out")]
+        multi: bool,
         /// With --out, overwrite files that exist.
         #[arg(long, requires = "out")]
         force: bool,
@@ -629,7 +635,8 @@ enum Command {
     /// PDN game is plain Russian draughts from the start (a magic game is
     /// refused); moves are read against the legal moves (castling and en
     /// passant are refused at their line and column), and the result must
-    /// be what the rules decide. One game is printed; several need --out.
+    /// be what the rules decide. One game is printed; several need --out,
+    /// or --multi to print them as one FGN file of several games.
     /// See docs/interchange.md.
     Convert(cmd_convert::ConvertArgs),
     /// Write every event of every log as one flat JSON row per line.
@@ -1048,7 +1055,12 @@ fn run_on(
         } => cmd_syntax::json(paths, *ndjson, &table.options(), &mut rep),
         Command::Append { repair: true, file, .. } => cmd_append::repair(file, &mut rep),
         Command::Append { file, events, .. } => cmd_append::append(file, events, &mut rep),
-        Command::FromJson { path, out, force } => cmd_syntax::from_json_cmd(path, out.as_deref(), *force, &mut rep),
+        Command::FromJson {
+            path,
+            out,
+            multi,
+            force,
+        } => cmd_syntax::from_json_cmd(path, out.as_deref(), *multi, *force, &mut rep),
         Command::Gen(args) => cmd_gen::gen(args, &mut rep),
         Command::Convert(args) => cmd_convert::convert(args, &mut rep),
         Command::Events { paths, table, .. } => cmd_events::events(paths, &table.options(), &mut rep),

@@ -20,9 +20,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
+use fgn_notation::split::{game_name, split, GameText};
 use fgn_notation::{parse, Parsed};
 
-use fgn_tools::inputs::{walk, Input, InputError};
+use fgn_tools::inputs::{walk, walk_games, Input, InputError};
 use fgn_tools::parallel::{lock, run_parallel};
 
 use crate::out::{Captured, ReportTurn};
@@ -38,14 +39,15 @@ pub struct Log {
     pub input: Input,
     /// Its name in messages.
     pub name: String,
-    /// Its bytes.
-    pub bytes: Vec<u8>,
     /// What was read.
     pub parsed: Parsed,
 }
 
-/// One input, read but not parsed: for a command that parses as it works
-/// ([`each_read_until`]).
+/// One log, read but not parsed: for a command that parses as it works
+/// ([`each_read_until`]). An input that is a file of several games
+/// (docs/notation.md §2.8) gives one of these per game, named `FILE#N`,
+/// with the game's text; parse it with [`Read::parse`] or
+/// [`Read::parse_in_runs`], which give the file's line numbers.
 #[derive(Debug)]
 pub struct Read {
     /// Where it came from.
@@ -54,6 +56,36 @@ pub struct Read {
     pub name: String,
     /// Its bytes.
     pub bytes: Vec<u8>,
+    /// How many lines of the input stand before them (0 but for the later
+    /// games of a file of several).
+    pub lines_before: u32,
+}
+
+impl Read {
+    /// The log as a game of its file, to parse it.
+    fn game(&self) -> GameText<'_> {
+        GameText {
+            text: &self.bytes,
+            first_line: self.lines_before.saturating_add(1),
+            ordinal: None,
+        }
+    }
+
+    /// [`fgn_notation::parse()`], with the file's line numbers.
+    pub fn parse(&self) -> Parsed {
+        if self.lines_before == 0 {
+            return parse(&self.bytes);
+        }
+        self.game().parse()
+    }
+
+    /// [`fgn_notation::parse_in_runs`], with the file's line numbers.
+    pub fn parse_in_runs(&self, each: impl FnMut(fgn_notation::Run<'_>)) -> fgn_notation::Streamed {
+        if self.lines_before == 0 {
+            return fgn_notation::parse_in_runs(&self.bytes, each);
+        }
+        self.game().parse_in_runs(each)
+    }
 }
 
 /// Reports the syntax diagnostics of the input `name`, as every command
@@ -70,7 +102,9 @@ pub fn report_syntax(rep: &mut Reporter<'_>, name: &str, diagnostics: &[fgn_nota
 struct Done<R> {
     captured: Captured,
     status: Status,
-    value: Option<R>,
+    /// One value per log: one for a file of one game, one per game for a
+    /// file of several, in file order.
+    value: Option<Vec<R>>,
 }
 
 /// What a run over the inputs met, for the commands' summaries.
@@ -171,12 +205,11 @@ where
     S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
 {
     let work = |read: Read, rep: &mut Reporter| {
-        let parsed = parse(&read.bytes);
+        let parsed = read.parse();
         report_syntax(rep, &read.name, &parsed.diagnostics);
         let log = Log {
             input: read.input,
             name: read.name,
-            bytes: read.bytes,
             parsed,
         };
         work(log, rep)
@@ -187,7 +220,30 @@ where
 /// [`each_until`] with the inputs read but not parsed: `work` parses each
 /// as it needs (`fgn validate` reads a log in runs of events) and reports
 /// its syntax errors itself ([`report_syntax`]).
-pub fn each_read_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, mut sink: S) -> Walked
+pub fn each_read_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, sink: S) -> Walked
+where
+    R: Send,
+    W: Fn(Read, &mut Reporter) -> R + Sync,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
+{
+    run(paths, rep, true, work, sink)
+}
+
+/// [`each_read_until`] with each input whole, a file of several games
+/// too (`lines_before` is 0): for `fmt --check` and `--write`, which check
+/// and rewrite a file, not a game.
+pub fn each_file_until<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, work: W, sink: S) -> Walked
+where
+    R: Send,
+    W: Fn(Read, &mut Reporter) -> R + Sync,
+    S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
+{
+    run(paths, rep, false, work, sink)
+}
+
+/// [`each_read_until`], taking each game of a file of several as a log of
+/// its own when `by_game`.
+fn run<R, W, S>(paths: &[PathBuf], rep: &mut Reporter, by_game: bool, work: W, mut sink: S) -> Walked
 where
     R: Send,
     W: Fn(Read, &mut Reporter) -> R + Sync,
@@ -222,10 +278,22 @@ where
                 // the internal error follows it.
                 let shown = name.clone();
                 let done = guarded(|| {
-                    forced_panic(&name);
-                    let value = work(Read { input, name, bytes }, &mut file_rep);
-                    file_rep.flush();
-                    value
+                    // A game the walk read from its file is one log already.
+                    if let Input::Game(game) = &input {
+                        if let Some(stray) = &game.before {
+                            report_syntax(&mut file_rep, &game.file, std::slice::from_ref(stray));
+                            file_rep.flush();
+                        }
+                        let lines_before = game.lines_before;
+                        return one_log(&work, input, name, bytes, lines_before, &mut file_rep);
+                    }
+                    // A file of one game, nearly every input, is read as it
+                    // always was, after a search of its text for a second
+                    // `[Game` tag line.
+                    if !by_game || split(&bytes).is_one_log() {
+                        return one_log(&work, input, name, bytes, 0, &mut file_rep);
+                    }
+                    each_game(input, &name, &bytes, &work, &mut file_rep)
                 });
                 match done {
                     Ok(value) => Some(value),
@@ -256,9 +324,16 @@ where
         progress.suspend(|| io.replay(done.captured));
         rep.merge(done.status);
         let flow = match done.value {
-            Some(value) => {
-                walked.read += 1;
-                progress.suspend(|| sink(value, rep))
+            Some(values) => {
+                let mut flow = ControlFlow::Continue(());
+                for value in values {
+                    walked.read += 1;
+                    flow = progress.suspend(|| sink(value, rep));
+                    if flow.is_break() {
+                        break;
+                    }
+                }
+                flow
             }
             None => {
                 walked.unreadable += 1;
@@ -270,7 +345,7 @@ where
         flow
     };
     let jobs = io.jobs();
-    let items = inputs(paths, io.hidden(), &empty);
+    let items = inputs(paths, io.hidden(), by_game, &empty);
     if jobs <= 1 {
         for item in items {
             // One job writes each report as it comes.
@@ -295,16 +370,75 @@ where
     walked
 }
 
+/// Works on one log, the input `input` named `name` or one of its games,
+/// whose text `bytes` stands after `lines_before` lines of it.
+fn one_log<R, W>(work: &W, input: Input, name: String, bytes: Vec<u8>, lines_before: u32, rep: &mut Reporter) -> Vec<R>
+where
+    W: Fn(Read, &mut Reporter) -> R,
+{
+    forced_panic(&name);
+    let read = Read {
+        input,
+        name,
+        bytes,
+        lines_before,
+    };
+    let value = work(read, rep);
+    rep.flush();
+    vec![value]
+}
+
+/// Works on each game of `bytes`, the text of the input `input` named
+/// `name`, a file of several games, in file order: each is a log of its
+/// own, named `FILE#N`, with the file's line numbers, its report written
+/// before the next is read. Text before the first game is one syntax
+/// error of the file.
+fn each_game<R, W>(input: Input, name: &str, bytes: &[u8], work: &W, rep: &mut Reporter) -> Vec<R>
+where
+    W: Fn(Read, &mut Reporter) -> R,
+{
+    let mut values = Vec::new();
+    for game in split(bytes) {
+        match game {
+            Err(stray) => report_syntax(rep, name, &[stray]),
+            Ok(game) => {
+                let name = game_name(name, game.ordinal);
+                forced_panic(&name);
+                // Each game's warnings are its own, as a file's are (its
+                // result counts them, and `--strict` faults it for them).
+                rep.warnings = 0;
+                let read = Read {
+                    input: input.clone(),
+                    name,
+                    bytes: game.text.to_vec(),
+                    lines_before: game.first_line.saturating_sub(1),
+                };
+                values.push(work(read, rep));
+            }
+        }
+        // Each game's diagnostics go out sorted by their lines, before the
+        // next game's.
+        rep.flush();
+    }
+    values
+}
+
 /// The inputs of `paths` as the walk finds them, without the directories
 /// that hold no log: those are kept in `empty`, in the order of the walk,
 /// each with the number of inputs before it, for [`report_empty`].
 fn inputs<'a>(
     paths: &'a [PathBuf],
     hidden: bool,
+    by_game: bool,
     empty: &'a Mutex<Vec<(usize, String)>>,
 ) -> impl Iterator<Item = Result<Input, InputError>> + Send + 'a {
     let mut before = 0;
-    walk(paths, hidden).filter(move |item| match item {
+    let walked: Box<dyn Iterator<Item = Result<Input, InputError>> + Send> = if by_game {
+        Box::new(walk_games(paths, hidden))
+    } else {
+        Box::new(walk(paths, hidden))
+    };
+    walked.filter(move |item| match item {
         Err(e) if e.empty => {
             lock(empty).extend(e.file.clone().map(|dir| (before, dir)));
             false

@@ -82,6 +82,12 @@ pub struct Document {
     pub event_lines: Vec<u32>,
     /// The 1-based column (in characters) where each event's action starts.
     pub event_columns: Vec<u32>,
+    /// How many lines of its file stand before the text this was read
+    /// from: 0 for a file of one game, the lines of the games before it
+    /// for a later game of a file of several (docs/notation.md §2.8). Every
+    /// line above is the file's; a place with no line of its own (the
+    /// header as a whole) is this plus one.
+    pub lines_before: u32,
 }
 
 impl Document {
@@ -119,7 +125,11 @@ impl Document {
             quick_tail,
             len: text.len(),
         };
-        self.matches(Matcher::new(text, Some(read)))
+        let mut matcher = Matcher::new(text, Some(read));
+        // The lines read are the file's, which a later game of a file of
+        // several does not start at line 1 of.
+        matcher.line = self.lines_before.saturating_add(1);
+        self.matches(matcher)
     }
 
     fn matches(&self, mut matcher: Matcher<'_>) -> bool {

@@ -44,6 +44,11 @@
 //! One event line on its own, as a server receives it from a player, is
 //! read for the game of a header with [`Header::parse_event`].
 //!
+//! A file may hold several games one after the other (docs/notation.md
+//! §2.8): [`split::split`] finds each game's text in a file's bytes and
+//! [`split::GameReader`] in a stream, one game in memory at a time; each
+//! game is read with the file's line numbers ([`split::GameText::parse`]).
+//!
 //! # Print and convert
 //!
 //! The canonical text ([`Game::canonical_text`]) drops comments and writes
@@ -73,6 +78,7 @@ mod lines;
 pub mod parse;
 mod quick;
 mod short;
+pub mod split;
 pub mod types;
 
 pub use action::{

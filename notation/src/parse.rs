@@ -274,11 +274,37 @@ impl Streamed {
 /// assert!(streamed.document.game.events.is_empty());
 /// ```
 pub fn parse_in_runs(src: &[u8], each: impl FnMut(Run<'_>)) -> Streamed {
-    parse_in_runs_of(src, RUN_BYTES, each)
+    parse_in_runs_of(src, RUN_BYTES, 0, each)
 }
 
-/// [`parse_in_runs`] with runs of about `run_bytes` of text (0: a line).
-fn parse_in_runs_of(src: &[u8], run_bytes: usize, mut each: impl FnMut(Run<'_>)) -> Streamed {
+/// [`parse`] of a text that stands after `lines_before` lines of its file:
+/// one game of a file of several ([`crate::split`]), whose diagnostics and
+/// lines are the file's.
+pub(crate) fn parse_after(src: &[u8], lines_before: u32) -> Parsed {
+    let p = LogParser {
+        lines_before: clamped_lines_before(lines_before),
+        ..LogParser::default()
+    };
+    parse_with(src, p, None)
+}
+
+/// [`parse_in_runs`] of a text that stands after `lines_before` lines of
+/// its file, as [`parse_after`].
+pub(crate) fn parse_in_runs_after(src: &[u8], lines_before: u32, each: impl FnMut(Run<'_>)) -> Streamed {
+    parse_in_runs_of(src, RUN_BYTES, lines_before, each)
+}
+
+/// `lines_before`, lowered where needed so that a text's line numbers
+/// cannot pass `u32::MAX`: a text of at most [`MAX_FILE_BYTES`] has at
+/// most that many lines (a file with more than four billion lines before
+/// a game gets wrong line numbers for it, never a panic).
+fn clamped_lines_before(lines_before: u32) -> u32 {
+    lines_before.min(u32::MAX - MAX_FILE_BYTES as u32 - 1)
+}
+
+/// [`parse_in_runs`] with runs of about `run_bytes` of text (0: a line),
+/// of a text that stands after `lines_before` lines of its file.
+fn parse_in_runs_of(src: &[u8], run_bytes: usize, lines_before: u32, mut each: impl FnMut(Run<'_>)) -> Streamed {
     let mut events = 0;
     let mut count = |run: Run<'_>| {
         events += run.events.len();
@@ -286,6 +312,7 @@ fn parse_in_runs_of(src: &[u8], run_bytes: usize, mut each: impl FnMut(Run<'_>))
     };
     let parser = LogParser {
         run_bytes,
+        lines_before: clamped_lines_before(lines_before),
         ..LogParser::default()
     };
     let parsed = parse_with(src, parser, Some(&mut count));
@@ -309,10 +336,17 @@ fn parse_general(src: &[u8]) -> Parsed {
 
 fn parse_with(src: &[u8], mut p: LogParser, each: Option<&mut dyn FnMut(Run<'_>)>) -> Parsed {
     p.read.len = src.len();
+    p.doc.lines_before = p.lines_before;
     // A file that is not a log at all gets one diagnostic that says so,
     // not the errors of every line it happens to break.
     if let Some(message) = not_a_log(src) {
-        p.diag(Diagnostic::at_bytes(1, "", 0, 0, message));
+        p.diag(Diagnostic::at_bytes(
+            p.lines_before.saturating_add(1),
+            "",
+            0,
+            0,
+            message,
+        ));
         return p.finish_unread();
     }
     // A byte order mark is an error (docs/notation.md §2.1), but one an
@@ -397,7 +431,7 @@ impl LogParser {
             self.doc.game.events.reserve(lines);
             self.doc.event_lines.reserve(lines);
             self.doc.event_columns.reserve(lines);
-            let line_no = match self.read_stretch(src, 0, 0) {
+            let line_no = match self.read_stretch(src, 0, self.lines_before) {
                 Ok((_, line_no)) => line_no,
                 Err(capped_at) => return self.finish(capped_at),
             };
@@ -417,7 +451,7 @@ impl LogParser {
         self.doc.game.events.reserve(lines);
         self.doc.event_lines.reserve(lines);
         self.doc.event_columns.reserve(lines);
-        let (mut start, mut line_no) = (0, 0);
+        let (mut start, mut line_no) = (0, self.lines_before);
         while start < src.len() {
             let cut = (start + self.run_bytes).min(src.len());
             let end = memchr_newline(&src[cut..]).map_or(src.len(), |i| cut + i + 1);
@@ -559,6 +593,10 @@ struct LogParser {
     /// How many bytes [`parse_in_runs`] reads before it hands their events
     /// on (a stretch ends at the end of the line this many bytes in).
     run_bytes: usize,
+    /// How many lines of the file stand before the text read (0 but for
+    /// the later games of a file of several), so that every line number
+    /// given out is the file's.
+    lines_before: u32,
     /// The names of the tags read so far, once there are more than
     /// [`SCAN_TAGS`], so that a tag given twice is found in constant time:
     /// searching the header's list for every tag made a header of n tags
@@ -2156,7 +2194,7 @@ mod tests {
     /// to be non-empty, to follow the one before and to see the final header.
     fn reassembled(src: &[u8], run_bytes: usize) -> (Document, Vec<Diagnostic>) {
         let mut runs = Vec::new();
-        let streamed = parse_in_runs_of(src, run_bytes, |run| {
+        let streamed = parse_in_runs_of(src, run_bytes, 0, |run| {
             assert!(!run.events.is_empty(), "an empty run");
             assert_eq!(run.events.len(), run.lines.len());
             assert_eq!(run.events.len(), run.columns.len());

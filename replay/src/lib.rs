@@ -1389,24 +1389,33 @@ fn apply_run<G: game::Game>(
 
 /// Where `place` is in the file `doc` was read from, as (line, column),
 /// 1-based: an event's line and the column of its action; the end of the
-/// log at its last line; the header at line 1.
+/// log at its last line; the header at line 1 (of its game's text, in a
+/// file of several games: [`Document::lines_before`] plus one).
 pub fn locate(doc: &Document, place: Place) -> (u32, u32) {
+    let first = doc.lines_before.saturating_add(1);
     match place {
         Place::Event(i) => (
-            doc.event_lines.get(i).copied().unwrap_or(1),
+            doc.event_lines.get(i).copied().unwrap_or(first),
             doc.event_columns.get(i).copied().unwrap_or(1),
         ),
-        Place::End => (doc.event_lines.last().or(doc.tag_lines.last()).copied().unwrap_or(1), 1),
-        Place::Header => (1, 1),
+        Place::End => (
+            doc.event_lines
+                .last()
+                .or(doc.tag_lines.last())
+                .copied()
+                .unwrap_or(first),
+            1,
+        ),
+        Place::Header => (first, 1),
     }
 }
 
-/// The line of the header tag `tag` in the file `doc` was read from, or 1
-/// when the header has no such tag.
+/// The line of the header tag `tag` in the file `doc` was read from, or
+/// the first line of its text when the header has no such tag.
 pub fn tag_line(doc: &Document, tag: Option<&str>) -> u32 {
     tag.and_then(|t| doc.game.header.tags.iter().position(|x| x.name == t))
         .and_then(|i| doc.tag_lines.get(i).copied())
-        .unwrap_or(1)
+        .unwrap_or(doc.lines_before.saturating_add(1))
 }
 
 #[cfg(test)]

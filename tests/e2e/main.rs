@@ -21,6 +21,7 @@ mod impact;
 mod interchange;
 mod leaderboard;
 mod limits;
+mod multigame;
 mod parallel;
 mod replay_cmds;
 mod rules_check;

@@ -1,12 +1,15 @@
 //! Where logs come from: files, directories (every `*.fgn` below), `-`,
 //! and the members of archives (`.tar`, compressed or not, and `.zip`).
 //! A log compressed with gzip, zstd or xz is read as its text, whatever
-//! its name: the packing is told by the first bytes (issue 40).
+//! its name: the packing is told by the first bytes (issue 40). A file of
+//! several games (docs/notation.md §2.8) too large to be read whole, or
+//! compressed, is read game by game by [`walk_games`].
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use fgn_notation::MAX_FILE_BYTES;
+use fgn_notation::split::{game_name, GameReader};
+use fgn_notation::{Diagnostic, MAX_FILE_BYTES};
 
 /// The bytes read from a file before the buffer has to grow: more than
 /// almost any log holds (a long game of the benchmark corpora is 10 to 20
@@ -85,6 +88,29 @@ pub enum Input {
     /// reads an archive from its start to its end once, one member at a
     /// time: the member's bytes travel with it to the worker.
     Member(Member),
+    /// A game of a file, read (and decompressed) by [`walk_games`], one
+    /// game at a time, as an archive's members are.
+    Game(FileGame),
+}
+
+/// A game of a file read by [`walk_games`]: a compressed log, or a file
+/// named on the command line that is too large to be read whole, read
+/// from its start to its end once, one game at a time, so that a file of
+/// any number of games is read in memory that does not grow with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileGame {
+    /// The file's name (its path as given or found).
+    pub file: String,
+    /// The game's place among the file's games, or `None` when the file is
+    /// one log ([`fgn_notation::split::GameText::ordinal`]).
+    pub ordinal: Option<usize>,
+    /// How many lines of the file stand before the game's text.
+    pub lines_before: u32,
+    /// The game's text; empty once taken ([`Input::take_bytes`]).
+    pub bytes: Vec<u8>,
+    /// The one syntax error of text before the first game of the file,
+    /// with the first game: reported, as the file's, before it.
+    pub before: Option<Diagnostic>,
 }
 
 /// A log read from an archive.
@@ -127,6 +153,7 @@ impl Input {
             Input::Stdin => "<stdin>".into(),
             Input::File(p) => p.display().to_string(),
             Input::Member(m) => member_name(&m.archive, &m.path),
+            Input::Game(g) => game_name(&g.file, g.ordinal),
         }
     }
 
@@ -135,6 +162,7 @@ impl Input {
     pub fn take_bytes(&mut self, stdin: &dyn Stdin) -> Result<Vec<u8>, InputError> {
         match self {
             Input::Member(m) => Ok(std::mem::take(&mut m.bytes)),
+            Input::Game(g) => Ok(std::mem::take(&mut g.bytes)),
             _ => self.read_bytes(stdin),
         }
     }
@@ -182,6 +210,7 @@ impl Input {
                 }
             }
             Input::Member(m) => return Ok(m.bytes.clone()),
+            Input::Game(g) => return Ok(g.bytes.clone()),
         };
         self.not_an_archive(buf)
     }
@@ -236,15 +265,20 @@ fn read_log(mut raw: impl BufRead, name: &str) -> Result<Vec<u8>, InputError> {
         .and_then(|text| text.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut buf))
         .map_err(cannot)?;
     if packed && buf.len() > MAX_FILE_BYTES {
-        return Err(InputError {
-            file: Some(name.to_owned()),
-            message: format!(
-                "cannot read: larger than {MAX_FILE_BYTES} bytes (64 MiB) once decompressed, the most fgn reads of a file"
-            ),
-            empty: false,
-        });
+        return Err(too_large_once_decompressed(name));
     }
     Ok(buf)
+}
+
+/// The error of a compressed log past the limit once decompressed.
+fn too_large_once_decompressed(name: &str) -> InputError {
+    InputError {
+        file: Some(name.to_owned()),
+        message: format!(
+            "cannot read: larger than {MAX_FILE_BYTES} bytes (64 MiB) once decompressed, the most fgn reads of a file"
+        ),
+        empty: false,
+    }
 }
 
 /// How the bytes of a file are packed, told by their first bytes.
@@ -401,6 +435,147 @@ pub fn walk(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Inpu
                 },
             }
         })
+}
+
+/// [`walk`], with the files that cannot be read whole read game by game
+/// on the walk ([`Input::Game`]): every compressed log (`*.fgn.gz`,
+/// `*.fgn.zst`, `*.fgn.xz`, which may hold a month of games) and every
+/// file named in `paths` of a megabyte or more,
+/// so that a file of several games of any size is read in flat memory,
+/// its games spread over the workers as an archive's members are. Every other input is as [`walk`]
+/// gives it (a file of several games among them is split where it is
+/// read). Only the files named on the command line are asked their size
+/// (one more system call each, before the walk), never those found below
+/// a directory.
+pub fn walk_games(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Result<Input, InputError>> + Send + '_ {
+    // The files named that are read game by game for their size: nearly
+    // always none, so that the walk's other inputs pay one look at their
+    // name's ending and nothing else.
+    let large: Vec<&Path> = paths.iter().map(PathBuf::as_path).filter(|p| large(p)).collect();
+    let mut walked = walk(paths, hidden);
+    let mut games: Option<Box<dyn Iterator<Item = Result<Input, InputError>> + Send>> = None;
+    std::iter::from_fn(move || loop {
+        if let Some(game) = games.as_mut().and_then(Iterator::next) {
+            return Some(game);
+        }
+        games = None;
+        match walked.next()? {
+            Ok(Input::File(path)) if is_compressed_log_name(&path) || large.contains(&path.as_path()) => {
+                games = Some(Box::new(read_by_game(path)));
+            }
+            other => return Some(other),
+        }
+    })
+}
+
+/// Whether `path` names a compressed log by its ending.
+fn is_compressed_log_name(path: &Path) -> bool {
+    let name = path.as_os_str().as_encoded_bytes();
+    [".fgn.gz", ".fgn.zst", ".fgn.xz"]
+        .iter()
+        .any(|end| name.ends_with(end.as_bytes()))
+}
+
+/// From how many bytes on a file named on the command line is read game
+/// by game on the walk: a log is 10 to 20 KB, so a file of a megabyte is
+/// nearly always one of many games, whose games are then spread over the
+/// workers (read whole, its games would be worked on by the one worker
+/// that read it); and one past 64 MiB cannot be read whole at all.
+const READ_BY_GAME_FROM: u64 = 1 << 20;
+
+/// Whether `path` is a file large enough to be read game by game
+/// ([`READ_BY_GAME_FROM`]).
+fn large(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= READ_BY_GAME_FROM)
+}
+
+/// The games of the file at `path`, read (and decompressed) from its start
+/// to its end on a thread of its own, one game at a time, each handed on
+/// before the next is read ([`walk_games`]). A file of one log is one
+/// game without an ordinal, refused as [`Input::read_bytes`] refuses it
+/// (a compressed one past the limit, an archive); a read error ends the
+/// games with one error naming the file.
+fn read_by_game(path: PathBuf) -> impl Iterator<Item = Result<Input, InputError>> + Send {
+    // One game waits while the next is read, as an archive's members do.
+    let (send, receive) = std::sync::mpsc::sync_channel(1);
+    let name = path.display().to_string();
+    let failed_name = name.clone();
+    let reader = std::thread::Builder::new()
+        .name("fgn-games".into())
+        .spawn(move || read_games(&path, &name, &send));
+    let failed = reader.err().map(|e| InputError {
+        file: Some(failed_name),
+        message: format!("cannot read: no thread to read it on: {}", io_error_text(&e)),
+        empty: false,
+    });
+    failed.map(Err).into_iter().chain(receive)
+}
+
+/// Reads the games of the file `path`, named `name`, into `send`
+/// ([`read_by_game`]); stops early when no one takes them any more.
+fn read_games(path: &Path, name: &str, send: &Members) -> Option<()> {
+    let cannot = |e: std::io::Error| InputError {
+        file: Some(name.to_owned()),
+        message: format!("cannot read: {}", io_error_text(&e)),
+        empty: false,
+    };
+    let opened = std::fs::File::open(path).and_then(|file| {
+        let mut raw = BufReader::new(file);
+        let packed = packing(raw.fill_buf()?) != Packing::Plain;
+        Ok((packed, unpack(raw)?))
+    });
+    let (packed, text) = match opened {
+        Ok(opened) => opened,
+        Err(e) => {
+            let _ = send.send(Err(cannot(e)));
+            return None;
+        }
+    };
+    let mut before = None;
+    for item in GameReader::new(BufReader::with_capacity(FIRST_READ, text)) {
+        let item = match item {
+            Err(e) => {
+                let _ = send.send(Err(cannot(e)));
+                return None;
+            }
+            Ok(Err(stray)) => {
+                before = Some(stray);
+                continue;
+            }
+            Ok(Ok(game)) if game.ordinal.is_none() && packed && game.text.len() > MAX_FILE_BYTES => {
+                Err(too_large_once_decompressed(name))
+            }
+            Ok(Ok(game)) if game.ordinal.is_none() => Input::File(path.to_path_buf())
+                .not_an_archive(game.text)
+                .map(|bytes| file_game(name, None, 0, bytes, None)),
+            Ok(Ok(game)) => Ok(file_game(
+                name,
+                game.ordinal,
+                game.first_line.saturating_sub(1),
+                game.text,
+                before.take(),
+            )),
+        };
+        send.send(item).ok()?;
+    }
+    Some(())
+}
+
+/// An [`Input::Game`].
+fn file_game(
+    file: &str,
+    ordinal: Option<usize>,
+    lines_before: u32,
+    bytes: Vec<u8>,
+    before: Option<Diagnostic>,
+) -> Input {
+    Input::Game(FileGame {
+        file: file.to_owned(),
+        ordinal,
+        lines_before,
+        bytes,
+        before,
+    })
 }
 
 /// Every log below `dir` (`*.fgn`, compressed ones, and the logs of the

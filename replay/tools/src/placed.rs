@@ -82,7 +82,8 @@ impl PlacedError {
 /// The verdict on a log whose events were fed to `validation` in runs as
 /// they were read ([`fgn_notation::parse_in_runs`]), with its first rule
 /// error placed: `doc` is what that parse kept (the header and the lines,
-/// no events) and `bytes` the log's text. [`Validation::finish`] cannot
+/// no events) and `bytes` the log's text (a game's, for a file of several:
+/// its lines are counted from `doc`'s first). [`Validation::finish`] cannot
 /// always tell (an unmarked mate, or a revealed seed refuting an outcome of
 /// an earlier run); the log is then parsed again, its events kept, and
 /// validated whole under the same `params`, so that the answer is always
@@ -93,6 +94,7 @@ pub fn finish_validation(
     bytes: &[u8],
     params: Option<&Params>,
 ) -> Result<(Verdict, Option<PlacedError>), StartError> {
+    let first_line = doc.lines_before.saturating_add(1);
     match validation.finish() {
         Some(validated) => {
             let (refused, last_line) = (validated.refused, validated.last_line);
@@ -104,15 +106,24 @@ pub fn finish_validation(
                 .as_ref()
                 .map(|error| match (&refused, error.place) {
                     (Some(r), Place::Event(_)) => PlacedError::at_event(&r.event, r.line, r.column, error),
-                    (_, Place::End) => {
-                        PlacedError::plain(last_line.or(doc.tag_lines.last().copied()).unwrap_or(1), 1, error)
-                    }
-                    _ => PlacedError::plain(1, 1, error),
+                    (_, Place::End) => PlacedError::plain(
+                        last_line.or(doc.tag_lines.last().copied()).unwrap_or(first_line),
+                        1,
+                        error,
+                    ),
+                    _ => PlacedError::plain(first_line, 1, error),
                 });
             Ok((validated.verdict, placed))
         }
         None => {
-            let whole = fgn_notation::parse(bytes).document;
+            // Read again where it stands in its file (a later game of a
+            // file of several starts past line 1).
+            let text = fgn_notation::split::GameText {
+                text: bytes,
+                first_line,
+                ordinal: None,
+            };
+            let whole = text.parse().document;
             let verdict = validate_with_params(&whole.game, params)?;
             let placed = verdict.error.as_ref().map(|e| PlacedError::new(&whole, e));
             Ok((verdict, placed))
@@ -136,12 +147,26 @@ mod tests {
             b"[Game \"survival-chess\"]\n[Rules \"1.0\"]\n[Board \"8x8\"]\n[Setup \"classical\"]\n\n\
               1 w f2-f3\n1 b e7-e5\n2 w g2-g4\n2 b Qd8-h4\n",
         ];
-        for bytes in logs {
-            let whole = fgn_notation::parse(bytes).document;
+        // Each log on its own, and as a later game of a file of several,
+        // whose lines are the file's.
+        for (bytes, first_line) in logs.iter().flat_map(|&log| [(log, 1), (log, 7)]) {
+            let text = fgn_notation::split::GameText {
+                text: bytes,
+                first_line,
+                ordinal: None,
+            };
+            let whole = text.parse().document;
             let expected = validate_with_params(&whole.game, None).expect("a game with an engine");
             let expected_placed = expected.error.as_ref().map(|e| PlacedError::new(&whole, e));
+            if let (Some(placed), Some(alone)) = (
+                &expected_placed,
+                fgn_notation::parse(bytes).document.event_lines.first(),
+            ) {
+                // Placed in the file: below the lines before the game.
+                assert!(placed.line >= first_line && *alone + first_line - 1 == whole.event_lines[0]);
+            }
             let mut validation = None;
-            let streamed = fgn_notation::parse_in_runs(bytes, |run| {
+            let streamed = text.parse_in_runs(|run| {
                 validation
                     .get_or_insert_with(|| Validation::new(run.header, None).expect("a game with an engine"))
                     .feed(run);
