@@ -13,10 +13,11 @@ use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Mutex;
 
-use fgn_notation::parse as parse_fgn;
+use fgn_notation::split::{game_name, split, GameText};
+use fgn_notation::{parse as parse_fgn, Parsed};
 use fgn_tools::events::EVENTS;
 use fgn_tools::games::{GameRow, GAMES};
-use fgn_tools::inputs::{walk, Input, InputError, NoStdin};
+use fgn_tools::inputs::{walk_games, Input, InputError, NoStdin};
 use fgn_tools::parallel::run_parallel;
 use fgn_tools::summary::{summarize, Summary};
 use fgn_tools::table::{ParquetBuffer, Table};
@@ -32,11 +33,47 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// One log found below the paths: its name (the file, or `ARCHIVE:MEMBER`
-/// for a member of an archive) and its text.
+/// One log found below the paths, read: its name (the file, `ARCHIVE:MEMBER`
+/// for a member of an archive, `FILE#N` for a game of a file of several)
+/// and what the reader made of it, with the file's line numbers.
 struct Found {
     name: String,
-    bytes: Vec<u8>,
+    parsed: Parsed,
+}
+
+/// The logs of one input as the `fgn` command reads them
+/// (cli/src/pipeline.rs): a game the walk read from its file is one log;
+/// a file of several games is split into its games, each named `FILE#N`
+/// and parsed with the file's line numbers (text before its first game
+/// makes no log, as it makes no row of the command's tables).
+fn logs_of(mut input: Input) -> Result<Vec<Found>, InputError> {
+    let bytes = input.take_bytes(&NoStdin)?;
+    let name = input.name();
+    if let Input::Game(game) = &input {
+        let text = GameText {
+            text: &bytes,
+            first_line: game.lines_before.saturating_add(1),
+            ordinal: None,
+        };
+        return Ok(vec![Found {
+            name,
+            parsed: text.parse(),
+        }]);
+    }
+    let games = split(&bytes);
+    if games.is_one_log() {
+        return Ok(vec![Found {
+            name,
+            parsed: parse_fgn(&bytes),
+        }]);
+    }
+    Ok(games
+        .filter_map(Result::ok)
+        .map(|game| Found {
+            name: game_name(&name, game.ordinal),
+            parsed: game.parse(),
+        })
+        .collect())
 }
 
 /// Runs `process` on every log below `paths` (files, directories, the
@@ -56,21 +93,20 @@ fn each_log<D: Send>(
     let all = || std::thread::available_parallelism().map_or(1, usize::from);
     let jobs = jobs.unwrap_or_else(all).max(1);
     let mut failed = None;
-    let work = |item: Result<Input, InputError>, _turn| -> Result<Option<D>, InputError> {
-        let mut input = match item {
-            Ok(input) => input,
-            Err(e) if e.empty => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        let bytes = input.take_bytes(&NoStdin)?;
-        Ok(Some(process(Found {
-            name: input.name(),
-            bytes,
-        })))
+    let work = |item: Result<Input, InputError>, _turn| -> Result<Vec<D>, InputError> {
+        match item {
+            Ok(input) => Ok(logs_of(input)?.into_iter().map(&process).collect()),
+            Err(e) if e.empty => Ok(Vec::new()),
+            Err(e) => Err(e),
+        }
     };
-    run_parallel(walk(paths, false), jobs, &work, |done| match done {
-        Ok(Some(d)) => finish(d),
-        Ok(None) => ControlFlow::Continue(()),
+    run_parallel(walk_games(paths, false), jobs, &work, |done| match done {
+        Ok(values) => {
+            for d in values {
+                finish(d)?;
+            }
+            ControlFlow::Continue(())
+        }
         Err(e) => {
             failed = Some(e.to_string());
             ControlFlow::Break(())
@@ -130,7 +166,7 @@ fn games(paths: Vec<PathBuf>, jobs: Option<usize>) -> Games {
         let sent = each_log(
             &paths,
             jobs,
-            |f| (f.name, summarize(&parse_fgn(&f.bytes))),
+            |f| (f.name, summarize(&f.parsed)),
             // A loop that stopped taking them (the iterator dropped) stops
             // the run.
             |d| match send.send(Ok(d)) {
@@ -196,11 +232,10 @@ fn games_parquet(
     jobs: Option<usize>,
 ) -> PyResult<Py<PyBytes>> {
     parquet(py, &GAMES, &paths, columns, jobs, |f| {
-        let parsed = parse_fgn(&f.bytes);
         vec![GameRow {
             file: Some(f.name),
-            readable: parsed.is_ok(),
-            summary: summarize(&parsed),
+            readable: f.parsed.is_ok(),
+            summary: summarize(&f.parsed),
         }]
     })
 }
@@ -216,10 +251,9 @@ fn events_parquet(
     jobs: Option<usize>,
 ) -> PyResult<Py<PyBytes>> {
     parquet(py, &EVENTS, &paths, columns, jobs, |f| {
-        let parsed = parse_fgn(&f.bytes);
-        let summary = summarize(&parsed);
+        let summary = summarize(&f.parsed);
         let mut rows = Vec::new();
-        fgn_tools::events::each_row(&parsed, &summary, Some(&f.name), |row| rows.push(row));
+        fgn_tools::events::each_row(&f.parsed, &summary, Some(&f.name), |row| rows.push(row));
         rows
     })
 }

@@ -201,3 +201,25 @@ def test_diff_is_fgn_diffs(a, b, side, fgn_bin):
     out = run_fgn(fgn_bin, *args)
     assert out.returncode in (0, 1), out.stderr
     assert fgn.diff(fgn.read(a), fgn.read(b), side=side) == json.loads(out.stdout)
+
+
+def test_a_file_of_several_games_is_read_game_by_game_as_fgn_reads_it(fgn_bin, tmp_path):
+    # Three corpus logs end to end in one file, one of them invalid: each
+    # game is a log named FILE#N with the file's line numbers.
+    logs = [
+        CORPUS / "survival-chess" / "valid" / "01-bishop-queen-mate.fgn",
+        sorted((CORPUS / "survival-chess" / "invalid").glob("*.fgn"))[3],
+        sorted((CORPUS / "magic-draughts" / "valid").glob("*.fgn"))[0],
+    ]
+    several = tmp_path / "several.fgn"
+    several.write_text("\n".join(p.read_text() for p in logs))
+    for command, ours in [("json", fgn.games_table), ("events", fgn.events_table)]:
+        folder = tmp_path / command
+        out = run_fgn(fgn_bin, command, "--parquet", str(folder), "--columns", "all", str(several))
+        assert folder.exists(), out.stderr
+        theirs = pyarrow.dataset.dataset(folder, format="parquet", partitioning="hive").to_table()
+        table = ours(str(several), columns="all")
+        same_table(table, theirs, ["file", "index", "type"] if command == "events" else ["file"])
+    files = fgn.games_table(str(several))["file"].to_pylist()
+    assert files == [f"{several}#{n}" for n in (1, 2, 3)]
+    assert [g["status"] for g in fgn.games(str(several))] == ["valid", "invalid", "valid"]
