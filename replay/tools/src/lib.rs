@@ -91,6 +91,7 @@ pub mod align;
 pub mod append;
 pub mod archive;
 pub mod counts;
+pub mod diff;
 pub mod events;
 pub mod frames;
 pub mod games;

@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -238,10 +239,11 @@ impl<R: 'static> Table<R> {
     }
 
     /// The Parquet schema of the selected columns, as the message text of
-    /// the Parquet format (the partition column left out).
-    fn parquet_message(&self, selection: &Selection) -> String {
+    /// the Parquet format: the partition column left out where it is the
+    /// folder's name (`skip`), kept where the file stands alone.
+    fn parquet_message(&self, selection: &Selection, skip: Option<&str>) -> String {
         let mut out = format!("message {} {{\n", self.name);
-        for column in self.chosen(selection).filter(|c| c.name != self.partition) {
+        for column in self.chosen(selection).filter(|c| Some(c.name) != skip) {
             let repetition = if column.nullable { "optional" } else { "required" };
             match column.ty {
                 ColumnType::Scalar(s) => {
@@ -505,11 +507,125 @@ impl Leaf {
     }
 }
 
-/// One partition's Parquet file being written.
-struct Part {
-    writer: SerializedFileWriter<File>,
+/// One Parquet file being filled: its writer, and the leaves of the row
+/// group it buffers.
+struct Sheet<W: Write + Send> {
+    writer: SerializedFileWriter<W>,
     leaves: Vec<Leaf>,
     rows: usize,
+}
+
+impl<W: Write + Send> Sheet<W> {
+    /// A file of `table`'s `selection` written into `out`, without the
+    /// column `skip` (the partition, where the folder names it).
+    fn new<R>(
+        table: &Table<R>,
+        selection: &Selection,
+        skip: Option<&str>,
+        out: W,
+        schema: Arc<parquet::schema::types::Type>,
+        properties: Arc<WriterProperties>,
+    ) -> parquet::errors::Result<Sheet<W>> {
+        let writer = SerializedFileWriter::new(out, schema, properties)?;
+        let mut leaves = Vec::new();
+        for column in table.chosen(selection).filter(|c| Some(c.name) != skip) {
+            match column.ty {
+                ColumnType::Scalar(_) => leaves.push(Leaf::new(i16::from(column.nullable), 0)),
+                ColumnType::StrList => leaves.push(Leaf::new(1, 1)),
+                ColumnType::Structs(fields) => {
+                    leaves.extend(fields.iter().map(|f| Leaf::new(1 + i16::from(f.nullable), 1)));
+                }
+            }
+        }
+        Ok(Sheet {
+            writer,
+            leaves,
+            rows: 0,
+        })
+    }
+
+    /// Adds a row's selected values (but `skip`'s) to the row group,
+    /// written out when full.
+    fn push<R>(
+        &mut self,
+        table: &Table<R>,
+        selection: &Selection,
+        skip: Option<&str>,
+        row: &R,
+    ) -> parquet::errors::Result<()> {
+        let mut leaf = 0;
+        for column in table.chosen(selection).filter(|c| Some(c.name) != skip) {
+            let cell = (column.get)(row);
+            match column.ty {
+                ColumnType::Scalar(_) => {
+                    self.leaves[leaf].push(&cell, 1, 0);
+                    leaf += 1;
+                }
+                ColumnType::StrList => {
+                    let l = &mut self.leaves[leaf];
+                    match &cell {
+                        Cell::List(items) if !items.is_empty() => {
+                            for (i, item) in items.iter().enumerate() {
+                                l.push(&Cell::Str(Cow::Borrowed(item.as_ref())), 1, i16::from(i > 0));
+                            }
+                        }
+                        _ => l.push_empty(),
+                    }
+                    leaf += 1;
+                }
+                ColumnType::Structs(fields) => {
+                    for (f, field) in fields.iter().enumerate() {
+                        let l = &mut self.leaves[leaf + f];
+                        match &cell {
+                            Cell::Structs(items) if !items.is_empty() => {
+                                for (i, item) in items.iter().enumerate() {
+                                    let value = item.get(f).unwrap_or(&Cell::Null);
+                                    let def = 1 + i16::from(field.nullable);
+                                    l.push(value, def, i16::from(i > 0));
+                                }
+                            }
+                            _ => l.push_empty(),
+                        }
+                    }
+                    leaf += fields.len();
+                }
+            }
+        }
+        self.rows += 1;
+        if self.rows >= ROW_GROUP_ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the buffered rows out as a row group.
+    fn flush(&mut self) -> parquet::errors::Result<()> {
+        let mut group = self.writer.next_row_group()?;
+        let mut leaves = self.leaves.iter_mut();
+        while let Some(mut column) = group.next_column()? {
+            if let Some(leaf) = leaves.next() {
+                leaf.write(column.untyped())?;
+            }
+            column.close()?;
+        }
+        group.close()?;
+        self.rows = 0;
+        Ok(())
+    }
+
+    /// Writes out what is buffered and the file's footer, and hands back
+    /// what it was written into.
+    fn finish(mut self) -> parquet::errors::Result<W> {
+        if self.rows > 0 {
+            self.flush()?;
+        }
+        self.writer.into_inner()
+    }
+}
+
+/// One partition's Parquet file being written.
+struct Part {
+    sheet: Sheet<File>,
     written: PathBuf,
     path: PathBuf,
 }
@@ -518,7 +634,7 @@ impl std::fmt::Debug for Part {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Part")
             .field("path", &self.path)
-            .field("rows", &self.rows)
+            .field("rows", &self.sheet.rows)
             .finish()
     }
 }
@@ -546,19 +662,13 @@ pub type WriteError = String;
 impl<R: 'static> ParquetWriter<R> {
     /// A writer of `table`'s selected columns into `dir`, which must exist.
     pub fn new(table: &'static Table<R>, selection: Selection, dir: &Path) -> Result<Self, WriteError> {
-        let message = table.parquet_message(&selection);
-        let schema = parse_message_type(&message).map_err(|e| format!("the Parquet schema: {e}"))?;
-        let properties = WriterProperties::builder()
-            .set_compression(Compression::SNAPPY)
-            .set_dictionary_enabled(true)
-            .set_created_by(format!("fgn {}", env!("CARGO_PKG_VERSION")))
-            .build();
+        let (schema, properties) = schema_and_properties(table, &selection, Some(table.partition))?;
         Ok(ParquetWriter {
             table,
             selection,
             dir: dir.to_path_buf(),
-            schema: Arc::new(schema),
-            properties: Arc::new(properties),
+            schema,
+            properties,
             parts: BTreeMap::new(),
         })
     }
@@ -608,52 +718,10 @@ impl<R: 'static> ParquetWriter<R> {
         let Some(part) = self.parts.get_mut(&key) else {
             return Ok(());
         };
-        let mut leaf = 0;
-        for column in self.selection.0.iter().map(|&i| &table.columns[i]) {
-            if column.name == table.partition {
-                continue;
-            }
-            let cell = (column.get)(row);
-            match column.ty {
-                ColumnType::Scalar(_) => {
-                    part.leaves[leaf].push(&cell, 1, 0);
-                    leaf += 1;
-                }
-                ColumnType::StrList => {
-                    let l = &mut part.leaves[leaf];
-                    match &cell {
-                        Cell::List(items) if !items.is_empty() => {
-                            for (i, item) in items.iter().enumerate() {
-                                l.push(&Cell::Str(Cow::Borrowed(item.as_ref())), 1, i16::from(i > 0));
-                            }
-                        }
-                        _ => l.push_empty(),
-                    }
-                    leaf += 1;
-                }
-                ColumnType::Structs(fields) => {
-                    for (f, field) in fields.iter().enumerate() {
-                        let l = &mut part.leaves[leaf + f];
-                        match &cell {
-                            Cell::Structs(items) if !items.is_empty() => {
-                                for (i, item) in items.iter().enumerate() {
-                                    let value = item.get(f).unwrap_or(&Cell::Null);
-                                    let def = 1 + i16::from(field.nullable);
-                                    l.push(value, def, i16::from(i > 0));
-                                }
-                            }
-                            _ => l.push_empty(),
-                        }
-                    }
-                    leaf += fields.len();
-                }
-            }
-        }
-        part.rows += 1;
-        if part.rows >= ROW_GROUP_ROWS {
-            flush(part)?;
-        }
-        Ok(())
+        let name = part.written.display().to_string();
+        part.sheet
+            .push(table, &self.selection, Some(table.partition), row)
+            .map_err(|e| format!("{name}: {e}"))
     }
 
     fn open(&self, key: &str) -> Result<Part, WriteError> {
@@ -663,40 +731,25 @@ impl<R: 'static> ParquetWriter<R> {
         let path = folder.join(PART_FILE);
         let written = folder.join(format!("{PART_FILE}.tmp"));
         let file = File::create(&written).map_err(|e| format!("{}: cannot write: {e}", written.display()))?;
-        let writer = SerializedFileWriter::new(file, self.schema.clone(), self.properties.clone())
-            .map_err(|e| format!("{}: {e}", written.display()))?;
-        let mut leaves = Vec::new();
-        for column in self.selection.0.iter().map(|&i| &self.table.columns[i]) {
-            if column.name == self.table.partition {
-                continue;
-            }
-            match column.ty {
-                ColumnType::Scalar(_) => leaves.push(Leaf::new(i16::from(column.nullable), 0)),
-                ColumnType::StrList => leaves.push(Leaf::new(1, 1)),
-                ColumnType::Structs(fields) => {
-                    leaves.extend(fields.iter().map(|f| Leaf::new(1 + i16::from(f.nullable), 1)));
-                }
-            }
-        }
-        Ok(Part {
-            writer,
-            leaves,
-            rows: 0,
-            written,
-            path,
-        })
+        let sheet = Sheet::new(
+            self.table,
+            &self.selection,
+            Some(self.table.partition),
+            file,
+            self.schema.clone(),
+            self.properties.clone(),
+        )
+        .map_err(|e| format!("{}: {e}", written.display()))?;
+        Ok(Part { sheet, written, path })
     }
 
     /// Writes out what is buffered and closes every file, renaming each to
     /// its final name; returns the files written.
     pub fn finish(self) -> Result<Vec<PathBuf>, WriteError> {
         let mut done = Vec::new();
-        for (_, mut part) in self.parts {
-            if part.rows > 0 {
-                flush(&mut part)?;
-            }
-            part.writer
-                .close()
+        for (_, part) in self.parts {
+            part.sheet
+                .finish()
                 .map_err(|e| format!("{}: {e}", part.written.display()))?;
             std::fs::rename(&part.written, &part.path)
                 .map_err(|e| format!("{}: cannot rename: {e}", part.written.display()))?;
@@ -706,20 +759,67 @@ impl<R: 'static> ParquetWriter<R> {
     }
 }
 
-fn flush(part: &mut Part) -> Result<(), WriteError> {
-    let name = part.written.display().to_string();
-    let error = |e: parquet::errors::ParquetError| format!("{name}: {e}");
-    let mut group = part.writer.next_row_group().map_err(error)?;
-    let mut leaves = part.leaves.iter_mut();
-    while let Some(mut column) = group.next_column().map_err(error)? {
-        if let Some(leaf) = leaves.next() {
-            leaf.write(column.untyped()).map_err(error)?;
-        }
-        column.close().map_err(error)?;
+/// The Parquet schema of `table`'s `selection` without the column `skip`,
+/// and the properties every file fgn writes has (snappy, dictionaries).
+#[allow(clippy::type_complexity)]
+fn schema_and_properties<R>(
+    table: &Table<R>,
+    selection: &Selection,
+    skip: Option<&str>,
+) -> Result<(Arc<parquet::schema::types::Type>, Arc<WriterProperties>), WriteError> {
+    let message = table.parquet_message(selection, skip);
+    let schema = parse_message_type(&message).map_err(|e| format!("the Parquet schema: {e}"))?;
+    let properties = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_dictionary_enabled(true)
+        .set_created_by(format!("fgn {}", env!("CARGO_PKG_VERSION")))
+        .build();
+    Ok((Arc::new(schema), Arc::new(properties)))
+}
+
+/// A table written as one Parquet file in memory, every selected column
+/// in it (the partition column too, in its place, since no folder names
+/// it): what a program that wants the table as values rather than files
+/// reads (the Python package hands it to pyarrow). The columns and their
+/// types are the files' of [`ParquetWriter`], from the same definition.
+#[derive(Debug)]
+pub struct ParquetBuffer<R: 'static> {
+    table: &'static Table<R>,
+    selection: Selection,
+    sheet: Sheet<Vec<u8>>,
+}
+
+impl<W: Write + Send> std::fmt::Debug for Sheet<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sheet").field("rows", &self.rows).finish()
     }
-    group.close().map_err(error)?;
-    part.rows = 0;
-    Ok(())
+}
+
+impl<R: 'static> ParquetBuffer<R> {
+    /// An empty file of `table`'s selected columns.
+    pub fn new(table: &'static Table<R>, selection: Selection) -> Result<Self, WriteError> {
+        let (schema, properties) = schema_and_properties(table, &selection, None)?;
+        let sheet = Sheet::new(table, &selection, None, Vec::new(), schema, properties)
+            .map_err(|e| format!("the Parquet file: {e}"))?;
+        Ok(ParquetBuffer {
+            table,
+            selection,
+            sheet,
+        })
+    }
+
+    /// Adds a row (row groups of [`ROW_GROUP_ROWS`] are encoded as they
+    /// fill, so that what is held is the encoded file and one group).
+    pub fn push(&mut self, row: &R) -> Result<(), WriteError> {
+        self.sheet
+            .push(self.table, &self.selection, None, row)
+            .map_err(|e| format!("the Parquet file: {e}"))
+    }
+
+    /// The file's bytes, its footer written.
+    pub fn finish(self) -> Result<Vec<u8>, WriteError> {
+        self.sheet.finish().map_err(|e| format!("the Parquet file: {e}"))
+    }
 }
 
 /// A partition value as a folder name, as Hive writes it: the characters
@@ -880,6 +980,41 @@ mod tests {
             "a second run finds the parts"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_buffer_holds_one_file_with_the_partition_column_in_its_place() {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let all = TABLE.select("all").unwrap();
+        let mut buffer = ParquetBuffer::new(&TABLE, all).unwrap();
+        for i in 0..3 {
+            let row = Row {
+                name: if i == 1 { "odd" } else { "even" },
+                n: i,
+                tags: vec!["x"; i as usize],
+                note: (i == 2).then_some("two"),
+            };
+            buffer.push(&row).unwrap();
+        }
+        // Written out to be read back by the crate's file reader.
+        let path = std::env::temp_dir().join(format!("fgn-table-buffer-{}.parquet", std::process::id()));
+        std::fs::write(&path, buffer.finish().unwrap()).unwrap();
+        let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+        let rows: Vec<String> = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| r.unwrap().to_string())
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "{name: \"even\", n: 0, tags: [], note: null}",
+                "{name: \"odd\", n: 1, tags: [\"x\"], note: null}",
+                "{name: \"even\", n: 2, tags: [\"x\", \"x\"], note: \"two\"}"
+            ],
+            "the rows in the order pushed, every column in the table's order"
+        );
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]
