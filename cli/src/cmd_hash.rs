@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use fgn_notation::{Color, Document};
 use fgn_replay::{Digest, HashTrail, Replay, Viewer};
 use fgn_tools::align::hidden_fault;
+use fgn_tools::diff::first_parting;
 use fgn_tools::loghash::{chain, view_chain, Chain};
 use fgn_tools::placed::PlacedError;
 
@@ -503,13 +504,6 @@ pub fn read_pair(first: &Path, second: &Path, command: &str, rep: &mut Reporter)
         ));
     }
     pair
-}
-
-/// The index of the first place where two sequences part: the first
-/// element that differs, or the end of the shorter one; `None` when they
-/// are equal.
-pub fn first_parting<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
-    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
 }
 
 /// `fgn verify-extends OLD NEW`: NEW has OLD's header and begins with all
