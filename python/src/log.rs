@@ -82,8 +82,8 @@ impl Event {
         self.event.to_string()
     }
 
-    fn __repr__(&self) -> String {
-        format!("Event({:?})", self.event.to_string())
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("Event({})", py_repr(py, Some(&self.event.to_string())))
     }
 }
 
@@ -186,13 +186,24 @@ impl Log {
         self.game().canonical_text()
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "Log(game={:?}, events={}, file={:?})",
-            self.game().header.get("Game").unwrap_or(""),
+            "Log(game={}, events={}, file={})",
+            py_repr(py, Some(self.game().header.get("Game").unwrap_or(""))),
             self.game().events.len(),
-            self.file
+            py_repr(py, self.file.as_deref())
         )
+    }
+}
+
+/// How Python writes the string `text` in a `repr` (`'a.fgn'`, `None`), so
+/// that the objects' `repr`s read as Python, not as Rust's `Some("a.fgn")`.
+pub fn py_repr(py: Python<'_>, text: Option<&str>) -> String {
+    match text {
+        None => "None".into(),
+        Some(text) => pyo3::types::PyString::new(py, text)
+            .repr()
+            .map_or_else(|_| format!("{text:?}"), |r| r.to_string()),
     }
 }
 
@@ -305,9 +316,13 @@ impl Validation {
         self.valid()
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         let status = serde_json::to_value(self.summary.status).unwrap_or_default();
-        format!("Validation(status={status}, file={:?})", self.file)
+        format!(
+            "Validation(status={}, file={})",
+            py_repr(py, status.as_str()),
+            py_repr(py, self.file.as_deref())
+        )
     }
 }
 

@@ -193,12 +193,12 @@ impl Replay {
         self.replay.game().to_string()
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "Replay(game={:?}, events_applied={}, phase={:?})",
-            self.replay.game().to_string(),
+            "Replay(game={}, events_applied={}, phase={})",
+            crate::log::py_repr(py, Some(&self.replay.game().to_string())),
             self.replay.events_applied(),
-            phase_name(self.replay.phase())
+            crate::log::py_repr(py, Some(phase_name(self.replay.phase())))
         )
     }
 }

@@ -32,6 +32,17 @@ def test_parse_reads_the_header_and_typed_events():
     assert fgn.parse(HEADER + "\n" + SETUP).events[0].line == 6
 
 
+def test_reprs_read_as_python():
+    # Regression: the reprs were written with Rust's formatting, so a
+    # validation read `Validation(status="valid", file=Some("g.fgn"))`.
+    log = fgn.parse(HEADER + SETUP + "1 w e2-e4\n", file="g.fgn")
+    assert repr(log) == "Log(game='survival-chess', events=5, file='g.fgn')"
+    assert repr(fgn.parse(HEADER + SETUP)) == "Log(game='survival-chess', events=4, file=None)"
+    assert repr(log.events[4]) == "Event('1 w e2-e4')"
+    assert repr(fgn.validate(log)) == "Validation(status='valid', file='g.fgn')"
+    assert repr(fgn.Replay.of(log)).startswith("Replay(game='survival-chess', events_applied=5, phase='")
+
+
 def test_a_syntax_error_has_its_file_line_column_and_message():
     with pytest.raises(fgn.SyntaxError) as caught:
         fgn.parse(HEADER + "0 w place Ke1\n1 w e2-z99\n1 b e7-e5\n", file="bad.fgn")
