@@ -40,8 +40,10 @@ const BATCH_TIME: Duration = Duration::from_millis(1);
 const MOST_IN_A_BATCH: usize = 256;
 
 /// How many inputs the walk may find ahead of the workers: enough to keep
-/// them busy while the walk lists a large directory (15,000 names take
+/// them busy while one of them lists a large directory (15,000 names take
 /// about 10 ms, [`crate::inputs`]), and a few hundred kilobytes of paths.
+/// A worker walks on once fewer than half as many are left, so that the
+/// walk goes in runs of a couple of thousand inputs, not one per batch.
 const WALK_AHEAD: usize = 4096;
 
 /// How many inputs the walk hands on at once, unless a worker waits.
@@ -79,8 +81,8 @@ struct Walk<T> {
     found_bytes: usize,
     /// The walk is done: what it found is all there is.
     done: bool,
-    /// The walking thread waits for the workers to take inputs.
-    walker_waits: bool,
+    /// A worker walks on: no other one starts to.
+    walking: bool,
     /// The index of the next input.
     next: usize,
     /// How many batches were taken.
@@ -103,15 +105,16 @@ struct Batch<T> {
 /// turn comes as soon as the reports before it are done, as with a writer
 /// of its own (a long report streams from then on), at the cost of one
 /// short lock a report.
-struct Shared<T, D, F> {
+struct Shared<T, I, D, F> {
     walk: Mutex<Walk<T>>,
+    /// The walk itself, taken by the one worker that walks on
+    /// ([`Walk::walking`]), so never waited for.
+    items: Mutex<I>,
     /// Where workers wait for inputs or for the window
     /// ([`BATCHES_AHEAD_PER_JOB`]) to open, and how many wait, so that a
     /// batch written or inputs found wake no one when no one waits.
     ready: Condvar,
     waiting: AtomicUsize,
-    /// Where the walking thread waits for room ([`WALK_AHEAD`]).
-    room: Condvar,
     /// The most batches taken and not yet written.
     window: usize,
     /// How many reports are written, for a worker to know when its
@@ -136,59 +139,93 @@ struct Parked<D> {
     ends_batch: bool,
 }
 
-impl<T, D, F> Shared<T, D, F>
+impl<T, I, D, F> Shared<T, I, D, F>
 where
     T: Held,
+    I: Iterator<Item = T>,
     F: FnMut(D) -> ControlFlow<()>,
 {
-    /// Walks `items` on this thread, handing them to the workers a chunk
-    /// at a time, and at most [`WALK_AHEAD`] ahead of them: the walk's
-    /// reads of large directories, which only one thread can do, go on
-    /// while the workers work instead of while they wait.
-    fn walk(&self, items: impl Iterator<Item = T>) {
+    /// Walks on, on this worker, until [`WALK_AHEAD`] inputs (or
+    /// [`WALK_AHEAD_BYTES`]) are found and not taken, or the walk is done,
+    /// handing them to the workers a chunk at a time, at once to a worker
+    /// that waits for inputs. The caller has set [`Walk::walking`].
+    ///
+    /// Why a worker walks rather than a thread of its own: on a machine
+    /// whose every core runs a worker, a walking thread is one thread more
+    /// than there are cores. It takes a core from a worker whenever it
+    /// runs, and it was running when the workers first woke, so that the
+    /// system put both workers of a two-core machine on one core for the
+    /// first few milliseconds (`perf sched`; a tenth of a run over 3,000
+    /// small logs). The walk's reads of a large directory still go on
+    /// while the other workers work: the walk starts again well before
+    /// the inputs found run out.
+    fn walk_on(&self) {
+        let mut items = lock(&self.items);
         let mut chunk = Vec::with_capacity(WALK_CHUNK);
         let mut chunk_bytes = 0;
-        for item in items {
+        loop {
             if self.stopped() {
                 return;
             }
+            let Some(item) = items.next() else {
+                self.hand_on(&mut chunk, chunk_bytes, Some(true));
+                return;
+            };
             chunk_bytes += item.held_bytes();
             chunk.push(item);
             // A worker waiting for inputs (at the start) gets them at once.
             if chunk.len() == WALK_CHUNK || chunk_bytes >= MOST_BYTES_AT_ONCE || self.waiting.load(Ordering::SeqCst) > 0
             {
-                self.hand_on(&mut chunk, chunk_bytes, false);
+                if self.hand_on(&mut chunk, chunk_bytes, None) {
+                    return;
+                }
                 chunk_bytes = 0;
             }
         }
-        self.hand_on(&mut chunk, chunk_bytes, true);
     }
 
-    /// Hands the inputs of `chunk`, which hold `bytes`, to the workers
-    /// once they have taken enough of those found before; `last`: the walk
-    /// is done.
-    fn hand_on(&self, chunk: &mut Vec<T>, bytes: usize, last: bool) {
+    /// Hands the inputs of `chunk`, which hold `bytes`, to the workers;
+    /// `walked`: the walk stops here, `Some(true)` for good (it is done).
+    /// Without it, the walk stops once enough inputs are found ahead of
+    /// the workers, as the returned value says.
+    fn hand_on(&self, chunk: &mut Vec<T>, bytes: usize, walked: Option<bool>) -> bool {
         let mut walk = lock(&self.walk);
-        while (walk.found.len() >= WALK_AHEAD || walk.found_bytes >= WALK_AHEAD_BYTES) && !self.stopped() {
-            walk.walker_waits = true;
-            walk = self.room.wait(walk).unwrap_or_else(|e| e.into_inner());
-        }
         walk.found.extend(chunk.drain(..));
         walk.found_bytes += bytes;
-        walk.done = last;
+        let stops = walked.is_some() || walk.found.len() >= WALK_AHEAD || walk.found_bytes >= WALK_AHEAD_BYTES;
+        if stops {
+            walk.walking = false;
+            walk.done = walked == Some(true);
+        }
         // Under the lock, which a worker holds from counting itself as
-        // waiting until it waits, so that none misses this.
+        // waiting until it waits, so that none misses this: one waiting
+        // for inputs, or one that may now walk on or see the walk done.
         if self.waiting.load(Ordering::SeqCst) > 0 {
             self.ready.notify_all();
         }
+        stops
     }
 
     /// The next `size` inputs found (fewer when fewer are found), once the
     /// window has room for another batch; `None` when the walk is done
-    /// and every input taken, or the run stopped.
+    /// and every input taken, or the run stopped. A worker that finds
+    /// fewer than half of [`WALK_AHEAD`] inputs ahead and no other worker
+    /// walking walks on first ([`Shared::walk_on`]).
     fn take(&self, size: usize) -> Option<Batch<T>> {
         let mut walk = lock(&self.walk);
         loop {
+            if !walk.done
+                && !walk.walking
+                && !self.stopped()
+                && walk.found.len() < WALK_AHEAD / 2
+                && walk.found_bytes < WALK_AHEAD_BYTES / 2
+            {
+                walk.walking = true;
+                drop(walk);
+                self.walk_on();
+                walk = lock(&self.walk);
+                continue;
+            }
             // Counted as waiting before anything is looked at, so that a
             // batch written after the look wakes this worker
             // ([`Shared::batch_written`]).
@@ -215,10 +252,6 @@ where
             items.push(item);
         }
         walk.found_bytes -= bytes;
-        if walk.walker_waits && walk.found.len() < WALK_AHEAD / 2 && walk.found_bytes < WALK_AHEAD_BYTES / 2 {
-            walk.walker_waits = false;
-            self.room.notify_one();
-        }
         let start = walk.next;
         walk.next += items.len();
         walk.taken += 1;
@@ -302,7 +335,6 @@ where
         self.stopped.store(true, Ordering::SeqCst);
         let _walk = lock(&self.walk);
         self.ready.notify_all();
-        self.room.notify_all();
     }
 
     /// Wakes the workers waiting for room, if any: the lock, taken between
@@ -324,14 +356,16 @@ pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Stops the run if the worker holding it unwinds (a panic in the command's
 /// `finish`), so that no other worker waits for a report that will not be
 /// written; the panic then ends the run as it would with one job.
-struct StopOnUnwind<'a, T, D, F>(&'a Shared<T, D, F>)
+struct StopOnUnwind<'a, T, I, D, F>(&'a Shared<T, I, D, F>)
 where
     T: Held,
+    I: Iterator<Item = T>,
     F: FnMut(D) -> ControlFlow<()>;
 
-impl<T, D, F> Drop for StopOnUnwind<'_, T, D, F>
+impl<T, I, D, F> Drop for StopOnUnwind<'_, T, I, D, F>
 where
     T: Held,
+    I: Iterator<Item = T>,
     F: FnMut(D) -> ControlFlow<()>,
 {
     fn drop(&mut self) {
@@ -342,9 +376,10 @@ where
 }
 
 /// Runs `process` on every item on `jobs` threads (this one and `jobs - 1`
-/// more) and `finish` on each result in item order; one more thread walks
-/// `items`, at most a few thousand ahead of the workers, so that a list
-/// walked lazily (a directory, an archive) is never held whole. `process`
+/// more) and `finish` on each result in item order. The workers walk
+/// `items` in turns, one at a time, at most a few thousand ahead of the
+/// work, so that a list walked lazily (a directory, an archive) is never
+/// held whole and no thread runs beside the `jobs` workers. `process`
 /// gets each item with its [`Turn`], which says when every result before
 /// it is finished (so that it may stream its output rather than keep it);
 /// `finish` may stop the run with [`ControlFlow::Break`], after which no
@@ -368,17 +403,17 @@ where
     F: FnMut(D) -> ControlFlow<()> + Send,
 {
     let shared = Shared {
+        items: Mutex::new(items),
         walk: Mutex::new(Walk {
             found: VecDeque::new(),
             found_bytes: 0,
             done: false,
-            walker_waits: false,
+            walking: false,
             next: 0,
             taken: 0,
         }),
         ready: Condvar::new(),
         waiting: AtomicUsize::new(0),
-        room: Condvar::new(),
         window: jobs * BATCHES_AHEAD_PER_JOB,
         written: Arc::new(AtomicUsize::new(0)),
         batches_written: AtomicUsize::new(0),
@@ -418,11 +453,6 @@ where
         }
     };
     std::thread::scope(|scope| {
-        let shared = &shared;
-        scope.spawn(move || {
-            let _stop = StopOnUnwind(shared);
-            shared.walk(items);
-        });
         for _ in 1..jobs {
             scope.spawn(worker);
         }
@@ -570,6 +600,34 @@ mod tests {
             let ahead = processed.load(Ordering::SeqCst) - 5000;
             let most = jobs * (BATCHES_AHEAD_PER_JOB + 1) * MOST_IN_A_BATCH;
             assert!(ahead <= most, "{jobs} jobs worked on {ahead} inputs past the stop");
+        }
+    }
+
+    /// Issue 42: no thread runs beside the `jobs` workers. The walk ran on
+    /// a thread of its own, one thread more than the cores when every core
+    /// runs a worker, which took a core from a worker whenever it ran; now
+    /// the workers walk in turns, so that the walk and the work together
+    /// touch no more threads than there are jobs.
+    #[test]
+    fn the_walk_and_the_work_run_on_no_more_threads_than_jobs() {
+        for jobs in [1, 2, 3] {
+            let threads = Mutex::new(std::collections::HashSet::new());
+            let items = (0..2000).inspect(|_| {
+                lock(&threads).insert(std::thread::current().id());
+            });
+            let process = |index: usize, _turn: Turn| {
+                lock(&threads).insert(std::thread::current().id());
+                std::thread::sleep(Duration::from_micros(20));
+                index
+            };
+            let mut seen = Vec::new();
+            run_parallel(items, jobs, &process, |done| {
+                seen.push(done);
+                ControlFlow::Continue(())
+            });
+            assert_eq!(seen, (0..2000).collect::<Vec<_>>(), "{jobs} jobs");
+            let threads = lock(&threads).len();
+            assert!(threads <= jobs, "{jobs} jobs ran on {threads} threads");
         }
     }
 
