@@ -1,8 +1,10 @@
 //! `fgn hash` and `fgn verify-extends`: log hashes, state hashes, and the
 //! append-only check between two downloads of one game.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use fgn_notation::split::{game_name, split};
 use fgn_notation::{Color, Document};
 use fgn_replay::{Digest, HashTrail, Replay, Viewer};
 use fgn_tools::align::hidden_fault;
@@ -239,6 +241,7 @@ fn print_per_event(
 pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
     let side = side.map(Side::color);
     let (mut ok, mut failed, mut unread) = (0, 0, 0);
+    let mut members = Members::default();
     for sums_path in sums {
         let input = if sums_path.as_os_str() == "-" {
             Input::Stdin
@@ -252,6 +255,10 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
                 continue;
             }
         };
+        // The members of archives that the lines name are read first, each
+        // archive once, however many of its members are listed.
+        let named: Vec<String> = text.lines().filter_map(sums_line).map(|(_, file)| file).collect();
+        members.read_for(&named, side, rep);
         let mut checked = 0;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -267,7 +274,10 @@ pub fn check(sums: &[PathBuf], side: Option<Side>, rep: &mut Reporter) {
                 continue;
             };
             checked += 1;
-            let verdict = match actual(Path::new(&file), side, rep) {
+            let verdict = match members
+                .get(&file)
+                .unwrap_or_else(|| actual(Path::new(&file), side, rep))
+            {
                 Ok(h) if h.to_string() == expected => Verdict::Ok,
                 Ok(_) => Verdict::Mismatch,
                 Err(why) => Verdict::Unchecked(why),
@@ -428,16 +438,129 @@ fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Result<Digest
             None => return Err(e.message),
         },
     };
-    let parsed = fgn_notation::parse(&bytes);
+    digest_of(&path.display().to_string(), fgn_notation::parse(&bytes), side, rep)
+}
+
+/// The log hash of a log read and parsed as `name`, quietly, or why there
+/// is none that a SUMS line could vouch for ([`actual`]).
+fn digest_of(
+    name: &str,
+    parsed: fgn_notation::Parsed,
+    side: Option<Color>,
+    rep: &mut Reporter,
+) -> Result<Digest, String> {
     if !parsed.is_ok() {
         return Err("syntax errors (`fgn validate` shows them)".to_string());
     }
     if parsed.is_torn() {
         return Err("torn last line (no line end)".to_string());
     }
-    chain_of(&path.display().to_string(), &parsed.document, side, rep)
+    chain_of(name, &parsed.document, side, rep)
         .map(|c| c.log_hash())
         .ok_or_else(|| "no view (reported above)".to_string())
+}
+
+/// The log hashes of the members of archives that SUMS lines name, as
+/// `fgn hash ARCHIVE` names them: `ARCHIVE:MEMBER`, and `ARCHIVE:MEMBER#N`
+/// for the games of a member of several. No file has such a name, so each
+/// archive a line names is read once, from its start to its end, as
+/// `fgn hash` reads it, and the hash of every member a line names is kept
+/// (not its text: memory does not grow with the archive).
+#[derive(Default)]
+struct Members {
+    /// The archives read, and why one broke where it did (its members
+    /// after the break are not found).
+    read: HashMap<PathBuf, Option<String>>,
+    /// The log hash of each member named, or why there is none.
+    found: HashMap<String, Result<Digest, String>>,
+}
+
+impl Members {
+    /// Reads every archive that one of `names` (the FILEs of a SUMS
+    /// file's lines) names a member of, unless it was read for an earlier
+    /// SUMS file; a name that is a file's is left to [`actual`].
+    fn read_for(&mut self, names: &[String], side: Option<Color>, rep: &mut Reporter) {
+        let wanted: HashSet<&str> = names.iter().map(String::as_str).collect();
+        for name in names {
+            if Path::new(name).exists() {
+                continue;
+            }
+            let Some(archive) = archive_of(name) else {
+                continue;
+            };
+            if self.read.contains_key(&archive) {
+                continue;
+            }
+            let mut broke = None;
+            for item in fgn_tools::inputs::walk(std::slice::from_ref(&archive), true) {
+                let mut input = match item {
+                    Ok(input @ Input::Member(_)) => input,
+                    Ok(_) => continue,
+                    Err(e) if e.empty => continue,
+                    Err(e) => {
+                        broke = Some(e.message);
+                        continue;
+                    }
+                };
+                let member = input.name();
+                let bytes = match input.take_bytes(rep.io()) {
+                    Ok(bytes) => bytes,
+                    Err(e) => {
+                        if wanted.contains(member.as_str()) {
+                            self.found.insert(member, Err(e.message));
+                        }
+                        continue;
+                    }
+                };
+                let games = split(&bytes);
+                if games.is_one_log() {
+                    if wanted.contains(member.as_str()) {
+                        let digest = digest_of(&member, fgn_notation::parse(&bytes), side, rep);
+                        self.found.insert(member, digest);
+                    }
+                    continue;
+                }
+                for game in games.flatten() {
+                    let name = game_name(&member, game.ordinal);
+                    if wanted.contains(name.as_str()) {
+                        let digest = digest_of(&name, game.parse(), side, rep);
+                        self.found.insert(name, digest);
+                    }
+                }
+            }
+            self.read.insert(archive, broke);
+        }
+    }
+
+    /// The log hash of the member `name`, or why there is none; `None`
+    /// when `name` names no member of an archive read.
+    fn get(&self, name: &str) -> Option<Result<Digest, String>> {
+        if let Some(found) = self.found.get(name) {
+            return Some(found.clone());
+        }
+        if Path::new(name).exists() {
+            return None;
+        }
+        let archive = archive_of(name)?;
+        let broke = self.read.get(&archive)?;
+        let member = &name[archive.as_os_str().len() + 1..];
+        Some(Err(match broke {
+            Some(why) => format!(
+                "cannot read: {} holds no log {member} before it breaks ({why})",
+                archive.display()
+            ),
+            None => format!("cannot read: {} holds no log {member}", archive.display()),
+        }))
+    }
+}
+
+/// The archive that `name` names a member of, `ARCHIVE:MEMBER`: the
+/// shortest part before a `:` that is a compressed file or an archive.
+fn archive_of(name: &str) -> Option<PathBuf> {
+    name.match_indices(':')
+        .map(|(at, _)| Path::new(&name[..at]))
+        .find(|p| p.is_file() && fgn_tools::inputs::is_packed(p))
+        .map(Path::to_path_buf)
 }
 
 /// Whether NEW, which has OLD's header and events first, is a valid

@@ -369,3 +369,52 @@ fn compressed_files_and_archives_are_never_written_into() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("result: 1-0 mate"), "{out}");
 }
+
+/// Regression: `fgn hash ARCHIVE > SUMS` names each member
+/// `ARCHIVE:MEMBER` (and `ARCHIVE:MEMBER#N` for the games of a member of
+/// several), and `fgn hash --check SUMS` failed every such line with
+/// "cannot read: no such file or directory", so a list of an archive's
+/// hashes could not be checked. Now each archive a line names is read
+/// (once) and its members checked, whatever the archive's kind.
+#[test]
+fn hash_check_reads_back_the_members_of_archives_that_hash_names() {
+    let dir = scratch_dir("archives-hash-check");
+    let mut members: Vec<(String, Vec<u8>)> = fgn_files(&corpus().join("survival-chess/valid"))
+        .iter()
+        .map(|p| (member(p), std::fs::read(p).expect("a corpus log")))
+        .collect();
+    let several = [
+        read(LOG),
+        read("corpus/survival-chess/valid/02-back-rank-black-wins.fgn"),
+    ]
+    .concat();
+    members.push(("several/two.fgn".into(), several));
+    for (name, bytes) in [("logs.tar.gz", gzip(&tar(&members))), ("logs.zip", zip(&members))] {
+        let archive = write(&dir, name, &bytes);
+        let (code, sums, err) = run(&["hash", &archive], b"");
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(sums.lines().count(), members.len() + 1, "{sums}");
+        assert!(sums.contains(&format!("  {archive}:several/two.fgn#2\n")), "{sums}");
+        let good = write(&dir, &format!("{name}.sums"), sums.as_bytes());
+        let (code, out, err) = run(&["hash", "--check", &good], b"");
+        assert_eq!(code, Some(0), "{out}{err}");
+        assert_eq!(
+            out.lines().filter(|l| l.ends_with(": OK")).count(),
+            members.len() + 1,
+            "{out}"
+        );
+        // A changed hash fails, and so does a member the archive does not
+        // hold, saying so.
+        let first = sums.lines().next().expect("a line");
+        let (hash, file) = first.split_once("  ").expect("a SUMS line");
+        let wrong = hash.replacen(&hash[7..8], if &hash[7..8] == "0" { "1" } else { "0" }, 1);
+        let bad = format!("{wrong}  {file}\n{hash}  {archive}:missing.fgn\n");
+        let bad = write(&dir, &format!("{name}.bad.sums"), bad.as_bytes());
+        let (code, out, err) = run(&["hash", "--check", &bad], b"");
+        assert_eq!(code, Some(1), "{out}{err}");
+        assert_eq!(
+            out,
+            format!("{file}: FAILED\n{archive}:missing.fgn: FAILED cannot read: {archive} holds no log missing.fgn\n")
+        );
+    }
+}
