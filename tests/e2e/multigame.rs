@@ -483,6 +483,17 @@ fn a_site_has_a_page_per_game() {
         assert!(index.contains(&format!("href=\"two.fgn-{n}.html\"")), "{index}");
         assert!(index.contains(&format!("two.fgn#{n}")), "{index}");
     }
+    // Regression: text before the first game had no row of the index, as
+    // a log that cannot be read has; it is the file's row, with its error.
+    write(&logs, "two.fgn", format!("{STRAY}{A}{B}").as_bytes());
+    let (code, _, err) = run(&["html", &logs.display().to_string(), "--out", &site, "--force"], b"");
+    assert_eq!(code, Some(1), "{err}");
+    let index = std::fs::read_to_string(dir.join("site/index.html")).expect("the index");
+    assert!(
+        index.contains("<tr class=\"invalid\"><td>two.fgn<div class=\"problem\">line 1: this file holds several games"),
+        "{index}"
+    );
+    assert!(index.contains("href=\"two.fgn-2.html\""), "{index}");
 }
 
 /// A file of a megabyte or more named on the command line is read game by
