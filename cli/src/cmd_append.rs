@@ -47,7 +47,10 @@ pub fn append(path: &Path, events: &[String], rep: &mut Reporter) {
                 .flatten()
                 .filter(|bytes| !fgn_notation::split::split(bytes).is_one_log());
             match several {
-                Some(bytes) => rep.file_error(&name, &crate::cmd_syntax::several_games(&bytes)),
+                Some(bytes) => {
+                    let games = fgn_notation::split::count_games(&bytes);
+                    rep.file_error(&name, &fgn_tools::inputs::several_games(games, "this command"));
+                }
                 None => report(&name, &e, rep),
             }
             let index = match &e {

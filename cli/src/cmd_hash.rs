@@ -432,7 +432,7 @@ fn actual(path: &Path, side: Option<Color>, rep: &mut Reporter) -> Result<Digest
     let bytes = match Input::File(path.to_path_buf()).read_bytes(rep.io()) {
         Ok(bytes) => bytes,
         // `FILE#N`, as `fgn hash` names the games of a file of several.
-        Err(e) => match crate::cmd_syntax::game_of_file(path, rep.io()) {
+        Err(e) => match fgn_tools::inputs::game_of_file(path, rep.io()) {
             Some(Ok(mut game)) => game.take_bytes(rep.io()).map_err(|e| e.message)?,
             Some(Err(why)) => return Err(why),
             None => return Err(e.message),

@@ -13,7 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
 use fgn_notation::Color;
-use fgn_notation::{parse, Document, Game};
+use fgn_notation::{parse, Diagnostic, Document, Game};
 use fgn_replay::{Params, Place, StartError, ViewError, ViewWriter, Viewer};
 use fgn_tools::align::hidden_fault;
 use fgn_tools::frames::{walk, Every, Frame, Stop, WalkError};
@@ -553,8 +553,14 @@ fn write_site(paths: &[PathBuf], asked: Option<Viewer>, rules: &Rules, dir: &Pat
                     continue;
                 }
             };
-            for log in logs_of(input, rep) {
-                rows.push(site_page(&log, base, asked, rules, dir, &mut taken, rep));
+            for (log, stray) in logs_of(input, rep) {
+                let page = SitePage {
+                    base,
+                    asked,
+                    rules,
+                    dir,
+                };
+                rows.push(site_page(&log, stray.as_ref(), page, &mut taken, rep));
             }
         }
     }
@@ -580,63 +586,88 @@ impl Row {
 }
 
 /// The logs of `input`: itself, or each game of a file of several games
-/// (docs/notation.md §2.8), a page each, with text before its first game
-/// reported as the file's syntax error. An input that cannot be read is
-/// given as it is, for [`site_page`] to report.
-fn logs_of(input: Input, rep: &mut Reporter) -> Vec<Input> {
+/// (docs/notation.md §2.8), a page each; text before the first game of
+/// such a file is a log of its own that cannot be read, `input` with that
+/// text's one syntax error, which has its row of the index as any log
+/// with a syntax error has (every file is accounted for). An input that
+/// cannot be read is given as it is, for [`site_page`] to report.
+fn logs_of(input: Input, rep: &mut Reporter) -> Vec<(Input, Option<Diagnostic>)> {
     let Ok(bytes) = input.read_bytes(rep.io()) else {
-        return vec![input];
+        return vec![(input, None)];
     };
     let games = fgn_notation::split::split(&bytes);
     if games.is_one_log() {
-        return vec![input];
+        return vec![(input, None)];
     }
     let name = input.name();
     let mut logs = Vec::new();
     for game in games {
         match game {
-            Err(stray) => report_syntax(rep, &name, &[stray]),
-            Ok(game) => logs.push(Input::Game(fgn_tools::inputs::FileGame {
-                file: name.clone(),
-                ordinal: game.ordinal,
-                lines_before: game.first_line.saturating_sub(1),
-                bytes: game.text.to_vec(),
-                before: None,
-            })),
+            Err(stray) => logs.push((input.clone(), Some(stray))),
+            Ok(game) => logs.push((
+                Input::Game(fgn_tools::inputs::FileGame {
+                    file: name.clone(),
+                    ordinal: game.ordinal,
+                    lines_before: game.first_line.saturating_sub(1),
+                    bytes: game.text.to_vec(),
+                    before: None,
+                }),
+                None,
+            )),
         }
     }
-    rep.flush();
     logs
 }
 
-/// Reads `input`, writes its page into `dir` under a name no other page
-/// of the site has taken, and gives its row of the index.
+/// Where and how [`site_page`] writes a page: the directory its input was
+/// found in (pages are named from below it), the viewer asked for, the
+/// rules, and the site's directory.
+#[derive(Clone, Copy)]
+struct SitePage<'a> {
+    base: Option<&'a Path>,
+    asked: Option<Viewer>,
+    rules: &'a Rules,
+    dir: &'a Path,
+}
+
+/// Reads `input`, writes its page into the site's directory under a name
+/// no other page of the site has taken, and gives its row of the index;
+/// with `stray`, `input` is the text before the first game of a file of
+/// several, which reads as that one syntax error and has no page.
 fn site_page(
     input: &Input,
-    base: Option<&Path>,
-    asked: Option<Viewer>,
-    rules: &Rules,
-    dir: &Path,
+    stray: Option<&Diagnostic>,
+    site: SitePage<'_>,
     taken: &mut BTreeSet<String>,
     rep: &mut Reporter,
 ) -> Row {
+    let SitePage {
+        base,
+        asked,
+        rules,
+        dir,
+    } = site;
     let name = input.name();
-    let bytes = match input.read_bytes(rep.io()) {
-        Ok(b) => b,
-        Err(e) => {
-            rep.file_error(&name, &e.message);
-            return Row::unread(name, e.message);
-        }
+    let bytes = match stray {
+        Some(_) => Vec::new(),
+        None => match input.read_bytes(rep.io()) {
+            Ok(b) => b,
+            Err(e) => {
+                rep.file_error(&name, &e.message);
+                return Row::unread(name, e.message);
+            }
+        },
     };
-    let parsed = match input {
+    let parsed = match (stray, input) {
+        (Some(stray), _) => fgn_notation::split::stray_parsed(stray.clone()),
         // A game of a file of several, at the file's lines.
-        Input::Game(game) => fgn_notation::split::GameText {
+        (None, Input::Game(game)) => fgn_notation::split::GameText {
             text: &bytes,
             first_line: game.lines_before.saturating_add(1),
             ordinal: game.ordinal,
         }
         .parse(),
-        _ => parse(&bytes),
+        (None, _) => parse(&bytes),
     };
     report_syntax(rep, &name, &parsed.diagnostics);
     let summary = summarize(&parsed);

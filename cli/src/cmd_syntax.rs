@@ -4,12 +4,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use fgn_notation::json::{read_documents, Entry, JsonDocument, Place, ReadGame, StreamError};
-use fgn_notation::split::{game_name, split};
+use fgn_notation::split::{count_games, game_name, split};
 use fgn_notation::{parse, Document, Parsed};
 
 use crate::pipeline::report_syntax;
 use crate::report::{Reporter, Status};
-use fgn_tools::inputs::{collect, Input};
+use fgn_tools::inputs::{collect, game_of_file, several_games, Input};
 
 /// Reads every input, reporting the paths and files that cannot be read.
 /// A path `FILE#N` that names no file but game N of the file of several
@@ -74,7 +74,7 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
             continue;
         }
         if !split(&bytes).is_one_log() {
-            rep.file_error(&input.name(), &several_games(&bytes));
+            rep.file_error(&input.name(), &several_games(count_games(&bytes), "this command"));
             continue;
         }
         let parsed = parse(&bytes);
@@ -84,50 +84,6 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
         out.push((input, bytes, parsed));
     }
     out
-}
-
-/// Why a command that takes one log refuses a file of several games.
-pub fn several_games(bytes: &[u8]) -> String {
-    format!(
-        "it holds {} games (a file of several games, docs/notation.md §2.8), and this command takes one log: name one as FILE#N",
-        fgn_notation::split::count_games(bytes)
-    )
-}
-
-/// The game named by `path` when it reads `FILE#N`, the game N of the
-/// file of several games FILE (docs/notation.md §2.8), as the commands
-/// that read many logs name it: `None` when `path` is not of that form or
-/// FILE is no file, else the game (an [`Input::Game`], with its text and
-/// the lines before it) or why there is none.
-pub fn game_of_file(path: &std::path::Path, stdin: &dyn fgn_tools::inputs::Stdin) -> Option<Result<Input, String>> {
-    let name = path.to_str()?;
-    let (file, ordinal) = name.rsplit_once(fgn_notation::split::GAME_SEPARATOR)?;
-    let ordinal: usize = ordinal.parse().ok().filter(|&n| n > 0)?;
-    let file = std::path::Path::new(file);
-    if !file.is_file() {
-        return None;
-    }
-    let bytes = match Input::File(file.to_path_buf()).read_bytes(stdin) {
-        Ok(bytes) => bytes,
-        Err(e) => return Some(Err(e.to_string())),
-    };
-    let game = split(&bytes)
-        .filter_map(Result::ok)
-        .find(|g| g.ordinal == Some(ordinal));
-    Some(match game {
-        Some(game) => Ok(Input::Game(fgn_tools::inputs::FileGame {
-            file: file.display().to_string(),
-            ordinal: game.ordinal,
-            lines_before: game.first_line.saturating_sub(1),
-            bytes: game.text.to_vec(),
-            before: None,
-        })),
-        None => Err(format!(
-            "{}: cannot read: it holds no game {ordinal} (it holds {})",
-            file.display(),
-            fgn_notation::split::count_games(&bytes)
-        )),
-    })
 }
 
 /// Reads and parses every game of every input, reporting syntax errors:

@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
-use fgn_notation::split::{game_name, split, GameText};
-use fgn_notation::{parse, Parsed};
+use fgn_notation::split::{game_name, split, stray_parsed, stray_streamed, GameText};
+use fgn_notation::{parse, Diagnostic, Parsed};
 
 use fgn_tools::inputs::{walk, walk_games, Input, InputError};
 use fgn_tools::parallel::{lock, run_parallel};
@@ -47,7 +47,9 @@ pub struct Log {
 /// ([`each_read_until`]). An input that is a file of several games
 /// (docs/notation.md §2.8) gives one of these per game, named `FILE#N`,
 /// with the game's text; parse it with [`Read::parse`] or
-/// [`Read::parse_in_runs`], which give the file's line numbers.
+/// [`Read::parse_in_runs`], which give the file's line numbers. Text
+/// before the first game of such a file is a log of its own too, named
+/// `FILE`, which reads as its one syntax error ([`Read::stray`]).
 #[derive(Debug)]
 pub struct Read {
     /// Where it came from.
@@ -59,6 +61,12 @@ pub struct Read {
     /// How many lines of the input stand before them (0 but for the later
     /// games of a file of several).
     pub lines_before: u32,
+    /// The one syntax error of the text before the first game of a file of
+    /// several (docs/notation.md §2.8), when this log is that text (its
+    /// `bytes` are then empty). That text is no game, but every command
+    /// takes it as a log that cannot be read, as it takes any other, so
+    /// that the file is accounted for in its results (issue 38's rule).
+    pub stray: Option<Diagnostic>,
 }
 
 impl Read {
@@ -73,6 +81,9 @@ impl Read {
 
     /// [`fgn_notation::parse()`], with the file's line numbers.
     pub fn parse(&self) -> Parsed {
+        if let Some(stray) = &self.stray {
+            return stray_parsed(stray.clone());
+        }
         if self.lines_before == 0 {
             return parse(&self.bytes);
         }
@@ -81,6 +92,9 @@ impl Read {
 
     /// [`fgn_notation::parse_in_runs`], with the file's line numbers.
     pub fn parse_in_runs(&self, each: impl FnMut(fgn_notation::Run<'_>)) -> fgn_notation::Streamed {
+        if let Some(stray) = &self.stray {
+            return stray_streamed(stray.clone());
+        }
         if self.lines_before == 0 {
             return fgn_notation::parse_in_runs(&self.bytes, each);
         }
@@ -271,21 +285,24 @@ where
                 file_rep.error(&message);
                 None
             }
-            Ok((input, bytes)) => {
+            Ok((mut input, bytes)) => {
                 let name = input.name();
                 // A report already on its way out when the work panics
                 // stays (a report is written as soon as it is its turn);
                 // the internal error follows it.
                 let shown = name.clone();
                 let done = guarded(|| {
-                    // A game the walk read from its file is one log already.
-                    if let Input::Game(game) = &input {
-                        if let Some(stray) = &game.before {
-                            report_syntax(&mut file_rep, &game.file, std::slice::from_ref(stray));
-                            file_rep.flush();
-                        }
+                    // A game the walk read from its file is one log already,
+                    // after the text before it when it is the file's first.
+                    if let Input::Game(game) = &mut input {
+                        let stray = game.before.take().map(|stray| (game.file.clone(), stray));
                         let lines_before = game.lines_before;
-                        return one_log(&work, input, name, bytes, lines_before, &mut file_rep);
+                        let mut values = Vec::new();
+                        if let Some((file, stray)) = stray {
+                            values.push(stray_log(&work, input.clone(), file, stray, &mut file_rep));
+                        }
+                        values.extend(one_log(&work, input, name, bytes, lines_before, &mut file_rep));
+                        return values;
                     }
                     // A file of one game, nearly every input, is read as it
                     // always was, after a search of its text for a second
@@ -382,43 +399,65 @@ where
         name,
         bytes,
         lines_before,
+        stray: None,
     };
     let value = work(read, rep);
     rep.flush();
     vec![value]
 }
 
+/// Works on the text before the first game of a file of several, named
+/// `file` (the input `input`), as a log of its own that reads as its one
+/// syntax error `stray` ([`Read::stray`]).
+fn stray_log<R, W>(work: &W, input: Input, file: String, stray: Diagnostic, rep: &mut Reporter) -> R
+where
+    W: Fn(Read, &mut Reporter) -> R,
+{
+    forced_panic(&file);
+    let read = Read {
+        input,
+        name: file,
+        bytes: Vec::new(),
+        lines_before: 0,
+        stray: Some(stray),
+    };
+    let value = work(read, rep);
+    rep.flush();
+    value
+}
+
 /// Works on each game of `bytes`, the text of the input `input` named
 /// `name`, a file of several games, in file order: each is a log of its
 /// own, named `FILE#N`, with the file's line numbers, its report written
-/// before the next is read. Text before the first game is one syntax
-/// error of the file.
+/// before the next is read. Text before the first game is a log of its
+/// own too, named `FILE`, which reads as its one syntax error.
 fn each_game<R, W>(input: Input, name: &str, bytes: &[u8], work: &W, rep: &mut Reporter) -> Vec<R>
 where
     W: Fn(Read, &mut Reporter) -> R,
 {
     let mut values = Vec::new();
     for game in split(bytes) {
+        // Each log's warnings are its own, as a file's are (its result
+        // counts them, and `--strict` faults it for them).
+        rep.warnings = 0;
         match game {
-            Err(stray) => report_syntax(rep, name, &[stray]),
+            Err(stray) => values.push(stray_log(work, input.clone(), name.to_string(), stray, rep)),
             Ok(game) => {
                 let name = game_name(name, game.ordinal);
                 forced_panic(&name);
-                // Each game's warnings are its own, as a file's are (its
-                // result counts them, and `--strict` faults it for them).
-                rep.warnings = 0;
                 let read = Read {
                     input: input.clone(),
                     name,
                     bytes: game.text.to_vec(),
                     lines_before: game.first_line.saturating_sub(1),
+                    stray: None,
                 };
                 values.push(work(read, rep));
+                // Each game's diagnostics go out sorted by their lines,
+                // before the next game's.
+                rep.flush();
             }
         }
-        // Each game's diagnostics go out sorted by their lines, before the
-        // next game's.
-        rep.flush();
     }
     values
 }

@@ -35,6 +35,7 @@
 use std::io::{self, BufRead};
 
 use crate::diagnostic::Diagnostic;
+use crate::document::Document;
 use crate::lines::{memchr_newline, MAX_LINE_BYTES};
 use crate::parse::{parse_after, parse_in_runs_after, Parsed, Run, Streamed, MAX_FILE_BYTES};
 
@@ -381,6 +382,37 @@ fn stray_text(text: &[u8], first_line: u32) -> Diagnostic {
         line_no = line_no.saturating_add(1);
     }
     Diagnostic::at_bytes(first_line, "", 0, 0, STRAY_MESSAGE)
+}
+
+/// What the text before the first game of a file of several reads as when
+/// it is taken as a log of its own, as every command that reads many logs
+/// takes it (named as its file, `FILE` without `#N`), so that the file is
+/// accounted for as any log it cannot read is: nothing read, and `stray`,
+/// the one diagnostic [`split`] and [`GameReader`] give that text.
+///
+/// ```
+/// use fgn_notation::split::{split, stray_parsed};
+///
+/// let game = "[Game \"survival-chess\"]\n[Rules \"1.0\"]\n\n0 w place Ke1\n";
+/// let file = format!("junk\n{game}{game}");
+/// let stray = split(file.as_bytes()).next().unwrap().unwrap_err();
+/// let parsed = stray_parsed(stray.clone());
+/// assert!(!parsed.is_ok());
+/// assert_eq!(parsed.diagnostics, [stray]);
+/// ```
+pub fn stray_parsed(stray: Diagnostic) -> Parsed {
+    let mut parsed = Parsed::default();
+    parsed.diagnostics.push(stray);
+    parsed
+}
+
+/// [`stray_parsed`] as [`crate::parse_in_runs`] gives it: no events.
+pub fn stray_streamed(stray: Diagnostic) -> Streamed {
+    Streamed {
+        document: Document::default(),
+        diagnostics: vec![stray],
+        events: 0,
+    }
 }
 
 /// What [`stray_text`] says.

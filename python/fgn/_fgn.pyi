@@ -170,11 +170,16 @@ def parse(text: Union[str, bytes], file: Optional[str] = None) -> Log:
     not FGN."""
 
 def read(path: _Path) -> Log:
-    """Reads a log file (compressed or not); raises SyntaxError, or OSError
-    for a file that cannot be read."""
+    """Reads a log file (compressed or not), or game N of a file of several
+    games named "FILE#N" (with the file's line numbers); raises SyntaxError,
+    Error for a file of several games (its attributes `file` and `games`,
+    how many it holds; read one as "FILE#N", or all with games()), or
+    OSError for a file that cannot be read or a game it does not hold."""
 
 def validate(log: Union[Log, _Path]) -> Validation:
-    """Validates a Log or a log file; a syntax error is an invalid log."""
+    """Validates a Log or a log file ("FILE#N" too, as read() names one);
+    a syntax error is an invalid log; raises as read() does for a path
+    that names no one log."""
 
 def view(log: Log, side: _Side) -> Log:
     """The view of a full log for `side` (`fgn view`)."""

@@ -92,6 +92,20 @@ pub fn syntax_error(py: Python<'_>, file: Option<&str>, diagnostics: &[Diagnosti
     )
 }
 
+/// `fgn.Error` for the file of several games `file` (docs/notation.md
+/// §2.8), which holds `games`, given to `taker`, a function that takes one
+/// log: the refusal of the `fgn` commands that take one log
+/// ([`fgn_tools::inputs::several_games`]), and where all the games are
+/// read. The file and the number of games are its attributes.
+pub fn several_games_error(py: Python<'_>, file: &str, games: usize, taker: &str) -> PyErr {
+    let refusal = fgn_tools::inputs::several_games(games, taker);
+    raise::<Error>(
+        py,
+        format!("{file}: {refusal} (\"{file}#1\" to \"{file}#{games}\"), or read them all with fgn.games()"),
+        &[("file", obj(py, file)), ("games", obj(py, games))],
+    )
+}
+
 /// `fgn.RuleError` for a rule error placed in a file (or in no file: a
 /// live replay's event, `line` and `column` None).
 pub fn rule_error(

@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
+use fgn_notation::split::{count_games, split, GameText};
 use fgn_notation::{parse as parse_fgn, Color, Event as FgnEvent, Parsed};
-use fgn_tools::inputs::{Input, NoStdin};
+use fgn_tools::inputs::{game_of_file, Input, NoStdin};
 use fgn_tools::placed::PlacedError;
 use fgn_tools::summary::{phase_parts, summarize, Status, Summary};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -13,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::convert::{serialized, to_py};
-use crate::errors::{rule_error, syntax_error, view_error};
+use crate::errors::{rule_error, several_games_error, syntax_error, view_error};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Event>()?;
@@ -222,6 +223,12 @@ fn text_bytes(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// that is not FGN.
 pub fn log_of(py: Python<'_>, bytes: Vec<u8>, file: Option<String>) -> PyResult<Log> {
     let parsed = py.detach(|| parse_fgn(&bytes));
+    parsed_log(py, parsed, file)
+}
+
+/// The `Log` of what was read of the file `file`; raises
+/// `fgn.SyntaxError` at its first line that is not FGN.
+fn parsed_log(py: Python<'_>, parsed: Parsed, file: Option<String>) -> PyResult<Log> {
     if !parsed.is_ok() {
         return Err(syntax_error(py, file.as_deref(), &parsed.diagnostics));
     }
@@ -238,19 +245,53 @@ fn parse(py: Python<'_>, text: &Bound<'_, PyAny>, file: Option<String>) -> PyRes
     log_of(py, text_bytes(text)?, file)
 }
 
-/// The text of the log file at `path`, read as the CLI reads one log (a
-/// compressed log decompressed; an archive refused: it holds many logs).
-fn file_bytes(py: Python<'_>, path: &std::path::Path) -> PyResult<Vec<u8>> {
-    let input = Input::File(path.to_path_buf());
-    py.detach(|| input.read_bytes(&NoStdin))
-        .map_err(|e| PyOSError::new_err(e.to_string()))
+/// The one log that `path` names, read as the `fgn` commands that take
+/// one log read it, for `taker` (the function's name, for its refusal):
+/// its name and what was read. A path `FILE#N` that names no file is game
+/// N of the file of several games FILE (docs/notation.md §2.8), read with
+/// the file's line numbers; a compressed log is decompressed. Raises
+/// `OSError` for a file that cannot be read (an archive too: it holds many
+/// logs) or a game the file does not hold, and `fgn.Error` for a file of
+/// several games, which is not one log.
+fn one_log(py: Python<'_>, path: &std::path::Path, taker: &str) -> PyResult<(String, Parsed)> {
+    let read = py.detach(|| -> Result<_, String> {
+        if !path.exists() {
+            if let Some(game) = game_of_file(path, &NoStdin) {
+                let mut input = game?;
+                let name = input.name();
+                let lines_before = match &input {
+                    Input::Game(game) => game.lines_before,
+                    _ => 0,
+                };
+                let bytes = input.take_bytes(&NoStdin).map_err(|e| e.to_string())?;
+                let text = GameText {
+                    text: &bytes,
+                    first_line: lines_before.saturating_add(1),
+                    ordinal: None,
+                };
+                return Ok(Ok((name, text.parse())));
+            }
+        }
+        let input = Input::File(path.to_path_buf());
+        let bytes = input.read_bytes(&NoStdin).map_err(|e| e.to_string())?;
+        if !split(&bytes).is_one_log() {
+            return Ok(Err((input.name(), count_games(&bytes))));
+        }
+        Ok(Ok((input.name(), parse_fgn(&bytes))))
+    });
+    match read {
+        Err(why) => Err(PyOSError::new_err(why)),
+        Ok(Err((file, games))) => Err(several_games_error(py, &file, games, taker)),
+        Ok(Ok(log)) => Ok(log),
+    }
 }
 
-/// Reads the log file at `path` into a `Log`.
+/// Reads the log file at `path` into a `Log`; `"FILE#N"` is game N of a
+/// file of several games, and a file of several games raises `fgn.Error`.
 #[pyfunction]
 fn read(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Log> {
-    let bytes = file_bytes(py, &path)?;
-    log_of(py, bytes, Some(path.display().to_string()))
+    let (name, parsed) = one_log(py, &path, "fgn.read")?;
+    parsed_log(py, parsed, Some(name))
 }
 
 /// What `fgn.validate` says of a log: the fields of `fgn validate
@@ -326,9 +367,11 @@ impl Validation {
     }
 }
 
-/// Validates a log (a `Log`, or the path of a log file): never raises for
-/// what the log holds (a syntax error is an invalid log), only for a file
-/// that cannot be read.
+/// Validates a log (a `Log`, or the path of a log file, `"FILE#N"` for
+/// game N of a file of several games): never raises for what the log
+/// holds (a syntax error is an invalid log), only for a file that cannot
+/// be read (`OSError`) or a path to a file of several games, which is not
+/// one log (`fgn.Error`).
 #[pyfunction]
 fn validate(py: Python<'_>, log: &Bound<'_, PyAny>) -> PyResult<Validation> {
     if let Ok(log) = log.cast::<Log>() {
@@ -343,11 +386,11 @@ fn validate(py: Python<'_>, log: &Bound<'_, PyAny>) -> PyResult<Validation> {
     let path: std::path::PathBuf = log
         .extract()
         .map_err(|_| PyTypeError::new_err("validate takes a Log or the path of a log file"))?;
-    let bytes = file_bytes(py, &path)?;
-    let summary = py.detach(|| summarize(&parse_fgn(&bytes)));
+    let (name, parsed) = one_log(py, &path, "fgn.validate")?;
+    let summary = py.detach(|| summarize(&parsed));
     Ok(Validation {
         summary,
-        file: Some(path.display().to_string()),
+        file: Some(name),
     })
 }
 

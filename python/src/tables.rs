@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Mutex;
 
-use fgn_notation::split::{game_name, split, GameText};
+use fgn_notation::split::{game_name, split, stray_parsed, GameText};
 use fgn_notation::{parse as parse_fgn, Parsed};
 use fgn_tools::events::EVENTS;
 use fgn_tools::games::{GameRow, GAMES};
@@ -44,21 +44,27 @@ struct Found {
 /// The logs of one input as the `fgn` command reads them
 /// (cli/src/pipeline.rs): a game the walk read from its file is one log;
 /// a file of several games is split into its games, each named `FILE#N`
-/// and parsed with the file's line numbers (text before its first game
-/// makes no log, as it makes no row of the command's tables).
+/// and parsed with the file's line numbers; text before its first game is
+/// a log of its own named `FILE` that cannot be read (its one syntax
+/// error), as it is a row of the command's tables.
 fn logs_of(mut input: Input) -> Result<Vec<Found>, InputError> {
     let bytes = input.take_bytes(&NoStdin)?;
     let name = input.name();
-    if let Input::Game(game) = &input {
+    if let Input::Game(game) = &mut input {
+        let stray = game.before.take().map(|stray| Found {
+            name: game.file.clone(),
+            parsed: stray_parsed(stray),
+        });
         let text = GameText {
             text: &bytes,
             first_line: game.lines_before.saturating_add(1),
             ordinal: None,
         };
-        return Ok(vec![Found {
+        let found = Found {
             name,
             parsed: text.parse(),
-        }]);
+        };
+        return Ok(stray.into_iter().chain([found]).collect());
     }
     let games = split(&bytes);
     if games.is_one_log() {
@@ -68,10 +74,15 @@ fn logs_of(mut input: Input) -> Result<Vec<Found>, InputError> {
         }]);
     }
     Ok(games
-        .filter_map(Result::ok)
-        .map(|game| Found {
-            name: game_name(&name, game.ordinal),
-            parsed: game.parse(),
+        .map(|game| match game {
+            Ok(game) => Found {
+                name: game_name(&name, game.ordinal),
+                parsed: game.parse(),
+            },
+            Err(stray) => Found {
+                name: name.clone(),
+                parsed: stray_parsed(stray),
+            },
         })
         .collect())
 }

@@ -5,6 +5,7 @@ verdict equals `fgn validate --format json`'s, every state and state hash
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pyarrow
@@ -223,3 +224,71 @@ def test_a_file_of_several_games_is_read_game_by_game_as_fgn_reads_it(fgn_bin, t
     files = fgn.games_table(str(several))["file"].to_pylist()
     assert files == [f"{several}#{n}" for n in (1, 2, 3)]
     assert [g["status"] for g in fgn.games(str(several))] == ["valid", "invalid", "valid"]
+
+
+def test_text_before_the_first_game_is_a_row_named_as_the_file(fgn_bin, tmp_path):
+    # Regression: text before the first game of a file of several made no
+    # row, where the command's tables have one for it (an unreadable log
+    # named FILE), read whole or, compressed, game by game on the walk.
+    logs = [
+        CORPUS / "survival-chess" / "valid" / "01-bishop-queen-mate.fgn",
+        sorted((CORPUS / "magic-draughts" / "valid").glob("*.fgn"))[0],
+    ]
+    text = "junk line here\n" + "".join(p.read_text() for p in logs)
+    plain = tmp_path / "stray.fgn"
+    plain.write_text(text)
+    compressed = tmp_path / "stray.fgn.gz"
+    compressed.write_bytes(gzip.compress(text.encode()))
+    for several in [plain, compressed]:
+        for command, ours in [("json", fgn.games_table), ("events", fgn.events_table)]:
+            folder = tmp_path / f"{several.name}-{command}"
+            out = run_fgn(fgn_bin, command, "--parquet", str(folder), "--columns", "all", str(several))
+            assert folder.exists(), out.stderr
+            theirs = pyarrow.dataset.dataset(folder, format="parquet", partitioning="hive").to_table()
+            table = ours(str(several), columns="all")
+            same_table(table, theirs, ["file", "index", "type"] if command == "events" else ["file"])
+        files = fgn.games_table(str(several))["file"].to_pylist()
+        assert files == [str(several), f"{several}#1", f"{several}#2"]
+        found = list(fgn.games(str(several)))
+        assert [g["status"] for g in found] == ["invalid", "valid", "valid"]
+        assert (found[0]["error"]["kind"], found[0]["error"]["line"]) == ("syntax", 1)
+
+
+def test_read_and_validate_take_one_game_of_a_file_of_several_as_file_n(fgn_bin, tmp_path):
+    # As the commands that take one log: `FILE#N` is game N, with the
+    # file's line numbers; the file itself is refused, saying how many
+    # games it holds and how to read them.
+    first = CORPUS / "survival-chess" / "valid" / "01-bishop-queen-mate.fgn"
+    broken = '[Game "magic-draughts"]\n[Rules "1.0"]\n1 x c3-d4\n'
+    third = sorted((CORPUS / "magic-draughts" / "valid").glob("*.fgn"))[0]
+    several = tmp_path / "several.fgn"
+    several.write_text(first.read_text() + broken + third.read_text())
+    before_third = len(first.read_text().splitlines()) + len(broken.splitlines())
+
+    log = fgn.read(f"{several}#3")
+    alone = fgn.read(third)
+    assert log.file == f"{several}#3"
+    assert log.events == alone.events
+    assert [e.line for e in log.events] == [e.line + before_third for e in alone.events]
+
+    cli = run_fgn(fgn_bin, "--format", "json", "validate", str(several))
+    results = {r["file"]: r for r in json_lines(cli.stdout) if r["type"] == "result"}
+    for n in (1, 2, 3):
+        assert fgn.validate(f"{several}#{n}").to_dict() == results[f"{several}#{n}"], n
+
+    with pytest.raises(fgn.SyntaxError) as raised:
+        fgn.read(f"{several}#2")
+    assert (raised.value.file, raised.value.line) == (f"{several}#2", before_third)
+
+    for call, name in [(fgn.read, "fgn.read"), (fgn.validate, "fgn.validate")]:
+        with pytest.raises(fgn.Error, match=r"it holds 3 games .* fgn\.games\(\)") as raised:
+            call(str(several))
+        assert name in str(raised.value)
+        assert f'"{several}#1" to "{several}#3"' in str(raised.value)
+        assert (raised.value.file, raised.value.games) == (str(several), 3)
+    with pytest.raises(OSError, match="it holds no game 4 \\(it holds 3\\)"):
+        fgn.read(f"{several}#4")
+    # A file whose name ends in `#N` is that file, as for the commands.
+    named = tmp_path / "odd.fgn#2"
+    named.write_text(third.read_text())
+    assert fgn.read(named).events == alone.events

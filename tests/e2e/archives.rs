@@ -25,7 +25,7 @@ fn member(path: &Path) -> String {
 }
 
 /// A tar archive of `members` (name and bytes), in that order.
-fn tar(members: &[(String, Vec<u8>)]) -> Vec<u8> {
+pub(crate) fn tar(members: &[(String, Vec<u8>)]) -> Vec<u8> {
     let mut builder = tar::Builder::new(Vec::new());
     for (name, bytes) in members {
         let mut header = tar::Header::new_gnu();

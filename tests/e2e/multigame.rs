@@ -177,7 +177,8 @@ const B: &str =
     "\n; a second game\n[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n[Magic \"off\"]\n1 w  c3-d4   ; spaces\n";
 
 /// A syntax error in the middle of a file loses none of the games after
-/// it, and text before the first game is one error of the file.
+/// it, and text before the first game is one error of the file, counted
+/// as an invalid log of its own.
 #[test]
 fn an_error_in_one_game_leaves_the_others_read() {
     let dir = scratch_dir("multigame-errors");
@@ -193,7 +194,7 @@ fn an_error_in_one_game_leaves_the_others_read() {
     let stray = write(&dir, "stray.fgn", format!("1 w c3-d4\n{A}{B}").as_bytes());
     let (code, out, err) = run(&["validate", &stray], b"");
     assert_eq!(code, Some(1));
-    assert_eq!(out, "2 valid, 0 invalid\n");
+    assert_eq!(out, "2 valid, 1 invalid\n");
     assert!(
         err.starts_with(&format!("{stray}:1:1: [syntax] this file holds several games")),
         "{err}"
@@ -201,6 +202,97 @@ fn an_error_in_one_game_leaves_the_others_read() {
     // Read from standard input, the games are named by it.
     let (_, _, err) = run(&["validate", "-"], format!("{A}{broken}").as_bytes());
     assert!(err.starts_with("<stdin>#2:10:"), "{err}");
+}
+
+/// The text before the first game of a file of several, which only blank
+/// and comment lines may be (docs/notation.md §2.8), as every way of
+/// reading such a file sees it.
+const STRAY: &str = "junk line here\n";
+
+/// Checks what `validate` and `json` say of `path`, a file of several
+/// games (or an archive holding one, `named` being the file's name in the
+/// reports) whose text before its first game is [`STRAY`] and whose games
+/// are `valid` valid logs then `invalid` invalid ones, on `jobs` jobs: the
+/// stray text is an invalid log of its own named as the file, with its one
+/// syntax error at 1:1, and every game after it is still read.
+fn assert_stray_text_is_an_invalid_log(path: &str, named: &str, valid: usize, invalid: usize, jobs: &str) {
+    let case = format!("{named} on {jobs} jobs");
+    let (code, out, err) = run(&["--jobs", jobs, "validate", path], b"");
+    assert_eq!(code, Some(1), "{case}: {err}");
+    assert_eq!(out, format!("{valid} valid, {} invalid\n", invalid + 1), "{case}");
+    assert!(
+        err.starts_with(&format!("{named}:1:1: [syntax] this file holds several games")),
+        "{case}: {err}"
+    );
+
+    let (code, out, err) = run(&["--jobs", jobs, "validate", "--format", "json", path], b"");
+    assert_eq!(code, Some(1), "{case}: {err}");
+    let rows = json_lines(&out);
+    let results: Vec<&Value> = rows.iter().filter(|r| r["type"] == "result").collect();
+    assert_eq!(results.len(), valid + invalid + 1, "{case}");
+    let first = results[0];
+    assert_eq!(
+        (&first["file"], &first["status"], &first["error"]["kind"]),
+        (&Value::from(named), &Value::from("invalid"), &Value::from("syntax")),
+        "{case}: {first}"
+    );
+    assert_eq!(
+        (&first["error"]["line"], &first["error"]["column"]),
+        (&Value::from(1), &Value::from(1))
+    );
+    assert_eq!(results[1]["file"], format!("{named}#1"), "{case}");
+    let totals = rows.last().expect("a totals row");
+    assert_eq!(
+        (&totals["type"], &totals["valid"], &totals["invalid"]),
+        (&Value::from("totals"), &Value::from(valid), &Value::from(invalid + 1)),
+        "{case}"
+    );
+
+    let (code, out, err) = run(&["--jobs", jobs, "json", "--ndjson", path], b"");
+    assert_eq!(code, Some(1), "{case}: {err}");
+    let documents = json_lines(&out);
+    assert_eq!(documents.len(), valid + invalid + 1, "{case}");
+    assert_eq!(
+        (&documents[0]["type"], &documents[0]["file"]),
+        (&Value::from("unreadable"), &Value::from(named)),
+        "{case}"
+    );
+    assert_eq!(documents[1]["file"], format!("{named}#1"), "{case}");
+}
+
+/// Regression: text before the first game of a file of several was one
+/// syntax error on standard error but no log of the reports, so the file
+/// was not accounted for (`2 valid, 0 invalid` and exit 1; no `result`
+/// row, no `unreadable` document). It is an invalid log named as the file
+/// on every way such a file is read: whole and split where it is worked
+/// on (a plain file, an archive's member), and game by game on the walk
+/// (a compressed file, a large file named on the command line).
+#[test]
+fn text_before_the_first_game_is_an_invalid_log_named_as_the_file() {
+    let dir = scratch_dir("multigame-stray");
+    let broken = "[Game \"magic-draughts\"]\n[Rules \"1.0\"]\n1 x c3-d4\n";
+    let text = format!("{STRAY}{A}{B}{broken}");
+    let plain = write(&dir, "stray.fgn", text.as_bytes());
+    let compressed = write(&dir, "stray.fgn.gz", &gzip(text.as_bytes()));
+    let archive = write(
+        &dir,
+        "month.tar",
+        &crate::archives::tar(&[("2025/stray.fgn".to_string(), text.into_bytes())]),
+    );
+    let member = format!("{archive}:2025/stray.fgn");
+    let mut large = STRAY.to_string();
+    let mut games = 0;
+    while large.len() < 1 << 20 {
+        large.push_str(A);
+        games += 1;
+    }
+    let large = write(&dir, "large.fgn", large.as_bytes());
+    for jobs in ["1", "2"] {
+        assert_stray_text_is_an_invalid_log(&plain, &plain, 2, 1, jobs);
+        assert_stray_text_is_an_invalid_log(&compressed, &compressed, 2, 1, jobs);
+        assert_stray_text_is_an_invalid_log(&archive, &member, 2, 1, jobs);
+        assert_stray_text_is_an_invalid_log(&large, &large, games, 0, jobs);
+    }
 }
 
 /// `fmt` keeps a file of several games one file: each game canonical, one
@@ -391,6 +483,17 @@ fn a_site_has_a_page_per_game() {
         assert!(index.contains(&format!("href=\"two.fgn-{n}.html\"")), "{index}");
         assert!(index.contains(&format!("two.fgn#{n}")), "{index}");
     }
+    // Regression: text before the first game had no row of the index, as
+    // a log that cannot be read has; it is the file's row, with its error.
+    write(&logs, "two.fgn", format!("{STRAY}{A}{B}").as_bytes());
+    let (code, _, err) = run(&["html", &logs.display().to_string(), "--out", &site, "--force"], b"");
+    assert_eq!(code, Some(1), "{err}");
+    let index = std::fs::read_to_string(dir.join("site/index.html")).expect("the index");
+    assert!(
+        index.contains("<tr class=\"invalid\"><td>two.fgn<div class=\"problem\">line 1: this file holds several games"),
+        "{index}"
+    );
+    assert!(index.contains("href=\"two.fgn-2.html\""), "{index}");
 }
 
 /// A file of a megabyte or more named on the command line is read game by

@@ -8,7 +8,7 @@
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use fgn_notation::split::{game_name, GameReader};
+use fgn_notation::split::{count_games, game_name, split, GameReader, GAME_SEPARATOR};
 use fgn_notation::{Diagnostic, MAX_FILE_BYTES};
 
 /// The bytes read from a file before the buffer has to grow: more than
@@ -231,6 +231,54 @@ impl Input {
             empty: false,
         })
     }
+}
+
+/// Why a reader of one log (`taker`: "this command" for the `fgn`
+/// commands that take one log, the function's name in the Python package)
+/// refuses a file of several games (docs/notation.md §2.8) that holds
+/// `games`: how many it holds, and how to name one of them
+/// ([`game_of_file`]).
+pub fn several_games(games: usize, taker: &str) -> String {
+    format!(
+        "it holds {games} games (a file of several games, docs/notation.md §2.8), and {taker} takes one log: name one as FILE#N"
+    )
+}
+
+/// The game named by `path` when it reads `FILE#N`, the game N of the
+/// file of several games FILE (docs/notation.md §2.8), as the commands
+/// that read many logs name it: `None` when `path` is not of that form or
+/// FILE is no file, else the game (an [`Input::Game`], with its text and
+/// the lines before it) or why there is none (the whole message, naming
+/// the file). A reader of one log asks this of a path that names no file.
+pub fn game_of_file(path: &Path, stdin: &dyn Stdin) -> Option<Result<Input, String>> {
+    let name = path.to_str()?;
+    let (file, ordinal) = name.rsplit_once(GAME_SEPARATOR)?;
+    let ordinal: usize = ordinal.parse().ok().filter(|&n| n > 0)?;
+    let file = Path::new(file);
+    if !file.is_file() {
+        return None;
+    }
+    let bytes = match Input::File(file.to_path_buf()).read_bytes(stdin) {
+        Ok(bytes) => bytes,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let game = split(&bytes)
+        .filter_map(Result::ok)
+        .find(|g| g.ordinal == Some(ordinal));
+    Some(match game {
+        Some(game) => Ok(Input::Game(FileGame {
+            file: file.display().to_string(),
+            ordinal: game.ordinal,
+            lines_before: game.first_line.saturating_sub(1),
+            bytes: game.text.to_vec(),
+            before: None,
+        })),
+        None => Err(format!(
+            "{}: cannot read: it holds no game {ordinal} (it holds {})",
+            file.display(),
+            count_games(&bytes)
+        )),
+    })
 }
 
 /// Whether `head`, the first bytes of a file's text, are a tar archive's.
