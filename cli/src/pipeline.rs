@@ -20,10 +20,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
-use fgn_notation::split::{game_name, split, stray_parsed, stray_streamed, GameText};
+use fgn_notation::split::{game_name, split, stray_parsed, stray_streamed, GameBytes, GameText};
 use fgn_notation::{parse, Diagnostic, Parsed};
 
-use fgn_tools::inputs::{walk, walk_games, Input, InputError};
+use fgn_tools::inputs::{games_past_the_limit, io_error_text, walk, walk_games, Input, InputError};
 use fgn_tools::parallel::{lock, run_parallel};
 
 use crate::out::{Captured, ReportTurn};
@@ -304,13 +304,29 @@ where
                         values.extend(one_log(&work, input, name, bytes, lines_before, &mut file_rep));
                         return values;
                     }
+                    // A file of several games too large to read whole, found
+                    // below a directory, is read again game by game.
+                    if let Some(games) = by_game.then(|| games_past_the_limit(&input, &bytes)).flatten() {
+                        drop(bytes);
+                        return match games {
+                            Ok(games) => each_game(input, &name, games, &work, &mut file_rep),
+                            Err(e) => each_game(input, &name, std::iter::once(Err(e)), &work, &mut file_rep),
+                        };
+                    }
                     // A file of one game, nearly every input, is read as it
                     // always was, after a search of its text for a second
                     // `[Game` tag line.
                     if !by_game || split(&bytes).is_one_log() {
                         return one_log(&work, input, name, bytes, 0, &mut file_rep);
                     }
-                    each_game(input, &name, &bytes, &work, &mut file_rep)
+                    let games = split(&bytes).map(|game| {
+                        Ok(game.map(|game| GameBytes {
+                            text: game.text.to_vec(),
+                            first_line: game.first_line,
+                            ordinal: game.ordinal,
+                        }))
+                    });
+                    each_game(input, &name, games, &work, &mut file_rep)
                 });
                 match done {
                     Ok(value) => Some(value),
@@ -426,29 +442,40 @@ where
     value
 }
 
-/// Works on each game of `bytes`, the text of the input `input` named
-/// `name`, a file of several games, in file order: each is a log of its
-/// own, named `FILE#N`, with the file's line numbers, its report written
-/// before the next is read. Text before the first game is a log of its
-/// own too, named `FILE`, which reads as its one syntax error.
-fn each_game<R, W>(input: Input, name: &str, bytes: &[u8], work: &W, rep: &mut Reporter) -> Vec<R>
+/// Works on each of `games`, the games of the input `input` named `name`,
+/// a file of several games, in file order: each is a log of its own, named
+/// `FILE#N`, with the file's line numbers, its report written before the
+/// next is read. Text before the first game is a log of its own too, named
+/// `FILE`, which reads as its one syntax error. A read error (`games` read
+/// from the file as they go) is the file's, and ends its games.
+fn each_game<R, W>(
+    input: Input,
+    name: &str,
+    games: impl Iterator<Item = std::io::Result<Result<GameBytes, Diagnostic>>>,
+    work: &W,
+    rep: &mut Reporter,
+) -> Vec<R>
 where
     W: Fn(Read, &mut Reporter) -> R,
 {
     let mut values = Vec::new();
-    for game in split(bytes) {
+    for game in games {
         // Each log's warnings are its own, as a file's are (its result
         // counts them, and `--strict` faults it for them).
         rep.warnings = 0;
         match game {
-            Err(stray) => values.push(stray_log(work, input.clone(), name.to_string(), stray, rep)),
-            Ok(game) => {
+            Err(e) => {
+                rep.file_error(name, &format!("cannot read: {}", io_error_text(&e)));
+                break;
+            }
+            Ok(Err(stray)) => values.push(stray_log(work, input.clone(), name.to_string(), stray, rep)),
+            Ok(Ok(game)) => {
                 let name = game_name(name, game.ordinal);
                 forced_panic(&name);
                 let read = Read {
                     input: input.clone(),
                     name,
-                    bytes: game.text.to_vec(),
+                    bytes: game.text,
                     lines_before: game.first_line.saturating_sub(1),
                     stray: None,
                 };

@@ -17,7 +17,7 @@ use fgn_notation::split::{game_name, split, stray_parsed, GameText};
 use fgn_notation::{parse as parse_fgn, Parsed};
 use fgn_tools::events::EVENTS;
 use fgn_tools::games::{GameRow, GAMES};
-use fgn_tools::inputs::{walk_games, Input, InputError, NoStdin};
+use fgn_tools::inputs::{games_past_the_limit, io_error_text, walk_games, Input, InputError, NoStdin};
 use fgn_tools::parallel::run_parallel;
 use fgn_tools::summary::{summarize, Summary};
 use fgn_tools::table::{ParquetBuffer, Table};
@@ -65,6 +65,30 @@ fn logs_of(mut input: Input) -> Result<Vec<Found>, InputError> {
             parsed: text.parse(),
         };
         return Ok(stray.into_iter().chain([found]).collect());
+    }
+    // A file of several games too large to read whole, found below a
+    // directory, is read again game by game, as the CLI reads it.
+    if let Some(games) = games_past_the_limit(&input, &bytes) {
+        drop(bytes);
+        let cannot = |e: std::io::Error| InputError {
+            file: Some(name.clone()),
+            message: format!("cannot read: {}", io_error_text(&e)),
+            empty: false,
+        };
+        let mut found = Vec::new();
+        for game in games.map_err(cannot)? {
+            found.push(match game.map_err(cannot)? {
+                Ok(game) => Found {
+                    name: game_name(&name, game.ordinal),
+                    parsed: game.as_text().parse(),
+                },
+                Err(stray) => Found {
+                    name: name.clone(),
+                    parsed: stray_parsed(stray),
+                },
+            });
+        }
+        return Ok(found);
     }
     let games = split(&bytes);
     if games.is_one_log() {

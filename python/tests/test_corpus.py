@@ -254,6 +254,24 @@ def test_text_before_the_first_game_is_a_row_named_as_the_file(fgn_bin, tmp_path
         assert (found[0]["error"]["kind"], found[0]["error"]["line"]) == ("syntax", 1)
 
 
+def test_a_file_of_several_games_past_the_limit_below_a_directory_loses_no_game(tmp_path):
+    # Regression: such a file was read up to the limit of a log (64 MiB)
+    # and split there, so that every game past it was lost and the game cut
+    # at the limit read as torn. Games of about a megabyte, most of it a
+    # comment, so that few games pass the limit.
+    game = (CORPUS / "survival-chess" / "valid" / "01-bishop-queen-mate.fgn").read_text()
+    game += ("; " + "x" * 1021 + "\n") * 1024
+    count = (64 << 20) // len(game) + 3
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    month = folder / "month.fgn"
+    month.write_text(game * count)
+    assert month.stat().st_size > 64 << 20
+    files = fgn.games_table(str(folder))["file"].to_pylist()
+    assert files == [f"{month}#{n}" for n in range(1, count + 1)]
+    assert {g["status"] for g in fgn.games(str(folder))} == {"valid"}
+
+
 def test_read_and_validate_take_one_game_of_a_file_of_several_as_file_n(fgn_bin, tmp_path):
     # As the commands that take one log: `FILE#N` is game N, with the
     # file's line numbers; the file itself is refused, saying how many

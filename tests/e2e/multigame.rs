@@ -529,3 +529,50 @@ fn a_large_named_file_is_read_game_by_game_with_the_same_reports() {
         one.2.lines().last().unwrap_or("")
     );
 }
+
+/// Regression: a file of several games larger than a log may be (64 MiB),
+/// found below a folder, was read up to that limit and split there: every
+/// game past it was lost, and the game cut at the limit was reported as a
+/// torn append, a warning (exit 0, `N valid, 0 invalid`, with N short of
+/// the file's games). Now such a file is read again game by game: every
+/// game is reported, on one job or two.
+#[test]
+fn a_file_of_several_games_past_the_limit_below_a_folder_loses_no_game() {
+    let dir = scratch_dir("multigame-past-the-limit");
+    let folder = dir.join("folder");
+    std::fs::create_dir_all(&folder).expect("a folder");
+    // Games of about a megabyte each, most of it a comment, so that the
+    // file passes 64 MiB with few games to check.
+    let padding = format!("; {}\n", "x".repeat(1021)).repeat(1024);
+    let game = format!("{A}{padding}");
+    let games = (fgn_notation::MAX_FILE_BYTES / game.len()) + 3;
+    let text = game.repeat(games);
+    assert!(text.len() > fgn_notation::MAX_FILE_BYTES);
+    let file = write(&folder, "month.fgn", text.as_bytes());
+    for jobs in ["1", "2"] {
+        let (code, out, err) = run(
+            &[
+                "--jobs",
+                jobs,
+                "validate",
+                "--format",
+                "json",
+                &folder.display().to_string(),
+            ],
+            b"",
+        );
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(err, "", "{jobs} jobs");
+        let results: Vec<Value> = json_lines(&out).into_iter().filter(|v| v["type"] == "result").collect();
+        let names: Vec<String> = (1..=games).map(|n| format!("{file}#{n}")).collect();
+        assert_eq!(
+            results
+                .iter()
+                .map(|v| v["file"].as_str().unwrap_or("").to_string())
+                .collect::<Vec<_>>(),
+            names,
+            "{jobs} jobs"
+        );
+        assert!(results.iter().all(|v| v["status"] == "valid"), "{jobs} jobs");
+    }
+}

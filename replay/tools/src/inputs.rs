@@ -518,6 +518,25 @@ pub fn walk_games(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Resul
     })
 }
 
+/// The games of the plain file an input was read from, read again one at
+/// a time, when its text as read (`bytes`) stopped one byte past what a
+/// log may hold: a file of several games larger than that, found below a
+/// directory (a file named on the command line is read game by game on
+/// the walk already, [`walk_games`]). Its games past the limit were lost:
+/// split, the text as read ended in a torn game and a warning. `None` for
+/// any other input, which its text as read holds whole.
+pub fn games_past_the_limit(
+    input: &Input,
+    bytes: &[u8],
+) -> Option<std::io::Result<GameReader<BufReader<std::fs::File>>>> {
+    match input {
+        Input::File(path) if bytes.len() > MAX_FILE_BYTES && packing(bytes) == Packing::Plain => {
+            Some(std::fs::File::open(path).map(|file| GameReader::new(BufReader::with_capacity(FIRST_READ, file))))
+        }
+        _ => None,
+    }
+}
+
 /// Whether `path` names a compressed log by its ending.
 fn is_compressed_log_name(path: &Path) -> bool {
     let name = path.as_os_str().as_encoded_bytes();
