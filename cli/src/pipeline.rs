@@ -285,7 +285,7 @@ where
                 file_rep.error(&message);
                 None
             }
-            Ok((mut input, bytes)) => {
+            Ok((mut input, mut bytes)) => {
                 let name = input.name();
                 // A report already on its way out when the work panics
                 // stays (a report is written as soon as it is its turn);
@@ -305,9 +305,9 @@ where
                         return values;
                     }
                     // A file of several games too large to read whole, found
-                    // below a directory, is read again game by game.
-                    if let Some(games) = by_game.then(|| games_past_the_limit(&input, &bytes)).flatten() {
-                        drop(bytes);
+                    // below a directory, is read again game by game, and
+                    // standard input read on game by game.
+                    if let Some(games) = by_game.then(|| games_past_the_limit(&input, &mut bytes, io)).flatten() {
                         return match games {
                             Ok(games) => each_game(input, &name, games, &work, &mut file_rep),
                             Err(e) => each_game(input, &name, std::iter::once(Err(e)), &work, &mut file_rep),

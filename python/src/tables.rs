@@ -68,8 +68,8 @@ fn logs_of(mut input: Input) -> Result<Vec<Found>, InputError> {
     }
     // A file of several games too large to read whole, found below a
     // directory, is read again game by game, as the CLI reads it.
-    if let Some(games) = games_past_the_limit(&input, &bytes) {
-        drop(bytes);
+    let mut bytes = bytes;
+    if let Some(games) = games_past_the_limit(&input, &mut bytes, &NoStdin) {
         let cannot = |e: std::io::Error| InputError {
             file: Some(name.clone()),
             message: format!("cannot read: {}", io_error_text(&e)),

@@ -535,7 +535,8 @@ fn a_large_named_file_is_read_game_by_game_with_the_same_reports() {
 /// game past it was lost, and the game cut at the limit was reported as a
 /// torn append, a warning (exit 0, `N valid, 0 invalid`, with N short of
 /// the file's games). Now such a file is read again game by game: every
-/// game is reported, on one job or two.
+/// game is reported, on one job or two. The same held for standard input,
+/// which is now read on game by game past the limit.
 #[test]
 fn a_file_of_several_games_past_the_limit_below_a_folder_loses_no_game() {
     let dir = scratch_dir("multigame-past-the-limit");
@@ -575,4 +576,9 @@ fn a_file_of_several_games_past_the_limit_below_a_folder_loses_no_game() {
         );
         assert!(results.iter().all(|v| v["status"] == "valid"), "{jobs} jobs");
     }
+    let (code, out, err) = run(&["validate", "-"], text.as_bytes());
+    assert_eq!(
+        (code, out, err),
+        (Some(0), format!("{games} valid, 0 invalid\n"), String::new())
+    );
 }

@@ -518,22 +518,57 @@ pub fn walk_games(paths: &[PathBuf], hidden: bool) -> impl Iterator<Item = Resul
     })
 }
 
-/// The games of the plain file an input was read from, read again one at
-/// a time, when its text as read (`bytes`) stopped one byte past what a
-/// log may hold: a file of several games larger than that, found below a
-/// directory (a file named on the command line is read game by game on
-/// the walk already, [`walk_games`]). Its games past the limit were lost:
-/// split, the text as read ended in a torn game and a warning. `None` for
-/// any other input, which its text as read holds whole.
-pub fn games_past_the_limit(
+/// The games of an input read one at a time, when its text as read
+/// (`bytes`) stopped one byte past what a log may hold: a file of several
+/// games larger than that, found below a directory (a file named on the
+/// command line is read game by game on the walk already, [`walk_games`]),
+/// read again from its start; or standard input, read on from where it
+/// stopped. Their games past the limit were lost: split, the text as read
+/// ended in a torn game and a warning. `None` for any other input, which
+/// its text as read holds whole; else `bytes` is taken (its games are
+/// read again, or from it and then on).
+pub fn games_past_the_limit<'a>(
     input: &Input,
-    bytes: &[u8],
-) -> Option<std::io::Result<GameReader<BufReader<std::fs::File>>>> {
-    match input {
-        Input::File(path) if bytes.len() > MAX_FILE_BYTES && packing(bytes) == Packing::Plain => {
-            Some(std::fs::File::open(path).map(|file| GameReader::new(BufReader::with_capacity(FIRST_READ, file))))
+    bytes: &mut Vec<u8>,
+    stdin: &'a dyn Stdin,
+) -> Option<std::io::Result<GameReader<Box<dyn BufRead + 'a>>>> {
+    if bytes.len() <= MAX_FILE_BYTES || packing(bytes) != Packing::Plain {
+        return None;
+    }
+    let bytes = std::mem::take(bytes);
+    let reader: std::io::Result<Box<dyn BufRead + 'a>> = match input {
+        Input::File(path) => std::fs::File::open(path)
+            .map(|file| Box::new(BufReader::with_capacity(FIRST_READ, file)) as Box<dyn BufRead>),
+        Input::Stdin => {
+            let rest = StdinReader { stdin, done: false };
+            Ok(Box::new(
+                std::io::Cursor::new(bytes).chain(BufReader::with_capacity(FIRST_READ, rest)),
+            ))
         }
-        _ => None,
+        Input::Member(_) | Input::Game(_) => return None,
+    };
+    Some(reader.map(GameReader::new))
+}
+
+/// Standard input as a stream, read a piece at a time through [`Stdin`].
+struct StdinReader<'a> {
+    stdin: &'a dyn Stdin,
+    /// The end was met: a piece came short of what was asked.
+    done: bool,
+}
+
+impl std::io::Read for StdinReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.done || buf.is_empty() {
+            return Ok(0);
+        }
+        // `read_stdin` reads until it has `limit` bytes or meets the end,
+        // so a shorter piece is the last one.
+        let mut piece = Vec::with_capacity(buf.len());
+        let read = self.stdin.read_stdin(buf.len() as u64, &mut piece)?;
+        self.done = read < buf.len();
+        buf[..piece.len()].copy_from_slice(&piece);
+        Ok(piece.len())
     }
 }
 
