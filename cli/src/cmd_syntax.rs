@@ -232,6 +232,19 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
 /// (reported) when text stands before the first game or a game has syntax
 /// errors or a torn last line: such a file is never printed or rewritten.
 fn formatted_games(name: &str, bytes: &[u8], write: bool, rep: &mut Reporter) -> Option<(String, Vec<String>)> {
+    // `fmt` formats a file whole, and reads at most a log's limit of it: a
+    // larger file of several games was cut there, and its game cut at the
+    // limit reported as a torn line, which it is not.
+    if bytes.len() > fgn_notation::MAX_FILE_BYTES {
+        rep.file_error(
+            name,
+            &format!(
+                "cannot format: it is larger than {} bytes (64 MiB), the most `fmt` reads of a file (`fgn validate` reads its games one at a time)",
+                fgn_notation::MAX_FILE_BYTES
+            ),
+        );
+        return None;
+    }
     let (mut text, mut not_formatted, mut readable) = (String::new(), Vec::new(), true);
     for game in split(bytes) {
         let game = match game {

@@ -581,4 +581,12 @@ fn a_file_of_several_games_past_the_limit_below_a_folder_loses_no_game() {
         (code, out, err),
         (Some(0), format!("{games} valid, 0 invalid\n"), String::new())
     );
+    // `fmt` formats a file whole: it says it cannot, rather than calling
+    // the game it cut at the limit torn.
+    let (code, _, err) = run(&["fmt", "--check", &folder.display().to_string()], b"");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with(&format!("error: {file}: cannot format: it is larger than")) && !err.contains("torn"),
+        "{err}"
+    );
 }
