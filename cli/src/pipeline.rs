@@ -114,6 +114,10 @@ pub fn report_syntax(rep: &mut Reporter<'_>, name: &str, diagnostics: &[fgn_nota
 /// in order), the status it raised, and the command's value for it (`None`
 /// when the input could not be read).
 struct Done<R> {
+    /// The input is a file or the first game of one the walk read game by
+    /// game: what the progress line counts, as its total does (a file of
+    /// many games is one file there).
+    starts_file: bool,
     captured: Captured,
     status: Status,
     /// One value per log: one for a file of one game, one per game for a
@@ -268,6 +272,7 @@ where
     // Everything the work writes goes through its file's reporter, which
     // keeps it until `turn` says the reports before it are written.
     let process = |item: Result<Input, InputError>, turn: ReportTurn| -> Done<R> {
+        let starts_file = !matches!(&item, Ok(Input::Game(game)) if game.ordinal.is_some_and(|n| n > 1));
         let mut file_rep = template.for_file();
         file_rep.capture_until(Some(turn));
         let value = match item.and_then(|mut input| input.take_bytes(io).map(|bytes| (input, bytes))) {
@@ -342,6 +347,7 @@ where
             }
         };
         Done {
+            starts_file,
             captured: file_rep.take_captured(),
             status: file_rep.status,
             value,
@@ -350,10 +356,12 @@ where
     let empty = Mutex::new(Vec::new());
     let mut progress = Progress::new(!rep.quiet && io.progress(), paths, io.hidden());
     let mut seen = 0usize;
+    let mut files_seen = 0usize;
     let mut walked = Walked::default();
     let mut stopped = false;
     let mut finish = |done: Done<R>, rep: &mut Reporter| -> ControlFlow<()> {
         seen += 1;
+        files_seen += usize::from(done.starts_file);
         progress.suspend(|| io.replay(done.captured));
         rep.merge(done.status);
         let flow = match done.value {
@@ -373,7 +381,7 @@ where
                 ControlFlow::Continue(())
             }
         };
-        progress.tick(seen);
+        progress.tick(files_seen);
         stopped = flow.is_break();
         flow
     };

@@ -118,3 +118,42 @@ fn the_progress_line_shows_on_a_terminal_only() {
     assert!(text.contains(" files, ") && text.contains("files/s"), "{text}");
     assert!(text.contains(" valid, 0 invalid"), "{text}");
 }
+
+/// Regression: the progress line counted each game of a file read game by
+/// game (a compressed one) as a file done, against a total that counts it
+/// as one file, so that one file of 40 games showed `40/40 files`.
+#[test]
+fn the_progress_line_counts_a_file_of_many_games_as_one_file() {
+    let fgn = env!("CARGO_BIN_EXE_fgn");
+    let dir = crate::util::scratch_dir("walks-progress-games");
+    let log = std::fs::read(root().join("corpus/survival-chess/valid/01-bishop-queen-mate.fgn")).expect("a log");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &log.repeat(40)).expect("gzip");
+    let file = dir.join("month.fgn.gz");
+    std::fs::write(&file, gz.finish().expect("gzip")).expect("a test file");
+    let command = format!("{fgn} validate {}", file.display());
+    let shown = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("FGN_DEBUG_PROGRESS_AFTER", "0")
+        .env_remove("FGN_NO_PROGRESS")
+        .output()
+        .expect("script runs");
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.contains("40 valid, 0 invalid"), "{text}");
+    // Every count the line showed is of the one file.
+    let counts: Vec<&str> = text
+        .split(" files, ")
+        .filter_map(|before| {
+            before
+                .rsplit(|c: char| c != '/' && c != '+' && !c.is_ascii_digit())
+                .next()
+        })
+        .filter(|count| !count.is_empty())
+        .collect();
+    assert!(!counts.is_empty(), "{text}");
+    let of_one_file = |count: &str| {
+        let (done, total) = count.split_once('/').unwrap_or((count, "1"));
+        matches!(done, "0" | "1") && total.trim_end_matches('+') == "1"
+    };
+    assert!(counts.iter().all(|c| of_one_file(c)), "{counts:?}");
+}
