@@ -857,36 +857,27 @@ fn wanted_member(path: &str, hidden: bool) -> bool {
     is_log_name(path) && (hidden || !path.split('/').any(|part| part.starts_with('.')))
 }
 
+/// `opened`, or `None` once why it failed is sent as the archive's error
+/// (`cannot read: WHY`): what an archive's reader does with each step of
+/// opening it, after which it reads no further.
+fn or_broken<T>(archive: &Path, send: &Members, opened: Result<T, String>) -> Option<T> {
+    opened
+        .map_err(|why| {
+            // No one taking it any more stops the reader all the same.
+            let _ = send.send(Err(InputError::at(archive, format!("cannot read: {why}"))));
+        })
+        .ok()
+}
+
 /// Reads the logs of the tar archive `archive` into `send`: the number of
 /// logs found, or `None` when it stopped early (the archive broke, or no
 /// one takes the members any more).
 fn read_tar(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
-    let broken = |why: String| {
-        send.send(Err(InputError::at(archive, format!("cannot read: {why}"))))
-            .ok()
-    };
-    let file = match std::fs::File::open(archive) {
-        Ok(f) => f,
-        Err(e) => {
-            broken(io_error_text(&e))?;
-            return None;
-        }
-    };
-    let text = match unpack(BufReader::new(file)) {
-        Ok(text) => text,
-        Err(e) => {
-            broken(io_error_text(&e))?;
-            return None;
-        }
-    };
+    let io = |e: std::io::Error| io_error_text(&e);
+    let file = or_broken(archive, send, std::fs::File::open(archive).map_err(io))?;
+    let text = or_broken(archive, send, unpack(BufReader::new(file)).map_err(io))?;
     let mut tar = tar::Archive::new(text);
-    let entries = match tar.entries() {
-        Ok(entries) => entries,
-        Err(e) => {
-            broken(io_error_text(&e))?;
-            return None;
-        }
-    };
+    let entries = or_broken(archive, send, tar.entries().map_err(io))?;
     let mut found = 0;
     // Whether the last member could not be read: when the archive breaks
     // right after, it broke inside that member, whose error said so.
@@ -896,8 +887,8 @@ fn read_tar(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
             Ok(entry) => entry,
             Err(_) if member_failed => return None,
             Err(e) => {
-                broken(format!("the archive breaks after {found} logs: {}", io_error_text(&e)))?;
-                return None;
+                let why = format!("the archive breaks after {found} logs: {}", io_error_text(&e));
+                return or_broken(archive, send, Err(why));
             }
         };
         if !entry.header().entry_type().is_file() {
@@ -927,24 +918,16 @@ fn read_tar(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
 /// [`read_tar`] does. A zip archive's index is at its end, so one cut
 /// short cannot be read at all.
 fn read_zip(archive: &Path, hidden: bool, send: &Members) -> Option<usize> {
-    let broken = |why: String| {
-        send.send(Err(InputError::at(archive, format!("cannot read: {why}"))))
-            .ok()
-    };
-    let file = match std::fs::File::open(archive) {
-        Ok(f) => f,
-        Err(e) => {
-            broken(io_error_text(&e))?;
-            return None;
-        }
-    };
-    let mut zip = match zip::ZipArchive::new(BufReader::new(file)) {
-        Ok(zip) => zip,
-        Err(e) => {
-            broken(format!("not a readable zip archive: {e}"))?;
-            return None;
-        }
-    };
+    let file = or_broken(
+        archive,
+        send,
+        std::fs::File::open(archive).map_err(|e| io_error_text(&e)),
+    )?;
+    let mut zip = or_broken(
+        archive,
+        send,
+        zip::ZipArchive::new(BufReader::new(file)).map_err(|e| format!("not a readable zip archive: {e}")),
+    )?;
     let mut found = 0;
     for index in 0..zip.len() {
         let Some(Ok(path)) = zip.name_for_index(index).map(|p| p.map(|p| member_path(&p).to_owned())) else {
