@@ -532,7 +532,8 @@ pub fn games_past_the_limit<'a>(
     bytes: &mut Vec<u8>,
     stdin: &'a dyn Stdin,
 ) -> Option<std::io::Result<GameReader<Box<dyn BufRead + 'a>>>> {
-    if bytes.len() <= MAX_FILE_BYTES || packing(bytes) != Packing::Plain {
+    let read_again = matches!(input, Input::File(_) | Input::Stdin);
+    if !read_again || bytes.len() <= MAX_FILE_BYTES || packing(bytes) != Packing::Plain {
         return None;
     }
     let bytes = std::mem::take(bytes);
@@ -545,6 +546,7 @@ pub fn games_past_the_limit<'a>(
                 std::io::Cursor::new(bytes).chain(BufReader::with_capacity(FIRST_READ, rest)),
             ))
         }
+        // Their text is all there is to read (above).
         Input::Member(_) | Input::Game(_) => return None,
     };
     Some(reader.map(GameReader::new))
