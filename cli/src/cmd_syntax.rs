@@ -67,9 +67,7 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
                 ordinal: game.ordinal,
             };
             let parsed = text.parse();
-            for d in &parsed.diagnostics {
-                rep.diagnostic(&input.name(), d, "syntax");
-            }
+            report_syntax(rep, &input.name(), &parsed.diagnostics);
             out.push((input, bytes, parsed));
             continue;
         }
@@ -78,9 +76,7 @@ pub fn parse_all(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(Input, Vec<u8>, 
             continue;
         }
         let parsed = parse(&bytes);
-        for d in &parsed.diagnostics {
-            rep.diagnostic(&input.name(), d, "syntax");
-        }
+        report_syntax(rep, &input.name(), &parsed.diagnostics);
         out.push((input, bytes, parsed));
     }
     out
@@ -97,9 +93,7 @@ pub fn parse_games(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(String, Parsed
         let games = split(&bytes);
         if games.is_one_log() {
             let parsed = parse(&bytes);
-            for d in &parsed.diagnostics {
-                rep.diagnostic(&name, d, "syntax");
-            }
+            report_syntax(rep, &name, &parsed.diagnostics);
             out.push((name, parsed));
             continue;
         }
@@ -109,9 +103,7 @@ pub fn parse_games(paths: &[PathBuf], rep: &mut Reporter) -> Vec<(String, Parsed
                 Ok(game) => {
                     let game_name = game_name(&name, game.ordinal);
                     let parsed = game.parse();
-                    for d in &parsed.diagnostics {
-                        rep.diagnostic(&game_name, d, "syntax");
-                    }
+                    report_syntax(rep, &game_name, &parsed.diagnostics);
                     out.push((game_name, parsed));
                 }
             }
@@ -138,9 +130,7 @@ pub fn fmt(paths: &[PathBuf], check: bool, diff: bool, write: bool, rep: &mut Re
             let games = split(&bytes);
             if games.is_one_log() {
                 let parsed = parse(&bytes);
-                for d in &parsed.diagnostics {
-                    rep.diagnostic(&name, d, "syntax");
-                }
+                report_syntax(rep, &name, &parsed.diagnostics);
                 files.push((name, bytes, Some(parsed)));
             } else {
                 files.push((name, bytes, None));

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Mutex;
 
-use fgn_notation::split::{game_name, split, stray_parsed, GameText};
-use fgn_notation::{parse as parse_fgn, Parsed};
+use fgn_notation::split::{game_name, split, stray_parsed, GameBytes, GameText};
+use fgn_notation::{parse as parse_fgn, Diagnostic, Parsed};
 use fgn_tools::events::EVENTS;
 use fgn_tools::games::{GameRow, GAMES};
 use fgn_tools::inputs::{games_past_the_limit, io_error_text, walk_games, Input, InputError, NoStdin};
@@ -77,16 +77,13 @@ fn logs_of(mut input: Input) -> Result<Vec<Found>, InputError> {
         };
         let mut found = Vec::new();
         for game in games.map_err(cannot)? {
-            found.push(match game.map_err(cannot)? {
-                Ok(game) => Found {
-                    name: game_name(&name, game.ordinal),
-                    parsed: game.as_text().parse(),
-                },
-                Err(stray) => Found {
-                    name: name.clone(),
-                    parsed: stray_parsed(stray),
-                },
-            });
+            found.push(game_of(
+                &name,
+                game.map_err(cannot)?
+                    .as_ref()
+                    .map(GameBytes::as_text)
+                    .map_err(Clone::clone),
+            ));
         }
         return Ok(found);
     }
@@ -97,18 +94,23 @@ fn logs_of(mut input: Input) -> Result<Vec<Found>, InputError> {
             parsed: parse_fgn(&bytes),
         }]);
     }
-    Ok(games
-        .map(|game| match game {
-            Ok(game) => Found {
-                name: game_name(&name, game.ordinal),
-                parsed: game.parse(),
-            },
-            Err(stray) => Found {
-                name: name.clone(),
-                parsed: stray_parsed(stray),
-            },
-        })
-        .collect())
+    Ok(games.map(|game| game_of(&name, game)).collect())
+}
+
+/// A game of the file `name` of several as a log of its own, `FILE#N`, or
+/// the text before its first game as a log named `FILE` that reads as its
+/// one syntax error.
+fn game_of(name: &str, game: Result<GameText<'_>, Diagnostic>) -> Found {
+    match game {
+        Ok(game) => Found {
+            name: game_name(name, game.ordinal),
+            parsed: game.parse(),
+        },
+        Err(stray) => Found {
+            name: name.to_owned(),
+            parsed: stray_parsed(stray),
+        },
+    }
 }
 
 /// Runs `process` on every log below `paths` (files, directories, the
