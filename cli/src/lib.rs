@@ -1255,7 +1255,11 @@ mod tests {
             lines.push(vec![name.clone(), "x.fgn".into()]);
             lines.push(vec!["help".into(), name.clone()]);
             for inner in sub.get_subcommands() {
-                lines.push(vec![name.clone(), inner.get_name().to_string(), "survival-chess".into()]);
+                lines.push(vec![
+                    name.clone(),
+                    inner.get_name().to_string(),
+                    "survival-chess".into(),
+                ]);
             }
         }
         for line in lines {

@@ -446,8 +446,10 @@ impl LogParser {
         // The text is read a stretch of whole lines at a time, and the
         // events of each stretch are handed on and dropped: the lists stay
         // the size of a stretch, in the processor's cache, however long the
-        // log is.
-        let lines = (self.run_bytes / 10).min(RESERVED_EVENTS);
+        // log is. Room for a stretch's events, or for a shorter text's:
+        // a stretch's room (some 200 KiB) taken for each small log was most
+        // of what reading it allocated, and its free the allocator's work.
+        let lines = (self.run_bytes.min(src.len()) / 10).min(RESERVED_EVENTS);
         self.doc.game.events.reserve(lines);
         self.doc.event_lines.reserve(lines);
         self.doc.event_columns.reserve(lines);
