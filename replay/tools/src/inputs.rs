@@ -1171,12 +1171,18 @@ fn sort_names_after(names: &mut [Named], depth: usize) {
     let first = first.name.as_encoded_bytes();
     let mut shared = first.len();
     for named in rest {
-        let common = first[depth..shared]
-            .iter()
-            .zip(&named.name.as_encoded_bytes()[depth..])
-            .take_while(|(a, b)| a == b)
-            .count();
-        shared = depth + common;
+        let name = named.name.as_encoded_bytes();
+        // Nearly every name holds the whole beginning shared so far, which
+        // one comparison of slices tells; only a name that does not is
+        // walked byte by byte to where it parts from the first.
+        if name.get(depth..shared) != Some(&first[depth..shared]) {
+            let common = first[depth..shared]
+                .iter()
+                .zip(&name[depth..])
+                .take_while(|(a, b)| a == b)
+                .count();
+            shared = depth + common;
+        }
     }
     for named in names.iter_mut() {
         named.key = key_at(named.name.as_encoded_bytes(), shared);
@@ -1205,11 +1211,10 @@ fn sort_names_after(names: &mut [Named], depth: usize) {
 /// than another it shares these bytes with gets the lesser key, as it is
 /// the lesser name.
 fn key_at(name: &[u8], at: usize) -> SortKey {
-    let mut key = [0; KEY_BYTES];
+    // Byte by byte, since a copy of up to four bytes into an array is a
+    // call to memcpy.
     let tail = name.get(at..).unwrap_or_default();
-    let taken = tail.len().min(KEY_BYTES);
-    key[..taken].copy_from_slice(&tail[..taken]);
-    SortKey::from_be_bytes(key)
+    (0..KEY_BYTES).fold(0, |key, i| key << 8 | SortKey::from(tail.get(i).copied().unwrap_or(0)))
 }
 
 #[cfg(test)]
