@@ -980,12 +980,12 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
 const NAMES_AT_ONCE: usize = 131_072;
 
 /// The entries of one directory in name order, read in passes: each pass
-/// reads the whole directory (walkdir, links not followed) and keeps the
-/// least names after the last one handed out, all of them when they are
-/// at most `at_once`. Listing a directory in order cannot be done in less
-/// than its size otherwise, since a directory gives its names in no order:
-/// the passes trade reading a very large directory again for memory that
-/// does not grow with it.
+/// reads the whole directory (`std::fs::read_dir`, links not followed) and
+/// keeps the least names after the last one handed out, all of them when
+/// they are at most `at_once`. Listing a directory in order cannot be done
+/// in less than its size otherwise, since a directory gives its names in no
+/// order: the passes trade reading a very large directory again for memory
+/// that does not grow with it.
 struct Listing {
     dir: PathBuf,
     at_once: usize,
@@ -1002,11 +1002,18 @@ struct Listing {
 
 /// A directory entry's name and type, ordered by name.
 #[derive(Debug)]
-struct Named(Box<std::ffi::OsStr>, std::fs::FileType);
+struct Named {
+    name: Box<std::ffi::OsStr>,
+    kind: std::fs::FileType,
+    /// Where [`sort_names`] keeps the bytes it sorts on. On Unix it fills
+    /// what would be padding beside the type, so that a name held costs no
+    /// more memory for it ([`NAMES_AT_ONCE`]).
+    key: SortKey,
+}
 
 impl PartialEq for Named {
     fn eq(&self, other: &Named) -> bool {
-        self.0 == other.0
+        self.name == other.name
     }
 }
 
@@ -1020,7 +1027,7 @@ impl PartialOrd for Named {
 
 impl Ord for Named {
     fn cmp(&self, other: &Named) -> std::cmp::Ordering {
-        self.0.cmp(&other.0)
+        self.name.cmp(&other.name)
     }
 }
 
@@ -1045,7 +1052,7 @@ impl Listing {
         if let Some(e) = self.errors.pop() {
             return Some(Err(e));
         }
-        let Named(name, kind) = self.batch.pop()?;
+        let Named { name, kind, .. } = self.batch.pop()?;
         // Only a later pass looks for where the last one stopped.
         if !self.complete {
             self.after = Some(name.clone().into_os_string());
@@ -1060,6 +1067,13 @@ impl Listing {
     /// full, never holds more). Errors are kept from the first pass only,
     /// so that a later pass does not report them again; a directory that
     /// cannot be opened ends the listing.
+    ///
+    /// The directory is read with `std::fs::read_dir` rather than walkdir,
+    /// which made each entry's whole path (a copy of the directory's path
+    /// grown by the name) only for its name to be taken back out. The
+    /// errors name what walkdir's named: the directory when it cannot be
+    /// opened or an entry cannot be read from it, the entry's path when its
+    /// type cannot be told.
     fn read_pass(&mut self) {
         let first = self.passes == 0;
         self.passes += 1;
@@ -1067,35 +1081,41 @@ impl Listing {
         let mut kept: Vec<Named> = Vec::new();
         // The least name dropped: no name from it on is kept this pass.
         let mut dropped: Option<Box<std::ffi::OsStr>> = None;
-        let entries = walkdir::WalkDir::new(&self.dir)
-            .min_depth(1)
-            .max_depth(1)
-            .follow_links(false);
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                self.errors.insert(0, InputError::at(&self.dir, io_error_text(&e)));
+                self.complete = true;
+                self.batch.clear();
+                return;
+            }
+        };
         for entry in entries {
-            let entry = match entry {
-                Ok(e) => e,
+            let named = entry
+                .map_err(|e| InputError::at(&self.dir, io_error_text(&e)))
+                .and_then(|entry| match entry.file_type() {
+                    Ok(kind) => Ok((entry.file_name(), kind)),
+                    Err(e) => Err(InputError::at(&entry.path(), io_error_text(&e))),
+                });
+            let (name, kind) = match named {
+                Ok(named) => named,
                 Err(e) => {
-                    let unopened = e.depth() == 0;
-                    if first || unopened {
-                        let at = e.path().unwrap_or(&self.dir);
-                        let why = e.io_error().map_or_else(|| e.to_string(), io_error_text);
-                        self.errors.insert(0, InputError::at(at, why));
-                    }
-                    if unopened {
-                        self.complete = true;
-                        self.batch.clear();
-                        return;
+                    if first {
+                        self.errors.insert(0, e);
                     }
                     continue;
                 }
             };
-            let name = entry.file_name();
-            if self.after.as_deref().is_some_and(|after| name <= after)
-                || dropped.as_deref().is_some_and(|least| name >= least)
+            if self.after.as_deref().is_some_and(|after| *name <= *after)
+                || dropped.as_deref().is_some_and(|least| *name >= *least)
             {
                 continue;
             }
-            kept.push(Named(name.into(), entry.file_type()));
+            kept.push(Named {
+                name: name.into_boxed_os_str(),
+                kind,
+                key: 0,
+            });
             if kept.len() > self.at_once {
                 dropped = Some(keep_least(&mut kept, half));
             }
@@ -1104,7 +1124,7 @@ impl Listing {
             dropped = Some(keep_least(&mut kept, half));
         }
         self.complete = dropped.is_none();
-        kept.sort_unstable();
+        sort_names(&mut kept);
         kept.reverse();
         self.batch = kept;
     }
@@ -1114,9 +1134,87 @@ impl Listing {
 /// in no order, and gives back the least of those dropped.
 fn keep_least(names: &mut Vec<Named>, n: usize) -> Box<std::ffi::OsStr> {
     names.select_nth_unstable(n);
-    let least_dropped = names[n].0.clone();
+    let least_dropped = names[n].name.clone();
     names.truncate(n);
     least_dropped
+}
+
+/// A few bytes of a name, read as a number whose order is theirs
+/// ([`key_at`]).
+type SortKey = u32;
+
+/// How many bytes of a name a [`SortKey`] holds.
+const KEY_BYTES: usize = std::mem::size_of::<SortKey>();
+
+/// Sorts `names` in the order of their bytes, as `OsStr` orders them.
+/// Names of one directory often share a long beginning
+/// (`survival-chess-1-`), which a plain sort compares again in every
+/// comparison, through a call to memcmp. Here each comparison is of two
+/// numbers: the names are sorted by the [`KEY_BYTES`] bytes after the
+/// beginning that all of them share, and each run of names that tie on
+/// those is sorted again by the bytes after them, the same way (a radix
+/// sort, most significant bytes first, whose digits are compared rather
+/// than counted). Most names differ within the first bytes after what
+/// they share, so the runs that tie are few and short.
+fn sort_names(names: &mut [Named]) {
+    sort_names_after(names, 0);
+}
+
+/// [`sort_names`] for names whose first `depth` bytes are the same.
+fn sort_names_after(names: &mut [Named], depth: usize) {
+    let [first, rest @ ..] = &*names else {
+        return;
+    };
+    if rest.is_empty() {
+        return;
+    }
+    let first = first.name.as_encoded_bytes();
+    let mut shared = first.len();
+    for named in rest {
+        let name = named.name.as_encoded_bytes();
+        // Nearly every name holds the whole beginning shared so far, which
+        // one comparison of slices tells; only a name that does not is
+        // walked byte by byte to where it parts from the first.
+        if name.get(depth..shared) != Some(&first[depth..shared]) {
+            let common = first[depth..shared]
+                .iter()
+                .zip(&name[depth..])
+                .take_while(|(a, b)| a == b)
+                .count();
+            shared = depth + common;
+        }
+    }
+    for named in names.iter_mut() {
+        named.key = key_at(named.name.as_encoded_bytes(), shared);
+    }
+    names.sort_unstable_by_key(|named| named.key);
+    let next = shared + KEY_BYTES;
+    for run in names.chunk_by_mut(|a, b| a.key == b.key) {
+        if run.len() < 2 {
+            continue;
+        }
+        // Names that tie on bytes they all have share them, and are told
+        // apart by the bytes after. A name that ends among those bytes ties
+        // only with itself or with a name whose next byte is a NUL, which
+        // no file's name holds; whole comparisons sort such a run all the
+        // same.
+        if run.iter().all(|named| named.name.len() >= next) {
+            sort_names_after(run, next);
+        } else {
+            run.sort_unstable();
+        }
+    }
+}
+
+/// The [`KEY_BYTES`] bytes of `name` from `at` on, as a big-endian
+/// number, the bytes past its end taken as zeros: a name that ends sooner
+/// than another it shares these bytes with gets the lesser key, as it is
+/// the lesser name.
+fn key_at(name: &[u8], at: usize) -> SortKey {
+    // Byte by byte, since a copy of up to four bytes into an array is a
+    // call to memcpy.
+    let tail = name.get(at..).unwrap_or_default();
+    (0..KEY_BYTES).fold(0, |key, i| key << 8 | SortKey::from(tail.get(i).copied().unwrap_or(0)))
 }
 
 #[cfg(test)]
@@ -1227,6 +1325,176 @@ mod tests {
             assert_eq!(listing.passes, passes, "{at_once} names at once");
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A [`Named`] for the sorting tests, of any bytes (a file's type is
+    /// needed, and any will do).
+    fn named(bytes: &[u8]) -> Named {
+        use std::os::unix::ffi::OsStrExt;
+        Named {
+            name: std::ffi::OsStr::from_bytes(bytes).into(),
+            kind: std::fs::metadata(std::env::temp_dir())
+                .expect("the temporary directory")
+                .file_type(),
+            key: 0,
+        }
+    }
+
+    /// Regression guard for the sort by keys of a few bytes (issue 42): it
+    /// gives exactly the order of a plain sort of the names' bytes, for
+    /// names that share long beginnings, names that begin others, names
+    /// that end around the end of a key, bytes of 0x80 and more (no UTF-8
+    /// text), and even NULs, which no file's name holds.
+    #[test]
+    fn names_sort_by_keys_in_the_order_of_their_bytes() {
+        let prefixes: [&[u8]; 4] = [b"", b"s", b"survival-chess-1-", b"survival-chess-1-survival-chess-1-"];
+        let alphabet: [u8; 8] = [b'0', b'1', b'9', b'.', b'a', 0x80, 0xc3, 0xff];
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        for prefix in prefixes {
+            // Every tail of up to two bytes, and then tails of up to 11
+            // bytes of a few letters, so that many names tie on a key and
+            // end in it, at it, or past it.
+            names.push(prefix.to_vec());
+            for a in alphabet {
+                names.push([prefix, &[a]].concat());
+                for b in alphabet {
+                    names.push([prefix, &[a, b]].concat());
+                }
+            }
+            let mut seed = 12_345u64;
+            for _ in 0..400 {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let len = (seed >> 33) as usize % 12;
+                let tail: Vec<u8> = (0..len).map(|i| alphabet[(seed >> (4 + 3 * i)) as usize % 3]).collect();
+                names.push([prefix, &tail].concat());
+            }
+        }
+        for with_nul in [&b"ab"[..], b"ab\0", b"ab\0\0c", b"ab\0c", b"abc\0", b"abcd\0e", b"abcd"] {
+            names.push(with_nul.to_vec());
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert!(names.len() > 1_000);
+        // Sorted from a shuffled order and from the reverse of the right one.
+        let mut shuffled = names.clone();
+        let mut seed = 99u64;
+        for i in (1..shuffled.len()).rev() {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            shuffled.swap(i, (seed >> 33) as usize % (i + 1));
+        }
+        let reversed: Vec<Vec<u8>> = names.iter().rev().cloned().collect();
+        for start in [shuffled, reversed] {
+            let mut held: Vec<Named> = start.iter().map(|name| named(name)).collect();
+            sort_names(&mut held);
+            let sorted: Vec<&[u8]> = held.iter().map(|n| n.name.as_encoded_bytes()).collect();
+            assert!(sorted == names, "the keyed sort differs from a plain one");
+        }
+        for few in [&[][..], &[b"b".to_vec()], &[b"b".to_vec(), b"a".to_vec()]] {
+            let mut held: Vec<Named> = few.iter().map(|name| named(name)).collect();
+            sort_names(&mut held);
+            assert!(held.is_sorted(), "{held:?}");
+        }
+    }
+
+    /// A name held costs a boxed name and a type and no more, the sort's key
+    /// filling what was padding, so that the bound of [`NAMES_AT_ONCE`] in
+    /// memory holds.
+    #[test]
+    fn a_name_held_is_no_larger_for_its_sort_key() {
+        assert_eq!(
+            std::mem::size_of::<Named>(),
+            std::mem::size_of::<(Box<std::ffi::OsStr>, std::fs::FileType)>()
+        );
+    }
+
+    /// Regression guard for the listing read with `std::fs::read_dir` and
+    /// sorted by keys (issue 42), on a directory of awkward names (long
+    /// shared beginnings, one name the beginning of another, lengths
+    /// around a key's, bytes that are no UTF-8): every pass, however many
+    /// names it holds, gives them in the order of a plain sort, and the
+    /// walk gives its logs in that order.
+    #[test]
+    fn a_directory_of_awkward_names_is_listed_in_byte_order_in_every_pass() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = std::env::temp_dir().join(format!("fgn-awkward-names-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a test directory");
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        for prefix in [&b""[..], b"survival-chess-1-", b"survival-chess-1-12"] {
+            for tail in [
+                &b"1"[..],
+                b"1.fgn",
+                b"1.fgn.txt",
+                b"12.fgn",
+                b"123.fgn",
+                b"1234.fgn",
+                b"12345.fgn",
+                b"123456.fgn",
+                b"2.fgn",
+                b"\x80.fgn",
+                b"\xc3\xa9.fgn",
+                b"\xff\xfe.fgn",
+                b"z",
+                b"z\xff",
+            ] {
+                names.push([prefix, tail].concat());
+            }
+        }
+        for name in &names {
+            std::fs::write(dir.join(std::ffi::OsStr::from_bytes(name)), "").expect("a test file");
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert!(names.len() > 40);
+        let logs: Vec<PathBuf> = names
+            .iter()
+            .filter(|name| name.ends_with(b".fgn"))
+            .map(|name| dir.join(std::ffi::OsStr::from_bytes(name)))
+            .collect();
+        for at_once in [1, 2, 3, 5, 8, 1_000] {
+            let mut listing = Listing::new(dir.clone(), at_once);
+            let mut listed = Vec::new();
+            while let Some(entry) = listing.next() {
+                listed.push(entry.expect("a readable entry").0.as_encoded_bytes().to_vec());
+            }
+            assert_eq!(listed, names, "{at_once} names at once");
+            let walked: Vec<PathBuf> = walk_dir_in_passes(&dir, at_once, true)
+                .map(|item| match item {
+                    Ok(Input::File(p)) => p,
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            assert_eq!(walked, logs, "{at_once} names at once");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A directory that cannot be opened is named in its error, with what
+    /// went wrong in words, as walkdir named it before the listing read
+    /// directories itself (checked against that code); it is listed no
+    /// further.
+    #[test]
+    fn a_directory_that_cannot_be_opened_is_named_in_its_error() {
+        let dir = std::env::temp_dir().join(format!("fgn-no-such-directory-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut listing = Listing::new(dir.join("gone"), 10);
+        let error = listing.next().expect("an error").expect_err("no directory");
+        assert_eq!(
+            error.to_string(),
+            format!("{}: no such file or directory", dir.join("gone").display())
+        );
+        assert!(listing.next().is_none());
+        std::fs::write(&dir, "").expect("a test file");
+        let mut listing = Listing::new(dir.join("gone"), 10);
+        let error = listing.next().expect("an error").expect_err("no directory");
+        assert_eq!(
+            error.to_string(),
+            format!("{}: a part of the path is not a directory", dir.join("gone").display())
+        );
+        assert!(listing.next().is_none());
+        let _ = std::fs::remove_file(&dir);
     }
 
     /// The walk's bound in bytes (issue 42) counts the text that an
