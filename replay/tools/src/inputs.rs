@@ -967,8 +967,10 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
 
 /// How many names of one directory the walk holds at once: a directory
 /// with more is read again for each next half of that many names, in
-/// order. A name held costs about fifty bytes (its text, boxed, and its
-/// type), so this is about 6 MiB, and only for a directory that large; a
+/// order. A name held costs about seventy bytes (24 for its place in the
+/// list: the boxed text's pointer and length, its type and its sort key;
+/// and the allocator's block of its text, 48 bytes for a name of 26), so
+/// this is about 9 MiB, and only for a directory that large; a
 /// directory of up to 131,072 logs is read once. It was 4,096 names (a
 /// quarter of a megabyte) until issue 42 measured what that cost: a
 /// directory of 100,000 logs was read 25 times, 2.5 million entries on the
