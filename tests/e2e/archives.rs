@@ -8,7 +8,7 @@ use std::path::Path;
 
 use fgn_notation::MAX_FILE_BYTES;
 
-use crate::util::{corpus, fgn_files, root, run, scratch_dir};
+use crate::util::{corpus, fgn_files, gzip, root, run, scratch_dir};
 
 const LOG: &str = "corpus/survival-chess/valid/01-bishop-queen-mate.fgn";
 const INVALID: &str = "corpus/survival-chess/invalid/02-two-queens.fgn";
@@ -37,12 +37,6 @@ pub(crate) fn tar(members: &[(String, Vec<u8>)]) -> Vec<u8> {
             .expect("a tar member");
     }
     builder.into_inner().expect("a tar archive")
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    encoder.write_all(bytes).expect("gzip");
-    encoder.finish().expect("gzip")
 }
 
 fn zstd(bytes: &[u8]) -> Vec<u8> {

@@ -3,19 +3,12 @@
 //! several must give what its log gives alone, named `FILE#N`, its places
 //! the file's lines.
 
-use std::io::Write;
 use std::path::Path;
 
 use fgn_notation::split::split;
 use serde_json::Value;
 
-use crate::util::{corpus, fgn_files, run, scratch_dir};
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    encoder.write_all(bytes).expect("gzip");
-    encoder.finish().expect("gzip")
-}
+use crate::util::{corpus, fgn_files, gzip, run, scratch_dir};
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
     let path = dir.join(name);

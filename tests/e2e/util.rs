@@ -156,3 +156,11 @@ pub fn scratch(folder: &str, name: &str, bytes: &[u8]) -> String {
     std::fs::write(&path, bytes).expect("a scratch file");
     path.display().to_string()
 }
+
+/// `bytes` compressed as gzip, as a server packs a log for download.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).expect("gzip");
+    encoder.finish().expect("gzip")
+}
