@@ -1223,6 +1223,18 @@ fn key_at(name: &[u8], at: usize) -> SortKey {
 mod tests {
     use super::*;
 
+    /// The files [`walk_dir_in_passes`] gives below `dir`, holding at most
+    /// `at_once` names of a directory, hidden ones too; anything but a
+    /// file fails the test.
+    fn files_walked(dir: &Path, at_once: usize) -> Vec<PathBuf> {
+        walk_dir_in_passes(dir, at_once, true)
+            .map(|item| match item {
+                Ok(Input::File(p)) => p,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
     /// Regression guard for what the walk takes below a directory and how
     /// a file's packing is told: by the name's ending for logs and
     /// archives, by the first bytes for compression, so that no text (an
@@ -1293,12 +1305,7 @@ mod tests {
             .collect();
         assert!(expected.len() > 30 && expected.contains(&root.join("link.fgn")));
         for at_once in [1, 2, 3, 7, 100] {
-            let walked: Vec<PathBuf> = walk_dir_in_passes(&root, at_once, true)
-                .map(|item| match item {
-                    Ok(Input::File(p)) => p,
-                    other => panic!("{other:?}"),
-                })
-                .collect();
+            let walked = files_walked(&root, at_once);
             assert_eq!(walked, expected, "{at_once} names at once");
         }
         let _ = std::fs::remove_dir_all(&root);
@@ -1462,12 +1469,7 @@ mod tests {
                 listed.push(entry.expect("a readable entry").0.as_encoded_bytes().to_vec());
             }
             assert_eq!(listed, names, "{at_once} names at once");
-            let walked: Vec<PathBuf> = walk_dir_in_passes(&dir, at_once, true)
-                .map(|item| match item {
-                    Ok(Input::File(p)) => p,
-                    other => panic!("{other:?}"),
-                })
-                .collect();
+            let walked = files_walked(&dir, at_once);
             assert_eq!(walked, logs, "{at_once} names at once");
         }
         let _ = std::fs::remove_dir_all(&dir);
