@@ -133,12 +133,8 @@ def size(directory):
 
 def counted(args):
     """The instructions of one run under callgrind, every thread's added up."""
-    # Standard output opened write-only: fgn takes a /dev/null opened for
-    # reading and writing (subprocess.DEVNULL) for a standard output that
-    # was closed when it started, which is how Rust reopens one.
-    with open(os.devnull, "w") as null:
-        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", fgn] + args,
-                             env=env, stdout=null, stderr=subprocess.PIPE, text=True)
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", fgn] + args,
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     return int(re.search(r"Collected : (\d+)", run.stderr).group(1))
 
 

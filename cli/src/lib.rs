@@ -950,10 +950,14 @@ fn parse_date(s: &str) -> Result<fgn_notation::PartialDate, String> {
 }
 
 /// The `fgn` binary: the command line of the process on its own standard
-/// streams, ending it with the exit code.
-pub fn main() -> ExitCode {
+/// streams, ending it with the exit code. `stdout_closed`: standard output
+/// was closed when the process started (`fgn hash FILE >&-`), which only
+/// the binary can tell, before Rust's runtime opens `/dev/null` in its
+/// place; every write to it is then an error (exit 2), as to a full disk.
+pub fn main(stdout_closed: bool) -> ExitCode {
     let (mut stdin, mut stdout, mut stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
-    let code = run_on(Host::Process, std::env::args_os(), &mut stdin, &mut stdout, &mut stderr);
+    let host = Host::Process { stdout_closed };
+    let code = run_on(host, std::env::args_os(), &mut stdin, &mut stdout, &mut stderr);
     ExitCode::from(code)
 }
 
@@ -1014,7 +1018,7 @@ fn run_on(
                 let message = e.render().to_string();
                 let usage = serde_json::json!({"kind": "usage", "message": message.trim_end()});
                 io.write(Stream::Err, &format!("{usage}\n"));
-            } else if host == Host::Process {
+            } else if matches!(host, Host::Process { .. }) {
                 // clap colours its message on a terminal itself.
                 let _ = e.print();
             } else {

@@ -3,7 +3,55 @@
 
 fn main() -> std::process::ExitCode {
     malloc::keep_freed_memory();
-    fgn::main()
+    fgn::main(standard_output::was_closed())
+}
+
+/// Whether standard output was closed when the process started
+/// (`fgn hash FILE >&-`): hashes or reports written nowhere are not a
+/// success, so fgn must fail (exit 2) rather than write to what stands in
+/// its place.
+///
+/// Rust's runtime opens `/dev/null` on a standard stream found closed,
+/// before `main`, so by then a closed standard output looks like one sent
+/// to `/dev/null` on purpose. Until session 26 fgn guessed afterwards,
+/// from how the runtime opens it (for reading and writing), and so took
+/// the `/dev/null` that Python's `subprocess.DEVNULL`, Node's `"ignore"`
+/// and systemd hand a program, opened the same way, for a closed output:
+/// `fgn validate` run from such a program failed with exit 2. Now a
+/// function the C library runs before Rust's runtime starts (from the
+/// ELF `.init_array`, as the standard library itself does to keep the
+/// program's arguments) asks the kernel whether descriptor 1 is open.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+mod standard_output {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn look() {
+        // SAFETY: `F_GETFD` only reads the flags of descriptor 1 in the
+        // process's table; it fails (-1) when no such descriptor is open.
+        let open = unsafe { libc::fcntl(1, libc::F_GETFD) } != -1;
+        CLOSED.store(!open, Ordering::Relaxed);
+    }
+
+    // Placed among the functions the C library calls before `main`, with
+    // no arguments; `used` keeps the linker from dropping it.
+    #[used]
+    #[link_section = ".init_array"]
+    static LOOK: extern "C" fn() = look;
+
+    pub fn was_closed() -> bool {
+        CLOSED.load(Ordering::Relaxed)
+    }
+}
+
+/// Elsewhere a closed standard output cannot be told from `/dev/null`.
+#[cfg(not(target_os = "linux"))]
+mod standard_output {
+    pub fn was_closed() -> bool {
+        false
+    }
 }
 
 /// How the C library's allocator gives memory back, set once for the

@@ -88,8 +88,9 @@ impl Capture {
 pub enum Host {
     /// The `fgn` binary: a closed pipe ends the process at once (as Unix
     /// tools do), a terminal gets colour and a progress line, clap writes
-    /// its own messages.
-    Process,
+    /// its own messages. `stdout_closed`: standard output was closed when
+    /// the process started, as only the binary can tell ([`crate::main`]).
+    Process { stdout_closed: bool },
     /// Inside another program (a test, a server): nothing ends the process
     /// or looks at a terminal; a write that fails stops the run's output
     /// and sets its exit code.
@@ -138,7 +139,8 @@ impl<'a> Output<'a> {
         out: &'a mut (dyn Write + Send),
         err: &'a mut (dyn Write + Send),
     ) -> Output<'a> {
-        let closed = (host == Host::Process && closed_at_start()).then(|| "it was closed when fgn started".to_string());
+        let closed =
+            matches!(host, Host::Process { stdout_closed: true }).then(|| "it was closed when fgn started".to_string());
         Output {
             out: Mutex::new(out),
             err: Mutex::new(err),
@@ -162,7 +164,7 @@ impl<'a> Output<'a> {
     /// wins over the environment. An embedded run's streams are never
     /// terminals. `jobs` (`None` or 0): one per core.
     pub fn settle(&mut self, color: ColorChoice, jobs: Option<usize>) {
-        let process = self.host == Host::Process;
+        let process = matches!(self.host, Host::Process { .. });
         let terminals = (
             process && std::io::stdout().is_terminal(),
             process && std::io::stderr().is_terminal(),
@@ -232,7 +234,7 @@ impl<'a> Output<'a> {
     /// or, embedded, every later write.
     fn end(&self, code: u8) {
         match self.host {
-            Host::Process => std::process::exit(code.into()),
+            Host::Process { .. } => std::process::exit(code.into()),
             Host::Embedded => {
                 let mut ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
                 ended.get_or_insert(code);
@@ -325,36 +327,6 @@ thread_local! {
     /// Whether [`Paint::on`] paints on this thread: set by
     /// [`Output::painting`] for as long as a board is drawn.
     static PAINTING: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Whether the runtime's `/dev/null` stands for a closed standard output.
-#[cfg(target_os = "linux")]
-fn closed_at_start() -> bool {
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
-        return true;
-    };
-    let Ok(meta) = std::fs::File::from(fd).metadata() else {
-        return false;
-    };
-    let null = std::fs::metadata("/dev/null").is_ok_and(|n| n.file_type().is_char_device() && n.rdev() == meta.rdev());
-    if !meta.file_type().is_char_device() || !null {
-        return false;
-    }
-    // The access mode is the low two bits of the octal `flags` (2: O_RDWR).
-    std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
-        info.lines()
-            .find_map(|l| l.strip_prefix("flags:"))
-            .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
-            .is_some_and(|flags| flags & 3 == 2)
-    })
-}
-
-/// Elsewhere a closed standard output cannot be told from `/dev/null`.
-#[cfg(not(target_os = "linux"))]
-fn closed_at_start() -> bool {
-    false
 }
 
 /// When to colour output (`--color`).

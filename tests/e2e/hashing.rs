@@ -199,6 +199,55 @@ fn hash_with_standard_output_closed_exits_2() {
     assert_eq!(null.code(), Some(0));
 }
 
+/// Regression (session 26): `/dev/null` opened for reading and writing,
+/// as Python's `subprocess.DEVNULL`, Node's `"ignore"` and systemd give a
+/// program's standard output, was taken for a closed standard output (it
+/// is what Rust's runtime puts in place of one), so that `fgn validate`
+/// run from Python failed with exit 2 and wrote nothing. Only a standard
+/// output closed before fgn started is one.
+#[test]
+fn standard_output_on_dev_null_opened_for_reading_and_writing_is_not_closed() {
+    for args in [
+        vec!["hash", LOG],
+        vec!["validate", LOG],
+        vec!["--jobs", "2", "json", "corpus/survival-chess/valid"],
+    ] {
+        let null = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+            .unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fgn"))
+            .args(&args)
+            .current_dir(crate::util::root())
+            .stdout(null)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Closed, the same commands fail.
+    for command in ["hash", "validate"] {
+        let out = std::process::Command::new("sh")
+            .args([
+                "-c",
+                "exec \"$0\" \"$1\" \"$2\" >&-",
+                env!("CARGO_BIN_EXE_fgn"),
+                command,
+                LOG,
+            ])
+            .current_dir(crate::util::root())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}: {out:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("it was closed when fgn started"));
+    }
+}
+
 /// Regression (issue 36): verify-extends accepted appended events that
 /// break the rules without a word.
 #[test]
