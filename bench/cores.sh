@@ -135,6 +135,9 @@ def counted(args):
     """The instructions of one run under callgrind, every thread's added up."""
     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", fgn] + args,
                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # 1 is a run that found an invalid log (fmt --check); 2, a run that
+    # did no work (a usage or I/O error), would be counted as if it had.
+    assert run.returncode in (0, 1), f"{args}: exit {run.returncode}: {run.stderr[-2000:]}"
     return int(re.search(r"Collected : (\d+)", run.stderr).group(1))
 
 

@@ -8,6 +8,10 @@
 //! it hands in (the tests' crash loops run it thousands of times in one
 //! process); the `fgn` binary is [`main`] on the process's own streams.
 
+// `unsafe` is denied across the workspace and allowed only in the fgn
+// binary's `main.rs`; a library crate forbids it, which no `allow` undoes.
+#![forbid(unsafe_code)]
+
 mod cmd_append;
 mod cmd_convert;
 mod cmd_diff;
@@ -839,7 +843,14 @@ fn command() -> clap::Command {
 /// microseconds each.
 fn parse(args: &[OsString]) -> Result<clap::ArgMatches, clap::Error> {
     static PARSER: std::sync::Mutex<Option<clap::Command>> = std::sync::Mutex::new(None);
-    let mut parser = PARSER.lock().unwrap_or_else(|e| e.into_inner());
+    // A parse that panicked may have left the parser half built: it is
+    // made again.
+    let mut parser = PARSER.lock().unwrap_or_else(|e| {
+        PARSER.clear_poison();
+        let mut parser = e.into_inner();
+        *parser = None;
+        parser
+    });
     parser.get_or_insert_with(Cli::command).try_get_matches_from_mut(args)
 }
 
@@ -968,8 +979,9 @@ pub fn main(stdout_closed: bool) -> ExitCode {
 /// ends with, except that nothing here ends the process or looks at a
 /// terminal (no colour with `--color auto`, no progress line): a closed
 /// standard output stops the run's output with the code the binary would
-/// exit with. Runs share nothing, so several may run at once on different
-/// threads.
+/// exit with. Several may run at once on different threads: they share
+/// only the parser of the command line, and take turns at it for the few
+/// microseconds of a parse.
 ///
 /// ```
 /// let (mut out, mut err) = (Vec::new(), Vec::new());

@@ -15,8 +15,8 @@ fn main() -> std::process::ExitCode {
 /// before `main`, so by then a closed standard output looks like one sent
 /// to `/dev/null` on purpose. Until session 26 fgn guessed afterwards,
 /// from how the runtime opens it (for reading and writing), and so took
-/// the `/dev/null` that Python's `subprocess.DEVNULL`, Node's `"ignore"`
-/// and systemd hand a program, opened the same way, for a closed output:
+/// the `/dev/null` that Python's `subprocess.DEVNULL` and Node's
+/// `"ignore"` hand a program, opened the same way, for a closed output:
 /// `fgn validate` run from such a program failed with exit 2. Now a
 /// function the C library runs before Rust's runtime starts (from the
 /// ELF `.init_array`, as the standard library itself does to keep the
@@ -35,8 +35,10 @@ mod standard_output {
         CLOSED.store(!open, Ordering::Relaxed);
     }
 
-    // Placed among the functions the C library calls before `main`, with
-    // no arguments; `used` keeps the linker from dropping it.
+    // Placed among the functions the C library calls before `main` (glibc
+    // passes them the program's arguments, which this one ignores, as the
+    // C calling convention allows); `used` keeps the linker from dropping
+    // it.
     #[used]
     #[link_section = ".init_array"]
     static LOOK: extern "C" fn() = look;
@@ -71,21 +73,25 @@ mod standard_output {
 /// stays the process's until it ends, which for a run of fgn is what it
 /// would hold at its peak anyway.
 ///
-/// Only the binary sets it: a program that runs fgn inside itself (the
-/// Python package, `fgn::run`) keeps its allocator as it chose. Setting
+/// Only the binary sets it: a program that runs fgn inside itself
+/// (`fgn::run`), and the Python package, which uses fgn's libraries, keep
+/// their allocator as they chose. The settings override any a user gives
+/// glibc in the environment (`GLIBC_TUNABLES`, `MALLOC_TOP_PAD_`). Setting
 /// the pad turns off glibc's sliding threshold for serving large blocks
 /// by `mmap`, so the threshold is set too, to that sliding threshold's
 /// own ceiling (32 MiB on 64-bit systems): a block as large as a log
 /// (up to 64 MiB) is still mapped and unmapped on its own.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
 mod malloc {
     const TOP_PAD: libc::c_int = 16 << 20;
     const MMAP_THRESHOLD: libc::c_int = 32 << 20;
 
-    // The workspace forbids `unsafe` but for this call: `mallopt` only
+    // The workspace denies `unsafe` but for this call: `mallopt` only
     // sets two numbers in the allocator's state, before any thread is
-    // started, and a refusal (it returns 0) leaves glibc's defaults,
-    // with which fgn is correct, only slower on several cores.
+    // started. Both values are within what glibc accepts on 64-bit
+    // systems (the threshold's bound is 32 MiB there, far less on 32-bit
+    // ones, where the module is left out); were one refused (it returns
+    // 0), fgn would be as correct, only slower on several cores.
     #[allow(unsafe_code)]
     pub fn keep_freed_memory() {
         // SAFETY: `mallopt` takes two integers and touches nothing of
@@ -98,7 +104,7 @@ mod malloc {
 }
 
 /// Elsewhere the allocator is left as it is.
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+#[cfg(not(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64")))]
 mod malloc {
     pub fn keep_freed_memory() {}
 }

@@ -68,6 +68,10 @@
 //! assert_eq!(json::from_json(&value.to_string()).unwrap(), doc.game);
 //! ```
 
+// `unsafe` is denied across the workspace and allowed only in the fgn
+// binary's `main.rs`; a library crate forbids it, which no `allow` undoes.
+#![forbid(unsafe_code)]
+
 pub mod action;
 pub mod diagnostic;
 pub mod document;

@@ -12,6 +12,10 @@
 //! and the package's values cannot disagree. The GIL is released while
 //! Rust works on a log.
 
+// `unsafe` is denied across the workspace and allowed only in the fgn
+// binary's `main.rs`; a library crate forbids it, which no `allow` undoes.
+#![forbid(unsafe_code)]
+
 mod convert;
 mod errors;
 mod log;

@@ -364,6 +364,10 @@
 //! assert!(account.iter().any(|c| matches!(c, Change::Moved { .. })), "{account:?}");
 //! ```
 
+// `unsafe` is denied across the workspace and allowed only in the fgn
+// binary's `main.rs`; a library crate forbids it, which no `allow` undoes.
+#![forbid(unsafe_code)]
+
 pub mod changes;
 mod core;
 mod game;

@@ -200,7 +200,7 @@ fn hash_with_standard_output_closed_exits_2() {
 }
 
 /// Regression (session 26): `/dev/null` opened for reading and writing,
-/// as Python's `subprocess.DEVNULL`, Node's `"ignore"` and systemd give a
+/// as Python's `subprocess.DEVNULL` and Node's `"ignore"` give a
 /// program's standard output, was taken for a closed standard output (it
 /// is what Rust's runtime puts in place of one), so that `fgn validate`
 /// run from Python failed with exit 2 and wrote nothing. Only a standard
@@ -230,16 +230,16 @@ fn standard_output_on_dev_null_opened_for_reading_and_writing_is_not_closed() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    // Closed, the same commands fail.
-    for command in ["hash", "validate"] {
+    // Closed, the same commands fail, with standard input closed too (the
+    // dynamic loader then opens the libraries on the lowest free
+    // descriptors, 0 and 1, and closes them before fgn looks).
+    for (command, script) in [
+        ("hash", "exec \"$0\" \"$1\" \"$2\" >&-"),
+        ("validate", "exec \"$0\" \"$1\" \"$2\" >&-"),
+        ("hash", "exec \"$0\" \"$1\" \"$2\" <&- >&-"),
+    ] {
         let out = std::process::Command::new("sh")
-            .args([
-                "-c",
-                "exec \"$0\" \"$1\" \"$2\" >&-",
-                env!("CARGO_BIN_EXE_fgn"),
-                command,
-                LOG,
-            ])
+            .args(["-c", script, env!("CARGO_BIN_EXE_fgn"), command, LOG])
             .current_dir(crate::util::root())
             .output()
             .unwrap();

@@ -87,6 +87,10 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+// `unsafe` is denied across the workspace and allowed only in the fgn
+// binary's `main.rs`; a library crate forbids it, which no `allow` undoes.
+#![forbid(unsafe_code)]
+
 pub mod align;
 pub mod append;
 pub mod archive;
