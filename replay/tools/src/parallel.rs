@@ -87,6 +87,8 @@ struct Walk<T> {
     next: usize,
     /// How many batches were taken.
     taken: usize,
+    /// How many times the walk handed inputs on.
+    hand_ons: usize,
 }
 
 /// Inputs taken together by one worker: `items` are the inputs from
@@ -165,6 +167,15 @@ where
         let mut items = lock(&self.items);
         let mut chunk = Vec::with_capacity(WALK_CHUNK);
         let mut chunk_bytes = 0;
+        // How many inputs a worker waiting for inputs gets at once: one at
+        // first, then twice as many at each hand-on while it still waits.
+        // A waiting worker can take a millisecond or more to wake on a
+        // virtual machine, and every hand-on to a waiting worker wakes it
+        // (a system call): handing each input on alone while it woke cost
+        // up to one such call an input, 3,000 over a directory of 3,000
+        // logs, and several milliseconds of walking before the walking
+        // worker started on its own work (issue 42).
+        let mut for_waiting = 1;
         loop {
             if self.stopped() {
                 return;
@@ -176,8 +187,11 @@ where
             chunk_bytes += item.held_bytes();
             chunk.push(item);
             // A worker waiting for inputs (at the start) gets them at once.
-            if chunk.len() == WALK_CHUNK || chunk_bytes >= MOST_BYTES_AT_ONCE || self.waiting.load(Ordering::SeqCst) > 0
-            {
+            let waited_for = chunk.len() >= for_waiting && self.waiting.load(Ordering::SeqCst) > 0;
+            if chunk.len() == WALK_CHUNK || chunk_bytes >= MOST_BYTES_AT_ONCE || waited_for {
+                if waited_for {
+                    for_waiting = (for_waiting * 2).min(WALK_CHUNK);
+                }
                 if self.hand_on(&mut chunk, chunk_bytes, None) {
                     return;
                 }
@@ -193,6 +207,7 @@ where
     fn hand_on(&self, chunk: &mut Vec<T>, bytes: usize, walked: Option<bool>) -> bool {
         let mut walk = lock(&self.walk);
         walk.found.extend(chunk.drain(..));
+        walk.hand_ons += 1;
         walk.found_bytes += bytes;
         let stops = walked.is_some() || walk.found.len() >= WALK_AHEAD || walk.found_bytes >= WALK_AHEAD_BYTES;
         if stops {
@@ -422,6 +437,7 @@ where
             walking: false,
             next: 0,
             taken: 0,
+            hand_ons: 0,
         }),
         ready: Condvar::new(),
         waiting: AtomicUsize::new(0),
@@ -502,6 +518,42 @@ mod tests {
     /// large file) carry their text, up to 64 MiB each. The bytes walked
     /// and not yet worked on stay within the walk's bound, plus a batch's
     /// worth a job in flight, plus the chunk being handed on.
+    /// Regression test (issue 42): while a worker waited for inputs and
+    /// was slow to wake, the walk handed every input on alone, waking it
+    /// once an input (3,000 system calls over 3,000 logs).
+    #[test]
+    fn a_worker_slow_to_wake_gets_the_walk_in_doubling_chunks_not_input_by_input() {
+        let shared = Shared {
+            items: Mutex::new(numbered(300)),
+            walk: Mutex::new(Walk {
+                found: VecDeque::new(),
+                found_bytes: 0,
+                done: false,
+                walking: true,
+                next: 0,
+                taken: 0,
+                hand_ons: 0,
+            }),
+            ready: Condvar::new(),
+            // A worker waits for inputs all through the walk.
+            waiting: AtomicUsize::new(1),
+            jobs: 2,
+            window: 8,
+            written: Arc::new(AtomicUsize::new(0)),
+            batches_written: AtomicUsize::new(0),
+            stopped: AtomicBool::new(false),
+            parked: Mutex::new(VecDeque::new()),
+            finish: Mutex::new(|(): ()| ControlFlow::Continue(())),
+        };
+        shared.walk_on();
+        let walk = lock(&shared.walk);
+        assert_eq!(walk.found, (0..300).collect::<VecDeque<_>>());
+        assert!(walk.done);
+        // 1, 2, 4, 8, 16, 32 and then 64 at a time: 6 + 4 hand-ons and the
+        // last, short one.
+        assert!(walk.hand_ons <= 11, "{} hand-ons for 300 inputs", walk.hand_ons);
+    }
+
     #[test]
     fn the_walk_holds_a_bounded_number_of_bytes_ahead_of_the_workers() {
         const MIB: usize = 1 << 20;
