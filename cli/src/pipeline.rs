@@ -69,6 +69,13 @@ pub struct Read {
     pub stray: Option<Diagnostic>,
 }
 
+impl Drop for Read {
+    /// The log's bytes go back to be the thread's next read buffer.
+    fn drop(&mut self) {
+        fgn_tools::inputs::give_back(std::mem::take(&mut self.bytes));
+    }
+}
+
 impl Read {
     /// The log as a game of its file, to parse it.
     fn game(&self) -> GameText<'_> {
@@ -222,12 +229,14 @@ where
     W: Fn(Log, &mut Reporter) -> R + Sync,
     S: FnMut(R, &mut Reporter) -> ControlFlow<()> + Send,
 {
-    let work = |read: Read, rep: &mut Reporter| {
+    let work = |mut read: Read, rep: &mut Reporter| {
         let parsed = read.parse();
         report_syntax(rep, &read.name, &parsed.diagnostics);
+        // Taken out of `read`, whose bytes go back to be read into again
+        // when it is dropped.
         let log = Log {
-            input: read.input,
-            name: read.name,
+            input: std::mem::replace(&mut read.input, Input::Stdin),
+            name: std::mem::take(&mut read.name),
             parsed,
         };
         work(log, rep)

@@ -16,6 +16,30 @@ use fgn_notation::{Diagnostic, MAX_FILE_BYTES};
 /// KB).
 const FIRST_READ: usize = 64 * 1024;
 
+/// The largest read buffer a thread keeps for its next file
+/// ([`give_back`]): a few times [`FIRST_READ`], so that what the threads
+/// keep stays small whatever the files were.
+const SPARE_AT_MOST: usize = 4 * FIRST_READ;
+
+thread_local! {
+    /// A read buffer given back once its log was done with, for this
+    /// thread's next file ([`give_back`]).
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Keeps `buf`, the bytes of a log read by [`Input::read_bytes`] and no
+/// longer needed, as the read buffer of this thread's next file, unless
+/// it is larger than [`SPARE_AT_MOST`]. Reserving 64 KiB for every file
+/// and freeing it after cost glibc's allocator a sweep of its free lists
+/// (`malloc_consolidate`) twice a file, and with several threads the lock
+/// of the thread's arena around each (issue 42).
+pub fn give_back(mut buf: Vec<u8>) {
+    if buf.capacity() <= SPARE_AT_MOST {
+        buf.clear();
+        SPARE.set(buf);
+    }
+}
+
 /// Where the input `-` is read from: the program's own standard input, or
 /// whatever a program running fgn in-process hands in (the `fgn` binary's
 /// run reads the stream it was given; a library user with no standard
@@ -195,6 +219,7 @@ impl Input {
             }
             Input::File(p) => {
                 let mut f = std::fs::File::open(p).map_err(cannot)?;
+                buf = SPARE.take();
                 // Room up front for a log of the usual size, so that it is
                 // read in one call and its end seen by the next, rather than
                 // in a growing series of reads (`take` hides the size from
