@@ -177,7 +177,10 @@ impl Input {
     pub fn name(&self) -> String {
         match self {
             Input::Stdin => "<stdin>".into(),
-            Input::File(p) => p.display().to_string(),
+            // As `display()` writes it (invalid UTF-8 as U+FFFD), without
+            // the formatting machinery: a thousand instructions a file of
+            // a walk over small logs (callgrind), where this is a copy.
+            Input::File(p) => p.to_string_lossy().into_owned(),
             Input::Member(m) => member_name(&m.archive, &m.path),
             Input::Game(g) => game_name(&g.file, g.ordinal),
         }
@@ -1269,6 +1272,21 @@ mod tests {
                 other => panic!("{other:?}"),
             })
             .collect()
+    }
+
+    /// A file's name in messages is its path as `display()` writes it,
+    /// bytes that are no UTF-8 as U+FFFD, however it is made.
+    #[test]
+    fn a_files_name_is_its_path_as_displayed() {
+        use std::os::unix::ffi::OsStrExt;
+        for bytes in [&b"logs/a.fgn"[..], b"caf\xc3\xa9/\xff\xfe.fgn", b"x\xe2\x82.fgn", b""] {
+            let path = PathBuf::from(std::ffi::OsStr::from_bytes(bytes));
+            assert_eq!(
+                Input::File(path.clone()).name(),
+                path.display().to_string(),
+                "{bytes:?}"
+            );
+        }
     }
 
     /// Regression guard for what the walk takes below a directory and how
