@@ -29,14 +29,16 @@ thread_local! {
 
 /// Keeps `buf`, the bytes of a log read by [`Input::read_bytes`] and no
 /// longer needed, as the read buffer of this thread's next file, unless
-/// it is larger than [`SPARE_AT_MOST`]. Reserving 64 KiB for every file
+/// it is larger than 256 KiB. Reserving 64 KiB for every file
 /// and freeing it after cost glibc's allocator a sweep of its free lists
 /// (`malloc_consolidate`) twice a file, and with several threads the lock
 /// of the thread's arena around each (issue 42).
 pub fn give_back(mut buf: Vec<u8>) {
     if buf.capacity() <= SPARE_AT_MOST {
         buf.clear();
-        SPARE.set(buf);
+        // A log dropped as the thread ends, after its spare is gone, just
+        // frees its bytes.
+        let _ = SPARE.try_with(|spare| spare.set(buf));
     }
 }
 
@@ -222,7 +224,7 @@ impl Input {
             }
             Input::File(p) => {
                 let mut f = std::fs::File::open(p).map_err(cannot)?;
-                buf = SPARE.take();
+                buf = SPARE.try_with(std::cell::Cell::take).unwrap_or_default();
                 // Room up front for a log of the usual size, so that it is
                 // read in one call and its end seen by the next, rather than
                 // in a growing series of reads (`take` hides the size from
@@ -725,7 +727,6 @@ fn walk_dir(dir: &Path, hidden: bool) -> impl Iterator<Item = Result<Input, Inpu
     walk_dir_in_passes(dir, NAMES_AT_ONCE, hidden)
 }
 
-/// [`walk_dir`] with at most `at_once` names of a directory held at once.
 /// The path of the entry `name` of the directory `dir`: `dir.join(name)`
 /// made in one allocation, where `join` copies `dir` and then grows the
 /// copy for the name (two allocations and a copy, 900 instructions a log
@@ -737,6 +738,7 @@ fn entry_path(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
     path
 }
 
+/// [`walk_dir`] with at most `at_once` names of a directory held at once.
 fn walk_dir_in_passes(
     dir: &Path,
     at_once: usize,

@@ -151,8 +151,9 @@ where
 {
     /// Walks on, on this worker, until [`WALK_AHEAD`] inputs (or
     /// [`WALK_AHEAD_BYTES`]) are found and not taken, or the walk is done,
-    /// handing them to the workers a chunk at a time, at once to a worker
-    /// that waits for inputs. The caller has set [`Walk::walking`].
+    /// handing them to the workers a chunk at a time, and to a worker
+    /// that waits for inputs in chunks of 1, 2, 4, … up to [`WALK_CHUNK`]
+    /// while it waits. The caller has set [`Walk::walking`].
     ///
     /// Why a worker walks rather than a thread of its own: on a machine
     /// whose every core runs a worker, a walking thread is one thread more
@@ -168,7 +169,8 @@ where
         let mut chunk = Vec::with_capacity(WALK_CHUNK);
         let mut chunk_bytes = 0;
         // How many inputs a worker waiting for inputs gets at once: one at
-        // first, then twice as many at each hand-on while it still waits.
+        // first, then twice as many at each hand-on while it still waits,
+        // and one again once no worker waits.
         // A waiting worker can take a millisecond or more to wake on a
         // virtual machine, and every hand-on to a waiting worker wakes it
         // (a system call): handing each input on alone while it woke cost
@@ -186,8 +188,11 @@ where
             };
             chunk_bytes += item.held_bytes();
             chunk.push(item);
-            // A worker waiting for inputs (at the start) gets them at once.
-            let waited_for = chunk.len() >= for_waiting && self.waiting.load(Ordering::SeqCst) > 0;
+            let waits = self.waiting.load(Ordering::SeqCst) > 0;
+            if !waits {
+                for_waiting = 1;
+            }
+            let waited_for = waits && chunk.len() >= for_waiting;
             if chunk.len() == WALK_CHUNK || chunk_bytes >= MOST_BYTES_AT_ONCE || waited_for {
                 if waited_for {
                     for_waiting = (for_waiting * 2).min(WALK_CHUNK);
@@ -513,16 +518,25 @@ mod tests {
         }
     }
 
-    /// Regression: the walk went up to 4,096 inputs ahead of the workers
-    /// whatever they held, and an archive's members (or the games of a
-    /// large file) carry their text, up to 64 MiB each. The bytes walked
-    /// and not yet worked on stay within the walk's bound, plus a batch's
-    /// worth a job in flight, plus the chunk being handed on.
     /// Regression test (issue 42): while a worker waited for inputs and
     /// was slow to wake, the walk handed every input on alone, waking it
     /// once an input (3,000 system calls over 3,000 logs).
     #[test]
     fn a_worker_slow_to_wake_gets_the_walk_in_doubling_chunks_not_input_by_input() {
+        // With a worker waiting all through the walk, and with none.
+        for (waiting, hand_ons) in [(1, 10), (0, 5)] {
+            let walk = walk_300(waiting);
+            assert_eq!(walk.found, (0..300).collect::<VecDeque<_>>());
+            assert!(walk.done);
+            assert_eq!(walk.hand_ons, hand_ons, "hand-ons for 300 inputs, {waiting} waiting");
+        }
+        // Waiting: 1, 2, 4, 8, 16 and 32 (63 inputs), three of 64 (255)
+        // and the last 45. None waiting: four chunks of 64 and the last 44.
+    }
+
+    /// What a walk of 300 inputs leaves the workers when `waiting` workers
+    /// wait for inputs all through it.
+    fn walk_300(waiting: usize) -> Walk<usize> {
         let shared = Shared {
             items: Mutex::new(numbered(300)),
             walk: Mutex::new(Walk {
@@ -535,8 +549,7 @@ mod tests {
                 hand_ons: 0,
             }),
             ready: Condvar::new(),
-            // A worker waits for inputs all through the walk.
-            waiting: AtomicUsize::new(1),
+            waiting: AtomicUsize::new(waiting),
             jobs: 2,
             window: 8,
             written: Arc::new(AtomicUsize::new(0)),
@@ -546,14 +559,14 @@ mod tests {
             finish: Mutex::new(|(): ()| ControlFlow::Continue(())),
         };
         shared.walk_on();
-        let walk = lock(&shared.walk);
-        assert_eq!(walk.found, (0..300).collect::<VecDeque<_>>());
-        assert!(walk.done);
-        // 1, 2, 4, 8, 16, 32 and then 64 at a time: 6 + 4 hand-ons and the
-        // last, short one.
-        assert!(walk.hand_ons <= 11, "{} hand-ons for 300 inputs", walk.hand_ons);
+        shared.walk.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Regression: the walk went up to 4,096 inputs ahead of the workers
+    /// whatever they held, and an archive's members (or the games of a
+    /// large file) carry their text, up to 64 MiB each. The bytes walked
+    /// and not yet worked on stay within the walk's bound, plus a batch's
+    /// worth a job in flight, plus the chunk being handed on.
     #[test]
     fn the_walk_holds_a_bounded_number_of_bytes_ahead_of_the_workers() {
         const MIB: usize = 1 << 20;
